@@ -1,0 +1,32 @@
+// @ts-check
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+
+// fp-ts and io-ts are CommonJS without an `exports` map: `fp-ts/function` type-checks
+// but fails under Node ESM (ERR_UNSUPPORTED_DIR_IMPORT). Only the root or `lib/*.js` load.
+const cjsDeepImports = {
+  patterns: [
+    {
+      regex: '^fp-ts$|^(fp-ts|io-ts)/(?!lib/[A-Za-z]+\\.js$)',
+      message:
+        "Import 'fp-ts/lib/X.js' (or io-ts's root): Node ESM cannot load 'fp-ts/X' or fp-ts's named root exports.",
+    },
+  ],
+}
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '.tools/**', '**/coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
+    rules: {
+      'no-restricted-imports': ['error', cjsDeepImports],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+)

@@ -1,0 +1,159 @@
+/**
+ * Field errors: what a rule says about one field of an input, and `validate`, which runs
+ * any codec over untrusted input without ever throwing.
+ *
+ * @since 0.1.0
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type * as t from 'io-ts'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * One broken rule: `path` names the field in the form `lineItems[2].product.price`
+ * (`""` for the input as a whole); `message` says what is wrong, never the value itself.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface FieldError {
+  readonly path: string
+  readonly message: string
+}
+
+/**
+ * The `errors` member of the service's 400 problem details: field name -> messages.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type FieldErrorMap = Readonly<Record<string, ReadonlyArray<string>>>
+
+// -------------------------------------------------------------------------------------
+// destructors
+// -------------------------------------------------------------------------------------
+
+const isBranchTag = (tag: unknown): boolean =>
+  tag === 'UnionType' || tag === 'IntersectionType' || tag === 'TaggedUnionType'
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
+
+/**
+ * The path of an io-ts context in the spec's notation (`lineItems[2].product.price`).
+ * Union and intersection branch indexes are not fields, so they are left out.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const pathOf = (context: t.Context): string => {
+  let path = ''
+  for (let i = 1; i < context.length; i++) {
+    const parent = context[i - 1]
+    const entry = context[i]
+    if (parent === undefined || entry === undefined) continue
+    if (isBranchTag((parent.type as { readonly _tag?: unknown })._tag)) continue
+    const key = entry.key
+    if (Array.isArray(parent.actual) && /^\d+$/.test(key)) path += `[${key}]`
+    else if (IDENTIFIER.test(key)) path += path === '' ? key : `.${key}`
+    else path += `[${JSON.stringify(key)}]`
+  }
+  return path
+}
+
+const describe = (u: unknown): string =>
+  u === null ? 'null' : Array.isArray(u) ? 'an array' : `a ${typeof u}`
+
+/**
+ * The message of one io-ts error: its own message when a rule set one, otherwise one
+ * built from the expected type and the kind (never the content) of the value found.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const messageOf = (error: t.ValidationError): string => {
+  if (error.message !== undefined) return error.message
+  const last = error.context[error.context.length - 1]
+  if (error.value === undefined) return 'is required'
+  return `must be ${last?.type.name ?? 'valid'}, got ${describe(error.value)}`
+}
+
+/**
+ * io-ts errors as field errors, one per field and message, in the order found.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const fromValidationErrors = (errors: t.Errors): ReadonlyArray<FieldError> => {
+  const seen = new Set<string>()
+  const out: Array<FieldError> = []
+  for (const error of errors) {
+    const fe = { path: pathOf(error.context), message: messageOf(error) }
+    const id = `${fe.path}\u0000${fe.message}`
+    if (!seen.has(id)) {
+      seen.add(id)
+      out.push(fe)
+    }
+  }
+  return out
+}
+
+/**
+ * Field errors in the service's 400 shape (`errors`: field name -> messages), so the
+ * same words reach an HTTP client, an n8n user and a test. The root is named `$`.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const toErrorMap = (errors: ReadonlyArray<FieldError>): FieldErrorMap => {
+  const map: Record<string, Array<string>> = {}
+  for (const { path, message } of errors) {
+    const key = path === '' ? '$' : path
+    ;(map[key] ??= []).push(message)
+  }
+  return map
+}
+
+/**
+ * Field errors from the service's 400 `errors` map (the inverse of `toErrorMap`).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const fromErrorMap = (map: FieldErrorMap): ReadonlyArray<FieldError> =>
+  Object.entries(map).flatMap(([key, messages]) =>
+    messages.map((message) => ({ path: key === '$' ? '' : key, message })),
+  )
+
+/**
+ * One line a person can read: `card.number: fails the Luhn check; amount: is required`.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const formatFieldErrors = (errors: ReadonlyArray<FieldError>): string =>
+  errors.map(({ path, message }) => (path === '' ? message : `${path}: ${message}`)).join('; ')
+
+// -------------------------------------------------------------------------------------
+// validation
+// -------------------------------------------------------------------------------------
+
+/**
+ * Runs a codec over any input and never throws: a value that throws while it is read
+ * (a getter, a proxy) is a root error, not an exception.
+ *
+ * @category validation
+ * @since 0.1.0
+ */
+export const validate =
+  <A, O, I>(codec: t.Type<A, O, I>) =>
+  (input: I): E.Either<ReadonlyArray<FieldError>, A> => {
+    try {
+      return E.mapLeft(fromValidationErrors)(codec.decode(input))
+    } catch {
+      return E.left([
+        { path: '', message: 'could not be read (a property threw while it was read)' },
+      ])
+    }
+  }

@@ -1,0 +1,30 @@
+/**
+ * @paykit/core: codecs, rules, exact money and state machines for the card-payment
+ * service (no I/O), and a client over an injected transport.
+ *
+ * @since 0.1.0
+ */
+
+// -------------------------------------------------------------------------------------
+// field errors and money
+// -------------------------------------------------------------------------------------
+export * from './FieldError.js'
+export * as Money from './Money.js'
+export { MoneyFromNumber } from './Money.js'
+
+// -------------------------------------------------------------------------------------
+// resources (spec section 2) and their rules
+// -------------------------------------------------------------------------------------
+export * from './Token.js'
+// @exports charge (PaymentMethod, Charge, Authentication, ChargeFlow)
+// @exports payment-link (PaymentLink, Order, OrderStatus, Problem)
+
+// -------------------------------------------------------------------------------------
+// webhooks
+// -------------------------------------------------------------------------------------
+// @exports webhook (Webhook)
+
+// -------------------------------------------------------------------------------------
+// client (I/O only through the injected Transport)
+// -------------------------------------------------------------------------------------
+// @exports client (Transport, PaykitError, Client, FetchTransport, ...)

@@ -1,0 +1,151 @@
+/**
+ * Small io-ts combinators shared by the core's codecs: refinements with a message,
+ * defaults, failures placed at a field below the value being decoded, and the leaf
+ * codecs the spec uses again and again (bounded strings, positive integers, URLs, times).
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+
+// -------------------------------------------------------------------------------------
+// combinators
+// -------------------------------------------------------------------------------------
+
+/** A codec narrowed by a predicate whose failure carries `message` (never the value). */
+export const refine = <A, O>(
+  codec: t.Type<A, O, unknown>,
+  predicate: (a: A) => boolean,
+  message: string,
+  name = `Refined<${codec.name}>`,
+): t.Type<A, O, unknown> =>
+  new t.Type<A, O, unknown>(
+    name,
+    (u): u is A => codec.is(u) && predicate(u),
+    (u, c) =>
+      E.chain((a: A) => (predicate(a) ? t.success(a) : t.failure<A>(u, c, message)))(
+        codec.validate(u, c),
+      ),
+    codec.encode,
+  )
+
+/** Decodes `undefined` (an absent field) as `value`; everything else goes to `codec`. */
+export const withDefault = <A, O>(codec: t.Type<A, O, unknown>, value: A): t.Type<A, O, unknown> =>
+  new t.Type<A, O, unknown>(
+    codec.name,
+    codec.is,
+    (u, c): t.Validation<A> => (u === undefined ? t.success(value) : codec.validate(u, c)),
+    codec.encode,
+  )
+
+/** The context of a field below the value being decoded, for a rule that spans fields. */
+export const at = (c: t.Context, u: unknown, keys: ReadonlyArray<string | number>): t.Context => {
+  let actual = u
+  const entries: Array<t.ContextEntry> = [...c]
+  for (const key of keys) {
+    actual =
+      actual !== null && typeof actual === 'object'
+        ? (actual as Record<string | number, unknown>)[key]
+        : undefined
+    entries.push({ key: String(key), type: t.unknown, actual })
+  }
+  return entries
+}
+
+/** A failure of the field at `keys` below `u`. */
+export const failureAt = (
+  u: unknown,
+  c: t.Context,
+  keys: ReadonlyArray<string | number>,
+  message: string,
+): t.ValidationError => {
+  const context = at(c, u, keys)
+  return { value: context[context.length - 1]?.actual, context, message }
+}
+
+/**
+ * A codec whose decoding runs `codec` and then a cross-field rule that returns the
+ * errors it finds (empty when the value keeps the rule).
+ */
+export const withRule = <A, O>(
+  codec: t.Type<A, O, unknown>,
+  rule: (a: A, u: unknown, c: t.Context) => ReadonlyArray<t.ValidationError>,
+  name = codec.name,
+): t.Type<A, O, unknown> =>
+  new t.Type<A, O, unknown>(
+    name,
+    (u): u is A => codec.is(u) && rule(u, u, []).length === 0,
+    (u, c) =>
+      E.chain((a: A) => {
+        const errors = rule(a, u, c)
+        return errors.length === 0 ? t.success(a) : E.left([...errors])
+      })(codec.validate(u, c)),
+    codec.encode,
+  )
+
+// -------------------------------------------------------------------------------------
+// leaf codecs
+// -------------------------------------------------------------------------------------
+
+/** A string with at least one non-blank character. */
+export const NonEmptyString = refine(
+  t.string,
+  (s) => s.trim().length > 0,
+  'must not be empty',
+  'NonEmptyString',
+)
+
+/** A string of at most `max` characters (counted as Unicode code points). */
+export const MaxLengthString = (max: number): t.Type<string, string, unknown> =>
+  refine(
+    t.string,
+    (s) => [...s].length <= max,
+    `must be at most ${max} characters`,
+    `MaxLength<${max}>`,
+  )
+
+/** A finite number (JSON has no NaN or Infinity; a decoded value never holds one). */
+export const FiniteNumber = refine(
+  t.number,
+  Number.isFinite,
+  'must be a finite number',
+  'FiniteNumber',
+)
+
+/** An integer greater than zero. */
+export const PositiveInt = refine(
+  t.number,
+  (n) => Number.isSafeInteger(n) && n > 0,
+  'must be a positive integer',
+  'PositiveInt',
+)
+
+/** An integer (any sign). */
+export const Int = refine(t.number, Number.isSafeInteger, 'must be an integer', 'Int')
+
+/** An absolute http or https URL. */
+export const HttpUrl = refine(
+  t.string,
+  (s) => {
+    try {
+      const url = new URL(s)
+      return url.protocol === 'http:' || url.protocol === 'https:'
+    } catch {
+      return false
+    }
+  },
+  'must be an absolute http(s) URL',
+  'HttpUrl',
+)
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}Z$/
+
+/** ISO 8601 UTC date-time with fractional seconds and a trailing Z (spec 2.5, 2.8). */
+export const IsoDateTime = refine(
+  t.string,
+  (s) => ISO_UTC.test(s) && !Number.isNaN(Date.parse(s)),
+  'must be an ISO 8601 UTC date-time with fractional seconds and Z',
+  'IsoDateTime',
+)
+
+/** `codec` or null. */
+export const nullable = <C extends t.Mixed>(codec: C): t.UnionC<[C, t.NullC]> =>
+  t.union([codec, t.null])
