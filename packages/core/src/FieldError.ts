@@ -66,6 +66,20 @@ const describe = (u: unknown): string =>
   u === null ? 'null' : Array.isArray(u) ? 'an array' : `a ${typeof u}`
 
 /**
+ * The type that defines the field an error is at: the last context entry that is not a
+ * union or intersection branch, so every failed branch of `string | null` names the union.
+ */
+const fieldType = (context: t.Context): t.Decoder<unknown, unknown> | undefined => {
+  for (let i = context.length - 1; i > 0; i--) {
+    const parent = context[i - 1]
+    if (parent !== undefined && !isBranchTag((parent.type as { readonly _tag?: unknown })._tag)) {
+      return context[i]?.type
+    }
+  }
+  return context[0]?.type
+}
+
+/**
  * The message of one io-ts error: its own message when a rule set one, otherwise one
  * built from the expected type and the kind (never the content) of the value found.
  *
@@ -74,10 +88,15 @@ const describe = (u: unknown): string =>
  */
 export const messageOf = (error: t.ValidationError): string => {
   if (error.message !== undefined) return error.message
-  const last = error.context[error.context.length - 1]
   if (error.value === undefined) return 'is required'
-  return `must be ${last?.type.name ?? 'valid'}, got ${describe(error.value)}`
+  return `must be ${fieldType(error.context)?.name ?? 'valid'}, got ${describe(error.value)}`
 }
+
+const throughUnion = (context: t.Context): boolean =>
+  context.some((entry) => (entry.type as { readonly _tag?: unknown })._tag === 'UnionType')
+
+const extendsPath = (deeper: string, path: string): boolean =>
+  deeper !== path && (path === '' || deeper.startsWith(`${path}.`) || deeper.startsWith(`${path}[`))
 
 /**
  * io-ts errors as field errors, one per field and message, in the order found.
@@ -87,13 +106,19 @@ export const messageOf = (error: t.ValidationError): string => {
  */
 export const fromValidationErrors = (errors: t.Errors): ReadonlyArray<FieldError> => {
   const seen = new Set<string>()
+  const all = errors.map((error) => ({
+    path: pathOf(error.context),
+    message: messageOf(error),
+    viaUnion: throughUnion(error.context),
+  }))
   const out: Array<FieldError> = []
-  for (const error of errors) {
-    const fe = { path: pathOf(error.context), message: messageOf(error) }
+  for (const fe of all) {
+    // A union branch that failed at the field itself says less than one that got deeper.
+    if (fe.viaUnion && all.some((other) => extendsPath(other.path, fe.path))) continue
     const id = `${fe.path}\u0000${fe.message}`
     if (!seen.has(id)) {
       seen.add(id)
-      out.push(fe)
+      out.push({ path: fe.path, message: fe.message })
     }
   }
   return out
