@@ -1,0 +1,391 @@
+/**
+ * Fault and latency injection: a pure plan, shared by the nock adapter and the sandbox
+ * server, of what goes wrong with which request. The plan only decides; each adapter
+ * carries the decision out on its own transport (a socket reset, a held socket, ...).
+ *
+ * @since 0.1.0
+ */
+import * as t from 'io-ts'
+import type { SimResponse } from './simulator/Http.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * A fault that replaces or spoils the answer to one request:
+ * - `status500`: a 500 problem-details answer (spec 7.2); the simulator does not see the
+ *   request, so nothing is recorded;
+ * - `malformedBody`: the simulator's status and headers with a body that is not JSON;
+ * - `truncatedBody`: the simulator's answer cut in half, then the connection breaks;
+ * - `connectionReset`: the simulator processes the request (a charge is recorded) and the
+ *   connection is reset before any answer;
+ * - `hang`: the simulator processes the request and no answer ever comes, so the client's
+ *   timeout fires.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Failure =
+  | { readonly kind: 'status500' }
+  | { readonly kind: 'malformedBody' }
+  | { readonly kind: 'truncatedBody' }
+  | { readonly kind: 'connectionReset' }
+  | { readonly kind: 'hang' }
+
+/**
+ * Extra time, in milliseconds, before the answer to one request is sent.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Latency {
+  readonly kind: 'latency'
+  readonly ms: number
+}
+
+/**
+ * Anything that can be injected: a failure or a latency.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Fault = Failure | Latency
+
+/**
+ * Which requests a fault applies to. `method` is compared case-insensitively; `path` is a
+ * pattern over the path without its query string, where `*` stands for one path segment
+ * (no `/`) and `**` for anything. An absent member matches every request.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Target {
+  readonly method?: string
+  readonly path?: string
+}
+
+/**
+ * One entry of the plan: `remaining` is how many more matching requests it applies to
+ * (`undefined`: every one until the plan is cleared).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface FaultRule extends Target {
+  readonly fault: Fault
+  readonly remaining?: number
+}
+
+/**
+ * The rules in the order they were added; for each request the first matching failure
+ * and the first matching latency apply.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface FaultPlan {
+  readonly rules: ReadonlyArray<FaultRule>
+}
+
+/**
+ * What the plan decided for one request.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Decision {
+  readonly latencyMs: number
+  readonly failure: Failure | undefined
+}
+
+/**
+ * The part of a request the plan looks at.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface RequestLine {
+  readonly method: string
+  /** The path, with or without a query string. */
+  readonly path: string
+}
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * A 500 problem-details answer instead of the service's.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const status500: Failure = { kind: 'status500' }
+
+/**
+ * The service's answer with a body that is not JSON.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const malformedBody: Failure = { kind: 'malformedBody' }
+
+/**
+ * The service's answer cut in half, then the connection breaks.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const truncatedBody: Failure = { kind: 'truncatedBody' }
+
+/**
+ * The request is processed and the connection reset before the answer.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const connectionReset: Failure = { kind: 'connectionReset' }
+
+/**
+ * The request is processed and never answered.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const hang: Failure = { kind: 'hang' }
+
+/**
+ * `ms` milliseconds of extra delay before the answer (negative or non-finite values count
+ * as 0).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const latency = (ms: number): Latency => ({
+  kind: 'latency',
+  ms: Number.isFinite(ms) && ms > 0 ? Math.floor(ms) : 0,
+})
+
+/**
+ * The plan with no faults: every request is answered normally.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const empty: FaultPlan = { rules: [] }
+
+// -------------------------------------------------------------------------------------
+// codecs
+// -------------------------------------------------------------------------------------
+
+const NonNegativeInt = t.refinement(
+  t.number,
+  (n) => Number.isSafeInteger(n) && n >= 0,
+  'NonNegativeInt',
+)
+const PositiveCount = t.refinement(t.number, (n) => Number.isSafeInteger(n) && n > 0, 'PositiveInt')
+
+/**
+ * A fault as JSON (the sandbox's `POST /__sandbox/faults` body):
+ * `{ "fault": "status500" | "malformedBody" | "truncatedBody" | "connectionReset" | "hang"
+ * | "latency", "ms"?: n, "method"?: "POST", "path"?: "/charges", "times"?: n }`.
+ * `ms` is the latency's delay; `times` limits the fault to the next `times` matching
+ * requests.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const FaultInjection = t.intersection(
+  [
+    t.type({
+      fault: t.keyof({
+        status500: null,
+        malformedBody: null,
+        truncatedBody: null,
+        connectionReset: null,
+        hang: null,
+        latency: null,
+      }),
+    }),
+    t.partial({ ms: NonNegativeInt, method: t.string, path: t.string, times: PositiveCount }),
+  ],
+  'FaultInjection',
+)
+
+/**
+ * A decoded {@link FaultInjection}.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type FaultInjection = t.TypeOf<typeof FaultInjection>
+
+/**
+ * The rule a {@link FaultInjection} describes (`latency` without `ms` is 0 ms).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const ruleOf = (injection: FaultInjection): FaultRule => {
+  const fault: Fault =
+    injection.fault === 'latency' ? latency(injection.ms ?? 0) : { kind: injection.fault }
+  return {
+    fault,
+    ...(injection.method === undefined ? {} : { method: injection.method }),
+    ...(injection.path === undefined ? {} : { path: injection.path }),
+    ...(injection.times === undefined ? {} : { remaining: injection.times }),
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// combinators
+// -------------------------------------------------------------------------------------
+
+/**
+ * Adds `fault` for the requests of `target`; with `times`, only for the next `times`
+ * matching requests, otherwise until the plan is cleared.
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const inject =
+  (fault: Fault, target: Target & { readonly times?: number } = {}) =>
+  (plan: FaultPlan): FaultPlan =>
+    add({
+      fault,
+      ...(target.method === undefined ? {} : { method: target.method }),
+      ...(target.path === undefined ? {} : { path: target.path }),
+      ...(target.times === undefined ? {} : { remaining: target.times }),
+    })(plan)
+
+/**
+ * Appends a rule (one whose `remaining` is not a positive integer is ignored).
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const add =
+  (rule: FaultRule) =>
+  (plan: FaultPlan): FaultPlan =>
+    rule.remaining !== undefined && !(Number.isSafeInteger(rule.remaining) && rule.remaining > 0)
+      ? plan
+      : { rules: [...plan.rules, rule] }
+
+/**
+ * Removes every rule.
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const clear = (_plan: FaultPlan): FaultPlan => empty
+
+// -------------------------------------------------------------------------------------
+// destructors
+// -------------------------------------------------------------------------------------
+
+const escapeRegExp = (s: string): string => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+
+const patternRegExp = (pattern: string): RegExp =>
+  new RegExp(
+    `^${pattern
+      .split('**')
+      .map((part) => part.split('*').map(escapeRegExp).join('[^/]*'))
+      .join('.*')}$`,
+  )
+
+/**
+ * Whether `rule` applies to `request`.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const matches =
+  (request: RequestLine) =>
+  (rule: Target): boolean => {
+    if (rule.method !== undefined && rule.method.toUpperCase() !== request.method.toUpperCase())
+      return false
+    if (rule.path === undefined) return true
+    const pathname = request.path.split('?')[0] ?? ''
+    return patternRegExp(rule.path).test(pathname)
+  }
+
+/**
+ * Decides the fault for one request and uses up one count of each rule that applied:
+ * the first matching failure and the first matching latency.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const take =
+  (request: RequestLine) =>
+  (plan: FaultPlan): readonly [Decision, FaultPlan] => {
+    const applies = matches(request)
+    const failureIndex = plan.rules.findIndex((r) => r.fault.kind !== 'latency' && applies(r))
+    const latencyIndex = plan.rules.findIndex((r) => r.fault.kind === 'latency' && applies(r))
+    const failureRule = plan.rules[failureIndex]
+    const latencyRule = plan.rules[latencyIndex]
+    const decision: Decision = {
+      latencyMs: latencyRule?.fault.kind === 'latency' ? latencyRule.fault.ms : 0,
+      failure: failureRule?.fault.kind === 'latency' ? undefined : failureRule?.fault,
+    }
+    const rules = plan.rules.flatMap((rule, i): ReadonlyArray<FaultRule> => {
+      if ((i !== failureIndex && i !== latencyIndex) || rule.remaining === undefined) return [rule]
+      return rule.remaining > 1 ? [{ ...rule, remaining: rule.remaining - 1 }] : []
+    })
+    return [decision, { rules }]
+  }
+
+/**
+ * Whether the simulator still processes a request that meets `failure` (every failure but
+ * `status500`, which stands for the service failing before it did anything).
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const processesRequest = (failure: Failure | undefined): boolean =>
+  failure?.kind !== 'status500'
+
+// -------------------------------------------------------------------------------------
+// responses
+// -------------------------------------------------------------------------------------
+
+/**
+ * The 500 answer of `status500`: problem details of spec 7.2 (type, title, status; no
+ * `errors` member).
+ *
+ * @category responses
+ * @since 0.1.0
+ */
+export const serverProblem: SimResponse = {
+  status: 500,
+  headers: { 'content-type': 'application/problem+json' },
+  body: JSON.stringify({
+    type: 'https://tools.ietf.org/html/rfc7231#section-6.6.1',
+    title: 'An error occurred while processing your request.',
+    status: 500,
+  }),
+}
+
+/**
+ * The answer of `malformedBody`: `response` with a body that no JSON parser accepts.
+ *
+ * @category responses
+ * @since 0.1.0
+ */
+export const malformed = (response: SimResponse): SimResponse => ({
+  ...response,
+  body: '{"status": <malformed',
+})
+
+/**
+ * The part of `body` that `truncatedBody` sends before breaking the connection: the first
+ * half of its bytes (at most one byte short of the whole, empty for an empty body).
+ *
+ * @category responses
+ * @since 0.1.0
+ */
+export const truncatedPart = (body: string): Buffer => {
+  const bytes = Buffer.from(body, 'utf8')
+  return bytes.subarray(0, Math.min(Math.floor(bytes.length / 2), Math.max(bytes.length - 1, 0)))
+}

@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest'
+import { fc, test } from '@fast-check/vitest'
+import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import { validate } from '@paykit/core'
+import * as Faults from '../src/Faults.js'
+
+const charge = { method: 'POST', path: '/charges' }
+const token = { method: 'POST', path: '/token' }
+
+describe('take', () => {
+  it('decides nothing with the empty plan', () => {
+    const [decision, plan] = Faults.take(charge)(Faults.empty)
+    expect(decision).toEqual({ latencyMs: 0, failure: undefined })
+    expect(plan.rules).toEqual([])
+  })
+
+  it('applies a fault to every matching request until cleared when no count is given', () => {
+    let plan = pipe(
+      Faults.empty,
+      Faults.inject(Faults.status500, { method: 'post', path: '/charges' }),
+    )
+    for (let i = 0; i < 3; i++) {
+      const [decision, next] = Faults.take(charge)(plan)
+      expect(decision.failure).toEqual(Faults.status500)
+      plan = next
+    }
+    expect(Faults.take(token)(plan)[0].failure).toBeUndefined()
+    expect(Faults.take(charge)(Faults.clear(plan))[0].failure).toBeUndefined()
+  })
+
+  test.prop([fc.integer({ min: 1, max: 20 }), fc.integer({ min: 0, max: 30 })])(
+    'a fault for the next N requests applies to exactly N of them',
+    (times, extra) => {
+      let plan = pipe(Faults.empty, Faults.inject(Faults.connectionReset, { times }))
+      let applied = 0
+      for (let i = 0; i < times + extra; i++) {
+        const [decision, next] = Faults.take(i % 2 === 0 ? charge : token)(plan)
+        if (decision.failure !== undefined) applied++
+        plan = next
+      }
+      expect(applied).toBe(times)
+      expect(plan.rules).toEqual([])
+    },
+  )
+
+  it('uses a counted rule only on requests that match it', () => {
+    const plan = pipe(Faults.empty, Faults.inject(Faults.hang, { path: '/charges', times: 1 }))
+    const [onToken, after] = Faults.take(token)(plan)
+    expect(onToken.failure).toBeUndefined()
+    expect(after).toEqual(plan)
+    expect(Faults.take(charge)(after)[0].failure).toEqual(Faults.hang)
+  })
+
+  it('applies the first matching failure and the first matching latency together', () => {
+    const plan = pipe(
+      Faults.empty,
+      Faults.inject(Faults.latency(50), { times: 1 }),
+      Faults.inject(Faults.latency(999)),
+      Faults.inject(Faults.malformedBody, { path: '/charges', times: 1 }),
+      Faults.inject(Faults.truncatedBody),
+    )
+    const [first, next] = Faults.take(charge)(plan)
+    expect(first).toEqual({ latencyMs: 50, failure: Faults.malformedBody })
+    const [second] = Faults.take(charge)(next)
+    expect(second).toEqual({ latencyMs: 999, failure: Faults.truncatedBody })
+  })
+
+  it('ignores a count that is not a positive integer', () => {
+    expect(pipe(Faults.empty, Faults.inject(Faults.hang, { times: 0 })).rules).toEqual([])
+    expect(pipe(Faults.empty, Faults.inject(Faults.hang, { times: 1.5 })).rules).toEqual([])
+  })
+})
+
+describe('matches', () => {
+  it.each([
+    ['/charges', '/charges', true],
+    ['/charges', '/charges?x=1', true],
+    ['/charges', '/chargesx', false],
+    ['/paymentlink/order/*', '/paymentlink/order/ABC123', true],
+    ['/paymentlink/order/*', '/paymentlink/order/ABC/x', false],
+    ['/paymentlink/**', '/paymentlink/order/ABC/x', true],
+    ['/3ds/*', '/3ds/auth_1?result=success', true],
+    ['/a.b', '/axb', false],
+  ])('pattern %s on %s: %s', (path, requestPath, expected) => {
+    expect(Faults.matches({ method: 'GET', path: requestPath })({ path })).toBe(expected)
+  })
+
+  it('compares methods case-insensitively and treats a missing method as any', () => {
+    expect(Faults.matches(charge)({ method: 'post' })).toBe(true)
+    expect(Faults.matches(charge)({ method: 'GET' })).toBe(false)
+    expect(Faults.matches(charge)({})).toBe(true)
+  })
+})
+
+describe('FaultInjection', () => {
+  it('decodes every fault kind into a rule', () => {
+    const decoded = validate(Faults.FaultInjection)({
+      fault: 'latency',
+      ms: 120,
+      method: 'GET',
+      path: '/x',
+      times: 2,
+    })
+    expect(pipe(decoded, E.map(Faults.ruleOf))).toEqual(
+      E.right({ fault: Faults.latency(120), method: 'GET', path: '/x', remaining: 2 }),
+    )
+    for (const kind of ['status500', 'malformedBody', 'truncatedBody', 'connectionReset', 'hang'])
+      expect(pipe(validate(Faults.FaultInjection)({ fault: kind }), E.map(Faults.ruleOf))).toEqual(
+        E.right({ fault: { kind } }),
+      )
+  })
+
+  it.each([
+    [{ fault: 'explode' }, 'fault'],
+    [{}, 'fault'],
+    [{ fault: 'hang', times: 0 }, 'times'],
+    [{ fault: 'latency', ms: -1 }, 'ms'],
+    [{ fault: 'hang', path: 3 }, 'path'],
+  ])('refuses %j naming %s', (input, path) => {
+    const decoded = validate(Faults.FaultInjection)(input)
+    expect(E.isLeft(decoded) && decoded.left.map((e) => e.path)).toContain(path)
+  })
+})
+
+describe('responses', () => {
+  it('status500 answers the 7.2 server problem and is not processed', () => {
+    expect(Faults.serverProblem.status).toBe(500)
+    expect(JSON.parse(Faults.serverProblem.body)).toEqual({
+      type: 'https://tools.ietf.org/html/rfc7231#section-6.6.1',
+      title: expect.any(String),
+      status: 500,
+    })
+    expect(Faults.processesRequest(Faults.status500)).toBe(false)
+    expect(Faults.processesRequest(Faults.connectionReset)).toBe(true)
+    expect(Faults.processesRequest(undefined)).toBe(true)
+  })
+
+  it('malformed keeps the status and breaks the JSON', () => {
+    const spoiled = Faults.malformed({ status: 201, headers: {}, body: '{"a":1}' })
+    expect(spoiled.status).toBe(201)
+    expect(() => JSON.parse(spoiled.body) as unknown).toThrow()
+  })
+
+  test.prop([fc.string()])('the truncated part is a strict prefix of a non-empty body', (body) => {
+    const full = Buffer.from(body, 'utf8')
+    const part = Faults.truncatedPart(body)
+    expect(full.subarray(0, part.length).equals(part)).toBe(true)
+    expect(part.length).toBeLessThan(Math.max(full.length, 1))
+  })
+
+  it('negative latencies count as none', () => {
+    expect(Faults.latency(-5).ms).toBe(0)
+    expect(Faults.latency(Number.NaN).ms).toBe(0)
+  })
+})
