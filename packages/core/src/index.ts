@@ -16,7 +16,7 @@ export { MoneyFromNumber } from './Money.js'
 // resources (spec section 2) and their rules
 // -------------------------------------------------------------------------------------
 export * from './Token.js'
-// @exports charge (PaymentMethod, Charge, Authentication, ChargeFlow)
+export * from './PaymentMethod.js'
 // @exports payment-link (PaymentLink, Order, OrderStatus, Problem)
 
 // -------------------------------------------------------------------------------------

@@ -149,3 +149,85 @@ export const IsoDateTime = refine(
 /** `codec` or null. */
 export const nullable = <C extends t.Mixed>(codec: C): t.UnionC<[C, t.NullC]> =>
   t.union([codec, t.null])
+
+// -------------------------------------------------------------------------------------
+// request objects and input rules (charge side)
+// -------------------------------------------------------------------------------------
+
+/**
+ * A request object: `required` and `optional` props, unknown fields stripped. Unlike a
+ * bare `t.exact(t.intersection(...))`, its errors name `card.number`, not the branch
+ * index (`["0"].card.number`), and a non-object fails with one plain message.
+ */
+export const exactStruct = <R extends t.Props, P extends t.Props>(
+  required: R,
+  optional: P,
+  name: string,
+): t.Type<
+  t.TypeOf<t.TypeC<R>> & t.TypeOf<t.PartialC<P>>,
+  t.OutputOf<t.TypeC<R>> & t.OutputOf<t.PartialC<P>>,
+  unknown
+> => {
+  const inner = t.intersection([t.type(required), t.partial(optional)])
+  const exact = t.exact(inner)
+  return new t.Type(
+    name,
+    exact.is,
+    (u, c) => {
+      if (!t.UnknownRecord.is(u))
+        return t.failure(u, c, u === undefined ? 'is required' : 'must be an object')
+      const last = c[c.length - 1]
+      // Present the intersection as the value's type so pathOf skips its branch indexes.
+      return exact.validate(
+        u,
+        last === undefined ? c : [...c.slice(0, -1), { ...last, type: inner }],
+      )
+    },
+    exact.encode,
+  )
+}
+
+/** `codec` or null, with one precise error (a bare `t.union` reports both branches). */
+export const nullOr = <A, O>(codec: t.Type<A, O, unknown>): t.Type<A | null, O | null, unknown> =>
+  new t.Type<A | null, O | null, unknown>(
+    `${codec.name} | null`,
+    (u): u is A | null => u === null || codec.is(u),
+    (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
+    (a) => (a === null ? null : codec.encode(a)),
+  )
+
+/**
+ * `codec` plus a rule read from the raw input, reported together with the codec's own
+ * errors (so a missing `billingInfo` is named even when another field is also wrong).
+ */
+export const withInputRule = <A, O>(
+  codec: t.Type<A, O, unknown>,
+  rule: (u: unknown, c: t.Context) => ReadonlyArray<t.ValidationError>,
+  name = codec.name,
+): t.Type<A, O, unknown> =>
+  new t.Type<A, O, unknown>(
+    name,
+    (u): u is A => codec.is(u) && rule(u, []).length === 0,
+    (u, c) => {
+      const decoded = codec.validate(u, c)
+      const broken = rule(u, c)
+      if (broken.length === 0) return decoded
+      return E.left([...(E.isLeft(decoded) ? decoded.left : []), ...broken])
+    },
+    codec.encode,
+  )
+
+/** One of a few string literals, failing with the list of accepted values. */
+export const oneOf = <L extends string>(
+  values: ReadonlyArray<L>,
+  name: string,
+): t.Type<L, L, unknown> =>
+  new t.Type<L, L, unknown>(
+    name,
+    (u): u is L => typeof u === 'string' && (values as ReadonlyArray<string>).includes(u),
+    (u, c) =>
+      typeof u === 'string' && (values as ReadonlyArray<string>).includes(u)
+        ? t.success(u as L)
+        : t.failure(u, c, u === undefined ? 'is required' : `must be one of ${values.join(', ')}`),
+    t.identity,
+  )
