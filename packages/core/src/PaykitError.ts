@@ -1,0 +1,449 @@
+/**
+ * Everything the client can fail with, as one tagged union. Every member carries a
+ * `message` a person can act on and never a secret, token or card datum; `redact` and
+ * `redactValue` are the helpers that keep it so.
+ *
+ * @since 0.1.0
+ */
+import type { FieldError, FieldErrorMap } from './FieldError.js'
+import { formatFieldErrors, fromErrorMap } from './FieldError.js'
+import type { ProblemDetails } from './Problem.js'
+import type { TransportFailure } from './Transport.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * The problem details of an HTTP error; `errors` (the 400 map, field name -> messages) is
+ * kept exactly as the service gave it, since the spec says names and structure vary.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type HttpProblem = ProblemDetails & { readonly errors?: FieldErrorMap }
+
+/**
+ * The input broke a rule; nothing was sent. `fieldErrors` name each field.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface ValidationError {
+  readonly _tag: 'ValidationError'
+  readonly fieldErrors: ReadonlyArray<FieldError>
+  readonly message: string
+}
+
+/**
+ * The service answered with an error status (other than a 401 cured by a fresh token).
+ * `problem` is its problem-details body when it sent one.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface HttpError {
+  readonly _tag: 'HttpError'
+  readonly operation: string
+  readonly status: number
+  readonly problem?: HttpProblem
+  readonly message: string
+}
+
+/**
+ * The service answered with a success status but a body that does not match the spec
+ * (or is not JSON); `fieldErrors` name the fields of the response that do not match.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface DecodeError {
+  readonly _tag: 'DecodeError'
+  readonly operation: string
+  readonly status: number
+  readonly fieldErrors: ReadonlyArray<FieldError>
+  readonly message: string
+}
+
+/**
+ * No HTTP response. `sent` says whether the request may have reached the service;
+ * `outcomeUnknown` is true for a charge that may have been processed.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface NetworkError {
+  readonly _tag: 'NetworkError'
+  readonly operation: string
+  readonly sent: 'no' | 'maybe'
+  readonly failure: TransportFailure
+  readonly outcomeUnknown: boolean
+  readonly message: string
+}
+
+/**
+ * A time limit passed: a request got no response in time (`sent: 'maybe'`), or a wait
+ * (`waitForOrderStatus`) did not see the status it waited for.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Timeout {
+  readonly _tag: 'Timeout'
+  readonly operation: string
+  readonly timeoutMs: number
+  readonly outcomeUnknown: boolean
+  readonly message: string
+}
+
+/**
+ * A 401 that a fresh access token did not cure (or a 401 on a credential the client
+ * cannot refresh: the client credentials themselves or the API key).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Unauthorized {
+  readonly _tag: 'Unauthorized'
+  readonly operation: string
+  readonly credential: 'clientCredentials' | 'accessToken' | 'apiKey'
+  readonly message: string
+}
+
+/**
+ * Every failure of the client.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type PaykitError =
+  ValidationError | HttpError | DecodeError | NetworkError | Timeout | Unauthorized
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+const CHARGE_UNKNOWN =
+  'The outcome is unknown: the charge may have been processed. Check the order before charging it again.'
+
+const isCharge = (operation: string): boolean => operation === 'POST /charges'
+
+/**
+ * Bad input, nothing sent. `what` names the input (`charge request`).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const validationError = (
+  fieldErrors: ReadonlyArray<FieldError>,
+  what = 'request',
+): ValidationError => ({
+  _tag: 'ValidationError',
+  fieldErrors,
+  message: `Invalid ${what}, nothing was sent. Fix: ${formatFieldErrors(fieldErrors)}`,
+})
+
+const hint = (status: number): string =>
+  status === 400
+    ? 'Fix the fields named and send it again.'
+    : status === 403
+      ? 'The credential is not allowed to do this.'
+      : status === 404
+        ? 'Check the identifier in the path (for an order, the orderCode returned at link creation).'
+        : status === 429
+          ? 'Too many requests: wait and try again.'
+          : status >= 500
+            ? 'The service failed; try again later.'
+            : 'See the status and problem details.'
+
+/**
+ * An error status. The message has the status, the problem's title and its field errors.
+ * For a charge answered with 5xx the outcome is unknown, and the message says so.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const httpError = (operation: string, status: number, problem?: HttpProblem): HttpError => {
+  const fields =
+    problem?.errors === undefined ? '' : ` ${formatFieldErrors(fromErrorMap(problem.errors))}.`
+  const title = problem === undefined ? '' : `: ${problem.title}`
+  const advice = isCharge(operation) && status >= 500 ? CHARGE_UNKNOWN : hint(status)
+  return {
+    _tag: 'HttpError',
+    operation,
+    status,
+    ...(problem === undefined ? {} : { problem }),
+    message: `${operation} failed with HTTP ${status}${title}.${fields} ${advice}`,
+  }
+}
+
+/**
+ * A success status whose body does not match the spec.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const decodeError = (
+  operation: string,
+  status: number,
+  fieldErrors: ReadonlyArray<FieldError>,
+): DecodeError => ({
+  _tag: 'DecodeError',
+  operation,
+  status,
+  fieldErrors,
+  message:
+    `The response of ${operation} (HTTP ${status}) does not match the service contract: ` +
+    `${formatFieldErrors(fieldErrors)}.` +
+    (isCharge(operation) ? ` ${CHARGE_UNKNOWN}` : ' Check baseUrl points at the payment service.'),
+})
+
+const FAILURES: Readonly<Record<TransportFailure, string>> = {
+  refused: 'the connection was refused',
+  dns: 'the host name did not resolve',
+  reset: 'the connection dropped',
+  timeout: 'no response in time',
+  aborted: 'it was cancelled',
+  body: 'the response could not be read',
+  other: 'a network error occurred',
+}
+
+/**
+ * No response. For a charge that may have been sent, the message says the outcome is
+ * unknown and the order must be checked before charging it again.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const networkError = (
+  operation: string,
+  sent: 'no' | 'maybe',
+  failure: TransportFailure,
+  detail = '',
+): NetworkError => {
+  const outcomeUnknown = sent === 'maybe' && isCharge(operation)
+  const why = `${FAILURES[failure]}${detail === '' ? '' : ` (${detail})`}`
+  const advice =
+    sent === 'no'
+      ? 'It was not sent; check baseUrl and the network, then try again.'
+      : outcomeUnknown
+        ? CHARGE_UNKNOWN
+        : 'It may have reached the service.'
+  return {
+    _tag: 'NetworkError',
+    operation,
+    sent,
+    failure,
+    outcomeUnknown,
+    message: `${operation} got no response: ${why}. ${advice}`,
+  }
+}
+
+/**
+ * A time limit passed. `operation` is the request (or the wait) that took too long.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const timeout = (operation: string, timeoutMs: number, detail = ''): Timeout => {
+  const outcomeUnknown = isCharge(operation)
+  return {
+    _tag: 'Timeout',
+    operation,
+    timeoutMs,
+    outcomeUnknown,
+    message:
+      `${operation} did not finish within ${timeoutMs} ms${detail === '' ? '' : ` (${detail})`}. ` +
+      (outcomeUnknown ? CHARGE_UNKNOWN : 'Try again later or raise timeoutMs.'),
+  }
+}
+
+/**
+ * A 401 the client cannot cure.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const unauthorized = (
+  operation: string,
+  credential: Unauthorized['credential'],
+): Unauthorized => ({
+  _tag: 'Unauthorized',
+  operation,
+  credential,
+  message:
+    credential === 'clientCredentials'
+      ? `${operation} was refused (HTTP 401): check the client id and client secret.`
+      : credential === 'apiKey'
+        ? `${operation} was refused (HTTP 401): check the API key.`
+        : `${operation} was refused (HTTP 401) even with a fresh access token: check the credentials' permissions. It was not processed.`,
+})
+
+// -------------------------------------------------------------------------------------
+// refinements
+// -------------------------------------------------------------------------------------
+
+const TAGS: ReadonlySet<string> = new Set([
+  'ValidationError',
+  'HttpError',
+  'DecodeError',
+  'NetworkError',
+  'Timeout',
+  'Unauthorized',
+])
+
+/**
+ * Whether a value is a `PaykitError`.
+ *
+ * @category refinements
+ * @since 0.1.0
+ */
+export const isPaykitError = (u: unknown): u is PaykitError =>
+  typeof u === 'object' &&
+  u !== null &&
+  TAGS.has(String((u as { _tag?: unknown })._tag)) &&
+  typeof (u as { message?: unknown }).message === 'string'
+
+// -------------------------------------------------------------------------------------
+// destructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * Pattern matching on the error's tag.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const match =
+  <R>(cases: {
+    readonly [K in PaykitError['_tag']]: (e: Extract<PaykitError, { _tag: K }>) => R
+  }) =>
+  (e: PaykitError): R =>
+    (cases[e._tag] as (e: PaykitError) => R)(e)
+
+/**
+ * The error as an `Error` to throw (name = the tag, message = the message, the error in
+ * `cause`), for code that throws rather than returns.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const toError = (e: PaykitError): Error => {
+  const error = new Error(e.message, { cause: e })
+  error.name = e._tag
+  return error
+}
+
+// -------------------------------------------------------------------------------------
+// redaction
+// -------------------------------------------------------------------------------------
+
+/**
+ * The replacement of a redacted value.
+ *
+ * @category redaction
+ * @since 0.1.0
+ */
+export const REDACTED = '[redacted]'
+
+const SECRET_KEYS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'clientsecret',
+  'client_secret',
+  'accesstoken',
+  'access_token',
+  'refreshtoken',
+  'apikey',
+  'api_key',
+  'x-api-key',
+  'cvv',
+  'cvc',
+  'password',
+  'secret',
+])
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * Replaces every occurrence of each secret in `text` with `[redacted]`. A short all-digit
+ * secret (a CVV) is replaced only where it stands alone, not inside a longer number;
+ * secrets under 3 characters are ignored (redacting them would shred the text).
+ *
+ * @category redaction
+ * @since 0.1.0
+ */
+export const redact =
+  (secrets: ReadonlyArray<string>) =>
+  (text: string): string => {
+    let out = text
+    const sorted = [...new Set(secrets)].filter((s) => s.length >= 3)
+    sorted.sort((a, b) => b.length - a.length)
+    for (const secret of sorted) {
+      out = /^\d{1,6}$/.test(secret)
+        ? out.replace(new RegExp(`(?<!\\d)${escapeRegExp(secret)}(?!\\d)`, 'g'), REDACTED)
+        : out.split(secret).join(REDACTED)
+    }
+    return out
+  }
+
+/**
+ * A copy of any JSON-like value with secrets removed: the values of secret keys
+ * (`Authorization`, `clientSecret`, `accessToken`, `apiKey`, `cvv`, ...) and of
+ * `card.number` become `[redacted]`, and every string has `secrets` redacted (`redact`).
+ * Cycles and non-plain objects are cut.
+ *
+ * @category redaction
+ * @since 0.1.0
+ */
+export const redactValue = (value: unknown, secrets: ReadonlyArray<string> = []): unknown => {
+  const text = redact(secrets)
+  const seen = new WeakSet<object>()
+  const go = (u: unknown, parentKey: string, depth: number): unknown => {
+    if (typeof u === 'string') return text(u)
+    if (typeof u !== 'object' || u === null) return u
+    if (depth > 32 || seen.has(u)) return REDACTED
+    seen.add(u)
+    if (Array.isArray(u)) return u.map((x) => go(x, parentKey, depth + 1))
+    const out: Record<string, unknown> = {}
+    for (const [key, v] of Object.entries(u)) {
+      const lower = key.toLowerCase()
+      const secret = SECRET_KEYS.has(lower) || (lower === 'number' && parentKey === 'card')
+      out[text(key)] =
+        !secret || v === null || v === undefined
+          ? go(v, lower, depth + 1)
+          : Array.isArray(v)
+            ? v.map(() => REDACTED)
+            : REDACTED
+    }
+    return out
+  }
+  return go(value, '', 0)
+}
+
+/**
+ * A JSON text with secrets removed (`redactValue` of its parse); a text that is not JSON
+ * has only `secrets` redacted.
+ *
+ * @category redaction
+ * @since 0.1.0
+ */
+export const redactJsonText = (body: string, secrets: ReadonlyArray<string> = []): string => {
+  try {
+    return JSON.stringify(redactValue(JSON.parse(body) as unknown, secrets))
+  } catch {
+    return redact(secrets)(body)
+  }
+}
+
+/**
+ * The error with every string in it (message, problem details, field errors) cleared of
+ * `secrets`. The client applies it to every error it returns.
+ *
+ * @category redaction
+ * @since 0.1.0
+ */
+export const redactError =
+  (secrets: ReadonlyArray<string>) =>
+  (e: PaykitError): PaykitError =>
+    redactValue(e, secrets) as PaykitError

@@ -1,0 +1,152 @@
+import { fc, test } from '@fast-check/vitest'
+import { describe, expect, it } from 'vitest'
+import type { PaykitError } from '../src/PaykitError.js'
+import {
+  REDACTED,
+  decodeError,
+  httpError,
+  isPaykitError,
+  match,
+  networkError,
+  redact,
+  redactError,
+  redactJsonText,
+  redactValue,
+  timeout,
+  toError,
+  unauthorized,
+  validationError,
+} from '../src/PaykitError.js'
+
+describe('PaykitError', () => {
+  it('a validation error names every field and says nothing was sent', () => {
+    const e = validationError(
+      [
+        { path: 'card.number', message: 'fails the Luhn check' },
+        { path: 'billingInfo', message: 'is required' },
+      ],
+      'payment method',
+    )
+    expect(e._tag).toBe('ValidationError')
+    expect(e.message).toBe(
+      'Invalid payment method, nothing was sent. Fix: card.number: fails the Luhn check; billingInfo: is required',
+    )
+  })
+
+  it('an HTTP 400 keeps the errors map as given and lists it in the message', () => {
+    const problem = {
+      type: 't',
+      title: 'One or more validation errors occurred.',
+      status: 400,
+      errors: { Amount: ['must be greater than 0'], 'lineItems[0].sku': ['unknown', 'bad'] },
+    }
+    const e = httpError('POST /paymentlink/checkout', 400, problem)
+    expect(e.problem?.errors).toBe(problem.errors)
+    expect(e.message).toContain('HTTP 400')
+    expect(e.message).toContain('Amount: must be greater than 0; lineItems[0].sku: unknown')
+  })
+
+  it('a 5xx on a charge says the outcome is unknown; on a link it says try later', () => {
+    expect(httpError('POST /charges', 502).message).toMatch(/outcome is unknown.*Check the order/)
+    expect(httpError('POST /paymentlink/checkout', 500).message).toMatch(/try again later/)
+    expect(httpError('GET /paymentlink/order/{orderCode}', 404).message).toMatch(/orderCode/)
+  })
+
+  it('a network error says whether it was sent; a maybe-sent charge has an unknown outcome', () => {
+    const notSent = networkError('POST /charges', 'no', 'refused', 'ECONNREFUSED')
+    expect(notSent.outcomeUnknown).toBe(false)
+    expect(notSent.message).toMatch(/not sent/)
+    const maybe = networkError('POST /charges', 'maybe', 'reset')
+    expect(maybe.outcomeUnknown).toBe(true)
+    expect(maybe.message).toMatch(/outcome is unknown.*Check the order before charging it again/)
+    expect(networkError('GET /x', 'maybe', 'reset').outcomeUnknown).toBe(false)
+  })
+
+  it('a timeout names the limit; on a charge the outcome is unknown', () => {
+    const t = timeout('POST /charges', 5000)
+    expect(t).toMatchObject({ _tag: 'Timeout', timeoutMs: 5000, outcomeUnknown: true })
+    expect(t.message).toMatch(/5000 ms.*Check the order/)
+  })
+
+  it('a decode error names the fields of the response', () => {
+    const d = decodeError('POST /token', 200, [{ path: 'expiresIn', message: 'is required' }])
+    expect(d.message).toContain('expiresIn: is required')
+  })
+
+  it('unauthorized says which credential to check', () => {
+    expect(unauthorized('POST /token', 'clientCredentials').message).toMatch(/client secret/)
+    expect(unauthorized('POST /paymentlink/checkout', 'apiKey').message).toMatch(/API key/)
+    expect(unauthorized('POST /charges', 'accessToken').message).toMatch(/not processed/)
+  })
+
+  it('matches on the tag, recognises errors and converts to a throwable Error', () => {
+    const all: ReadonlyArray<PaykitError> = [
+      validationError([]),
+      httpError('GET /x', 500),
+      decodeError('GET /x', 200, []),
+      networkError('GET /x', 'no', 'dns'),
+      timeout('GET /x', 1),
+      unauthorized('GET /x', 'accessToken'),
+    ]
+    const tags = all.map(
+      match({
+        ValidationError: () => 'v',
+        HttpError: (e) => `h${e.status}`,
+        DecodeError: () => 'd',
+        NetworkError: (e) => `n${e.sent}`,
+        Timeout: () => 't',
+        Unauthorized: () => 'u',
+      }),
+    )
+    expect(tags).toEqual(['v', 'h500', 'd', 'nno', 't', 'u'])
+    expect(all.every(isPaykitError)).toBe(true)
+    expect(isPaykitError(new Error('x'))).toBe(false)
+    const thrown = toError(all[1] as PaykitError)
+    expect(thrown.name).toBe('HttpError')
+    expect(thrown.message).toBe(all[1]?.message)
+  })
+
+  it('redacts secret keys and card.number anywhere in a value', () => {
+    expect(
+      redactValue({
+        headers: { Authorization: 'Bearer abc' },
+        clientSecret: 's3cret',
+        body: { card: { number: '4242424242424242', cvv: '123', cardHolder: 'A' }, number: 7 },
+        accessToken: 'tok',
+      }),
+    ).toEqual({
+      headers: { Authorization: REDACTED },
+      clientSecret: REDACTED,
+      body: { card: { number: REDACTED, cvv: REDACTED, cardHolder: 'A' }, number: 7 },
+      accessToken: REDACTED,
+    })
+  })
+
+  it('redacts a short numeric secret only where it stands alone', () => {
+    expect(redact(['123'])('cvv 123 in 41234 and 123')).toBe(
+      `cvv ${REDACTED} in 41234 and ${REDACTED}`,
+    )
+    expect(redact(['ab'])('abc')).toBe('abc')
+  })
+
+  it('redacts a non-JSON text by value, a JSON text by key and value', () => {
+    expect(redactJsonText('not json sk_live_xyz', ['sk_live_xyz'])).toBe(`not json ${REDACTED}`)
+    expect(JSON.parse(redactJsonText('{"accessToken":"t","m":"t0k3n!"}', ['t0k3n!']))).toEqual({
+      accessToken: REDACTED,
+      m: REDACTED,
+    })
+  })
+
+  test.prop([
+    fc.string({ minLength: 8, maxLength: 40 }).filter((s) => s.trim() === s && s.length >= 8),
+  ])('redactError removes a secret echoed anywhere in an error', (secret) => {
+    const echoed = httpError('POST /paymentlink/checkout', 400, {
+      title: `bad ${secret}`,
+      status: 400,
+      errors: { [secret]: [`value ${secret} refused`] },
+    })
+    const clean = redactError([secret])(echoed)
+    expect(JSON.stringify(clean)).not.toContain(secret)
+    expect(clean.message).not.toContain(secret)
+  })
+})
