@@ -17,6 +17,17 @@ export { MoneyFromNumber } from './Money.js'
 // -------------------------------------------------------------------------------------
 export * from './Token.js'
 export * from './PaymentMethod.js'
+export * from './Charge.js'
+export * as Authentication from './Authentication.js'
+export {
+  AuthenticationStatus,
+  FrameMessage,
+  type FrameMessageOutput,
+  FrameMessageType,
+  isAuthenticationSuccess,
+} from './Authentication.js'
+export * as ChargeFlow from './ChargeFlow.js'
+export type { ChargeFlowEvent, ChargeFlowState } from './ChargeFlow.js'
 // @exports payment-link (PaymentLink, Order, OrderStatus, Problem)
 
 // -------------------------------------------------------------------------------------
