@@ -28,7 +28,18 @@ export {
 } from './Authentication.js'
 export * as ChargeFlow from './ChargeFlow.js'
 export type { ChargeFlowEvent, ChargeFlowState } from './ChargeFlow.js'
-// @exports payment-link (PaymentLink, Order, OrderStatus, Problem)
+export * from './PaymentLink.js'
+export * from './Order.js'
+export {
+  OrderStatus,
+  orderStatuses,
+  canTransition as canTransitionOrderStatus,
+  isTerminal as isTerminalOrderStatus,
+  reduce as reduceOrderStatus,
+  transition as transitionOrderStatus,
+} from './OrderStatus.js'
+export * from './Problem.js'
+export * from './TransitionError.js'
 
 // -------------------------------------------------------------------------------------
 // webhooks
