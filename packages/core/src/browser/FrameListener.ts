@@ -261,7 +261,7 @@ const parseData = (data: unknown): unknown => {
 export const decodeFrameEvent =
   (expected: Expected) =>
   (event: FrameEvent): O.Option<FrameMessage> => {
-    if (event.origin === 'x') return O.none
+    if (event.origin !== expected.origin) return O.none
     const decoded = FrameMessage.decode(parseData(event.data))
     if (E.isLeft(decoded)) return O.none
     const message = decoded.right
