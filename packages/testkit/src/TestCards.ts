@@ -1,0 +1,215 @@
+/**
+ * The sandbox's fixed data (DESIGN.md, "Sandbox behaviour"): the test-card table, the
+ * default credentials, the store and the default product catalogue, exported so that
+ * tests never copy them.
+ *
+ * @since 0.1.0
+ */
+import { cardBrand, type Store } from '@paykit/core'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * What a charge of a card does: succeed, ask for 3DS first, or fail with a code.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type TestCardOutcome =
+  'SUCCEEDED' | 'AUTHENTICATION_REQUIRED' | 'FRAUD_PREVENT' | 'CARD_DECLINED'
+
+/**
+ * One row of the test-card table.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface TestCard {
+  readonly number: string
+  readonly brand: string
+  readonly issuerName: string
+  /** Issuer country (ISO 3166 alpha-3); USA and CAN require `billingInfo` on a charge. */
+  readonly countryCode: string
+  readonly outcome: TestCardOutcome
+}
+
+/**
+ * A product of the catalogue that `sku` line items resolve against.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface CatalogueProduct {
+  readonly sku: string
+  readonly name: string
+  /** Unit price in the store's currency (a JSON number; exact decimal inside). */
+  readonly price: number
+  readonly imageUrl: string
+  /** The order details' `lineItems[].productId`; numbered from 1 in catalogue order when absent. */
+  readonly productId?: number
+}
+
+// -------------------------------------------------------------------------------------
+// constants
+// -------------------------------------------------------------------------------------
+
+/**
+ * The test cards by name (any future expiry, any 3-4 digit CVV).
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const testCards = {
+  /** VISA, Banco Sandbox, CRI: SUCCEEDED. */
+  success: {
+    number: '4242424242424242',
+    brand: 'VISA',
+    issuerName: 'Banco Sandbox',
+    countryCode: 'CRI',
+    outcome: 'SUCCEEDED',
+  },
+  /** VISA, Sandbox Bank USA, USA: SUCCEEDED (billingInfo required). */
+  successUsa: {
+    number: '4111111111111111',
+    brand: 'VISA',
+    issuerName: 'Sandbox Bank USA',
+    countryCode: 'USA',
+    outcome: 'SUCCEEDED',
+  },
+  /** MASTERCARD, Sandbox Bank Canada, CAN: SUCCEEDED (billingInfo required). */
+  successCanada: {
+    number: '5555555555554444',
+    brand: 'MASTERCARD',
+    issuerName: 'Sandbox Bank Canada',
+    countryCode: 'CAN',
+    outcome: 'SUCCEEDED',
+  },
+  /** VISA, Banco Sandbox, CRI: AUTHENTICATION_REQUIRED, then SUCCEEDED after 3DS SUCCESS. */
+  authentication: {
+    number: '4000000000003220',
+    brand: 'VISA',
+    issuerName: 'Banco Sandbox',
+    countryCode: 'CRI',
+    outcome: 'AUTHENTICATION_REQUIRED',
+  },
+  /** VISA, Sandbox Bank USA, USA: AUTHENTICATION_REQUIRED (billingInfo required). */
+  authenticationUsa: {
+    number: '4000008400000027',
+    brand: 'VISA',
+    issuerName: 'Sandbox Bank USA',
+    countryCode: 'USA',
+    outcome: 'AUTHENTICATION_REQUIRED',
+  },
+  /** VISA, Banco Sandbox, CRI: FAILED with code FRAUD_PREVENT. */
+  fraudPrevent: {
+    number: '4000000000009995',
+    brand: 'VISA',
+    issuerName: 'Banco Sandbox',
+    countryCode: 'CRI',
+    outcome: 'FRAUD_PREVENT',
+  },
+  /** VISA, Banco Sandbox, CRI: FAILED with code CARD_DECLINED. */
+  declined: {
+    number: '4000000000000002',
+    brand: 'VISA',
+    issuerName: 'Banco Sandbox',
+    countryCode: 'CRI',
+    outcome: 'CARD_DECLINED',
+  },
+} as const satisfies Readonly<Record<string, TestCard>>
+
+/**
+ * The test-card table as a list, in DESIGN.md's order.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const testCardTable: ReadonlyArray<TestCard> = Object.values(testCards)
+
+/**
+ * The sandbox's default credentials: `POST /token` client id and secret, and the API key
+ * the payment-link endpoints accept.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const defaultCredentials = {
+  clientId: 'sandbox-client',
+  clientSecret: 'sandbox-secret',
+  apiKey: 'sandbox-api-key',
+} as const
+
+/**
+ * The store of every order (DESIGN.md).
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const defaultStore: Store = {
+  name: 'Paykit Sandbox Store',
+  countryCode: 'CRI',
+  currencyCode: 'USD',
+  currencySymbol: '$',
+  locale: 'es_CR',
+  timezone: 'America/Costa_Rica',
+}
+
+/**
+ * The default product catalogue for `sku` line items.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const defaultProducts: ReadonlyArray<CatalogueProduct> = [
+  {
+    productId: 1,
+    sku: 'TSHIRT-BLUE-M',
+    name: 'Blue T-shirt (M)',
+    price: 19.99,
+    imageUrl: 'https://images.example.com/tshirt-blue-m.png',
+  },
+  {
+    productId: 2,
+    sku: 'MUG-LOGO',
+    name: 'Logo mug',
+    price: 8.5,
+    imageUrl: 'https://images.example.com/mug-logo.png',
+  },
+  {
+    productId: 3,
+    sku: 'COFFEE-1KG',
+    name: 'Costa Rican coffee, 1 kg',
+    price: 24,
+    imageUrl: 'https://images.example.com/coffee-1kg.png',
+  },
+  {
+    productId: 4,
+    sku: 'STICKER-PACK',
+    name: 'Sticker pack',
+    price: 0.99,
+    imageUrl: 'https://images.example.com/sticker-pack.png',
+  },
+]
+
+// -------------------------------------------------------------------------------------
+// destructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * The sandbox's view of a card number (digits only, already valid): its row of the
+ * table, or for any other number VISA/MASTERCARD/... by its first digit, issuer
+ * `Banco Sandbox`, country CRI, outcome SUCCEEDED.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const testCardOf = (number: string): TestCard =>
+  testCardTable.find((card) => card.number === number) ?? {
+    number,
+    brand: cardBrand(number),
+    issuerName: 'Banco Sandbox',
+    countryCode: 'CRI',
+    outcome: 'SUCCEEDED',
+  }

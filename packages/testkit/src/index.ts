@@ -1,0 +1,47 @@
+/**
+ * @paykit/testkit: a fake of the card-payment service (one pure simulator, behind nock
+ * and behind a real HTTP sandbox), the sandbox's test cards and credentials, fast-check
+ * arbitraries and property suites.
+ *
+ * @since 0.1.0
+ */
+
+// -------------------------------------------------------------------------------------
+// test cards, credentials, store and catalogue
+// -------------------------------------------------------------------------------------
+export * from './TestCards.js'
+
+// -------------------------------------------------------------------------------------
+// simulator (pure)
+// -------------------------------------------------------------------------------------
+export type { SimRequest, SimResponse } from './simulator/Http.js'
+export {
+  AUTHENTICATION_LIFETIME_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_TOKEN_LIFETIME_SECONDS,
+  eventsOf,
+  initialState,
+  type AuthenticationRecord,
+  type ChargeRecord,
+  type OrderRecord,
+  type PaymentMethodRecord,
+  type SimulatorConfig,
+  type SimulatorOptions,
+  type SimulatorState,
+  type TokenRecord,
+} from './simulator/State.js'
+export {
+  advanceClock,
+  cancelOrder,
+  completeAuthentication,
+  finalizeOrder,
+  handle,
+  payOrder,
+} from './simulator/Simulator.js'
+export { clockOf } from './simulator/Clock.js'
+export { orderDetailsOf, type OrderPayment } from './simulator/Orders.js'
+export { frameMessageOf, type AuthenticationResult } from './simulator/Authentications.js'
+
+// -------------------------------------------------------------------------------------
+// adapters
+// -------------------------------------------------------------------------------------

@@ -1,0 +1,211 @@
+/**
+ * 3DS authentications: the frame page at `authentication.url`, the result it records
+ * (once: the core's authentication-status machine refuses a second), and the spec 6.1
+ * message the page posts to its parent.
+ *
+ * @since 0.1.0
+ */
+import {
+  Authentication,
+  FrameMessage,
+  Money,
+  validate,
+  type AuthenticationStatus,
+  type FrameMessageOutput,
+} from '@paykit/core'
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { authenticationUrlOf } from './Charges.js'
+import { formBody, isForm, isJson, jsonBody } from './Gates.js'
+import { authenticationPage, messagePage } from './Pages.js'
+import { badRequest, html, json, problem } from './Responses.js'
+import type { Context, Result } from './Route.js'
+import { own, type AuthenticationRecord, type SimulatorState } from './State.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * A result the frame (or a control) records: `success`, `failed`, `error`, `expired`.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type AuthenticationResult = 'success' | 'failed' | 'error' | 'expired'
+
+// -------------------------------------------------------------------------------------
+// codecs
+// -------------------------------------------------------------------------------------
+
+/**
+ * `result` of `GET /3ds/<id>?result=...` and of `POST /3ds/<id>`.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const AuthenticationResult = t.keyof(
+  { success: null, failed: null, error: null, expired: null },
+  'AuthenticationResult',
+)
+
+const ResultBody = t.type({ result: AuthenticationResult }, 'AuthenticationResultBody')
+
+const statusOf: Readonly<Record<AuthenticationResult, AuthenticationStatus>> = {
+  success: 'SUCCESS',
+  failed: 'FAILED',
+  error: 'ERROR',
+  expired: 'EXPIRED',
+}
+
+// -------------------------------------------------------------------------------------
+// destructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * The frame message (spec 6.1, as JSON) of an authentication with a final status:
+ * `authentication.complete` for SUCCESS, `authentication.failed` for every other.
+ * `OrderId` is the merchant's `order.id`. Null while PENDING.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const frameMessageOf = (a: AuthenticationRecord): FrameMessageOutput | null =>
+  a.status === 'PENDING'
+    ? null
+    : FrameMessage.encode({
+        MessageType: a.status === 'SUCCESS' ? 'authentication.complete' : 'authentication.failed',
+        Status: a.status,
+        AuthenticationId: a.id,
+        OrderId: a.orderId,
+        OrderAmount: a.amount,
+      })
+
+// -------------------------------------------------------------------------------------
+// combinators
+// -------------------------------------------------------------------------------------
+
+/**
+ * Records the result of a PENDING authentication at simulator time `atMs`; Left for an
+ * unknown id or one that already has a result (it never changes again).
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const recordAuthenticationResult = (
+  state: SimulatorState,
+  authenticationId: string,
+  result: AuthenticationResult,
+): E.Either<string, SimulatorState> => {
+  const a = own(state.authentications, authenticationId)
+  if (a === undefined) return E.left(`no authentication has id ${authenticationId}`)
+  const status = Authentication.transition(statusOf[result])(a.status)
+  if (E.isLeft(status)) return E.left(status.left.message)
+  return E.right({
+    ...state,
+    authentications: { ...state.authentications, [a.id]: { ...a, status: status.right } },
+  })
+}
+
+// -------------------------------------------------------------------------------------
+// endpoints
+// -------------------------------------------------------------------------------------
+
+const framePage = (state: SimulatorState, a: AuthenticationRecord, notice?: string): string =>
+  authenticationPage({
+    authenticationId: a.id,
+    status: a.status,
+    orderId: a.orderId,
+    amount: `${Money.toString(a.amount, 2)} ${state.config.store.currencyCode}`,
+    action: authenticationUrlOf(state, a.id),
+    message: frameMessageOf(a),
+    ...(notice === undefined ? {} : { notice }),
+  })
+
+const notFound = (id: string): string =>
+  messagePage('Authentication not found', `No 3DS authentication has id ${id}.`)
+
+/**
+ * Records `result` and answers with the frame page (status 200), or when a different
+ * result was recorded before, with the page of the recorded one (status 409).
+ */
+const recordAndShow = (
+  state: SimulatorState,
+  a: AuthenticationRecord,
+  result: AuthenticationResult,
+): Result => {
+  const recorded = recordAuthenticationResult(state, a.id, result)
+  if (E.isRight(recorded)) {
+    const updated = own(recorded.right.authentications, a.id) ?? a
+    return [recorded.right, html(200, framePage(recorded.right, updated))]
+  }
+  return a.status === statusOf[result]
+    ? [state, html(200, framePage(state, a))]
+    : [state, html(409, framePage(state, a, `The result was already recorded: ${a.status}.`))]
+}
+
+/**
+ * `GET /3ds/<id>`: the frame page; with `?result=success|failed|error|expired` the
+ * result is recorded at once and the page posts its message (automation without a
+ * browser). 404 page for an unknown id, 400 for another `result`.
+ *
+ * @category endpoints
+ * @since 0.1.0
+ */
+export const getAuthenticationPage = ({ state, params, query }: Context): Result => {
+  const id = params[0] ?? ''
+  const a = own(state.authentications, id)
+  if (a === undefined) return [state, html(404, notFound(id))]
+  const result = query.get('result')
+  if (result === null) return [state, html(200, framePage(state, a))]
+  if (!AuthenticationResult.is(result))
+    return [
+      state,
+      html(
+        400,
+        messagePage('Bad result', 'result must be one of success, failed, error, expired.'),
+      ),
+    ]
+  return recordAndShow(state, a, result)
+}
+
+/**
+ * `POST /3ds/<id>`: records `result` from a form (the frame's buttons; answers with the
+ * page that posts the message) or from JSON `{ "result": ... }` (answers with the frame
+ * message as JSON; 409 problem details when another result was recorded before).
+ *
+ * @category endpoints
+ * @since 0.1.0
+ */
+export const postAuthenticationResult = ({ state, request, params }: Context): Result => {
+  const id = params[0] ?? ''
+  const a = own(state.authentications, id)
+  if (isForm(request)) {
+    if (a === undefined) return [state, html(404, notFound(id))]
+    const result = formBody(request)['result']
+    if (!AuthenticationResult.is(result))
+      return [
+        state,
+        html(
+          400,
+          messagePage('Bad result', 'result must be one of success, failed, error, expired.'),
+        ),
+      ]
+    return recordAndShow(state, a, result)
+  }
+  if (!isJson(request))
+    return [state, problem(415, 'Send the result as a form or as JSON { "result": ... }.')]
+  const body = jsonBody(request)
+  if (E.isLeft(body)) return [state, body.left]
+  if (a === undefined) return [state, problem(404, `No 3DS authentication has id ${id}.`)]
+  const decoded = validate(ResultBody)(body.right)
+  if (E.isLeft(decoded)) return [state, badRequest(decoded.left)]
+  const recorded = recordAuthenticationResult(state, a.id, decoded.right.result)
+  if (E.isLeft(recorded)) {
+    return a.status === statusOf[decoded.right.result]
+      ? [state, json(200, frameMessageOf(a))]
+      : [state, problem(409, `The result was already recorded: ${a.status}.`)]
+  }
+  const updated = own(recorded.right.authentications, a.id) ?? a
+  return [recorded.right, json(200, frameMessageOf(updated))]
+}

@@ -1,0 +1,245 @@
+/**
+ * Payment-link orders: their details as `GET /paymentlink/order/{orderCode}` shows them
+ * (spec 2.8), their status changes (the core's order-status machine) and the webhook
+ * event each change appends to the log; and the controls that pay, cancel and finalize.
+ *
+ * @since 0.1.0
+ */
+import {
+  cardAt,
+  Money,
+  transitionOrderStatus,
+  validate,
+  type FieldError,
+  type OrderDetails,
+  type OrderStatus,
+  type Payment,
+  type WebhookEvent,
+  type WebhookEventType,
+} from '@paykit/core'
+import * as E from 'fp-ts/lib/Either.js'
+import { testCardOf } from '../TestCards.js'
+import { isoOf } from './Clock.js'
+import { idOf, nextId, own, type OrderRecord, type SimulatorState } from './State.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * The buyer of a paid order (spec 2.8 `payment.buyer`).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Buyer = Payment['buyer']
+
+/**
+ * How a control pays an order: the buyer (any member left out gets a sandbox default)
+ * and the card as the checkout form sends it (the `success` test card when absent).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface OrderPayment {
+  readonly buyer?: Partial<Buyer>
+  readonly card?: unknown
+}
+
+// -------------------------------------------------------------------------------------
+// constants
+// -------------------------------------------------------------------------------------
+
+/**
+ * The buyer recorded when none is given.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const defaultBuyer: Buyer = {
+  name: 'Sandbox Buyer',
+  phone: '+50688888888',
+  email: 'buyer@example.com',
+}
+
+// -------------------------------------------------------------------------------------
+// destructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * The page address of an order's payment link.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const paymentLinkUrlOf = (state: SimulatorState, orderCode: string): string =>
+  `${state.config.baseUrl}/pay/${encodeURIComponent(orderCode)}`
+
+/**
+ * An order's details (spec 2.8), amounts as `Money`.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const orderDetailsOf = (state: SimulatorState, order: OrderRecord): OrderDetails => ({
+  orderId: order.orderId,
+  orderCode: order.orderCode,
+  orderReference: order.orderReference,
+  name: order.name,
+  description: order.description,
+  lineItems: order.lineItems,
+  orderStatus: order.status,
+  subtotal: order.subtotal,
+  totalDetails: {
+    shippingAmount: Money.zero,
+    discountAmount: Money.zero,
+    surchargeAmount: Money.zero,
+  },
+  total: order.total,
+  metadata: order.metadata,
+  paymentLinkUrl: paymentLinkUrlOf(state, order.orderCode),
+  successUrl: order.successUrl,
+  cancelUrl: order.cancelUrl,
+  store: state.config.store,
+  payment: order.payment,
+  created: isoOf(order.createdAtMs),
+})
+
+/**
+ * A six-digit authorization code for the n-th approval (deterministic).
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const authorizationCodeOf = (n: number): string =>
+  (100000 + ((n * 7919) % 900000)).toString()
+
+// -------------------------------------------------------------------------------------
+// combinators
+// -------------------------------------------------------------------------------------
+
+const eventTypeOf: Partial<Record<OrderStatus, WebhookEventType>> = {
+  PAID: 'order.paid',
+  CANCELLED: 'order.cancelled',
+  FINALIZED: 'order.finalized',
+}
+
+/**
+ * Moves an order to `to` by the core's order-status machine, records `payment` when
+ * given, and appends the matching event (with the new details) to the log. Left for an
+ * unknown code or a move the machine refuses.
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const moveOrder = (
+  state: SimulatorState,
+  orderCode: string,
+  to: OrderStatus,
+  atMs: number,
+  payment: Payment | null = null,
+): E.Either<string, SimulatorState> => {
+  const order = own(state.orders, orderCode)
+  if (order === undefined) return E.left(`no order has code ${orderCode}`)
+  const moved = transitionOrderStatus(to)(order.status)
+  if (E.isLeft(moved)) return E.left(moved.left.message)
+  const updated: OrderRecord = {
+    ...order,
+    status: moved.right,
+    payment: payment ?? order.payment,
+  }
+  const [s1, n] = nextId(state, 'event')
+  const type = eventTypeOf[to]
+  const event: WebhookEvent | undefined =
+    type === undefined
+      ? undefined
+      : {
+          id: idOf('evt', n),
+          type,
+          createdAt: isoOf(atMs),
+          data: orderDetailsOf(state, updated),
+        }
+  return E.right({
+    ...s1,
+    orders: { ...s1.orders, [orderCode]: updated },
+    events: event === undefined ? s1.events : [...s1.events, event],
+  })
+}
+
+/**
+ * Field errors of a card given to the checkout (the core's card codec at the simulator
+ * time), or the outcome of the test card.
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const checkoutCard = (
+  card: unknown,
+  at: Date,
+): E.Either<ReadonlyArray<FieldError>, { readonly cardHolder: string | undefined }> => {
+  const decoded = validate(cardAt(at))(card)
+  if (E.isLeft(decoded))
+    return E.left(
+      decoded.left.map((e) => ({ ...e, path: e.path === '' ? 'card' : `card.${e.path}` })),
+    )
+  // The hosted page runs 3DS itself, so a card that asks for it is approved here.
+  const outcome = testCardOf(decoded.right.number).outcome
+  if (outcome === 'FRAUD_PREVENT' || outcome === 'CARD_DECLINED')
+    return E.left([{ path: 'card', message: `the card was declined (${outcome})` }])
+  return E.right({ cardHolder: decoded.right.cardHolder })
+}
+
+/**
+ * Pays a PENDING order: checks the card (the `success` test card when none is given),
+ * moves it to PAID with `payment` recorded and emits `order.paid`.
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const payOrderAt = (
+  state: SimulatorState,
+  orderCode: string,
+  payment: OrderPayment,
+  atMs: number,
+): E.Either<string, SimulatorState> => {
+  const order = own(state.orders, orderCode)
+  if (order === undefined) return E.left(`no order has code ${orderCode}`)
+  if (order.status !== 'PENDING')
+    return E.left(`order ${orderCode} is ${order.status}, not PENDING`)
+  const at = new Date(atMs)
+  const card =
+    payment.card ??
+    ({
+      number: '4242424242424242',
+      expirationMonth: '12',
+      expirationYear: String(at.getUTCFullYear() + 1),
+      cvv: '123',
+    } as const)
+  const checked = checkoutCard(card, at)
+  if (E.isLeft(checked))
+    return E.left(checked.left.map((e) => `${e.path}: ${e.message}`).join('; '))
+  const [s1, n] = nextId(state, 'charge')
+  const recorded: Payment = {
+    authorizationCode: authorizationCodeOf(n),
+    voucherUrl: `${paymentLinkUrlOf(state, orderCode)}/voucher`,
+    buyer: {
+      name: payment.buyer?.name ?? checked.right.cardHolder ?? defaultBuyer.name,
+      phone: payment.buyer?.phone ?? defaultBuyer.phone,
+      email: payment.buyer?.email ?? defaultBuyer.email,
+    },
+  }
+  return moveOrder(s1, orderCode, 'PAID', atMs, recorded)
+}
+
+/**
+ * Expires every PENDING order whose link is past `expirationMinutes` at `atMs`: it
+ * reads CANCELLED from then on, and `order.cancelled` is emitted.
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const expireOrders = (state: SimulatorState, atMs: number): SimulatorState =>
+  Object.values(state.orders)
+    .filter((o) => o.status === 'PENDING' && o.expiresAtMs <= atMs)
+    .sort((a, b) => a.orderId - b.orderId)
+    .reduce((s, o) => E.getOrElse(() => s)(moveOrder(s, o.orderCode, 'CANCELLED', atMs)), state)

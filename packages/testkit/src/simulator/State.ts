@@ -1,0 +1,320 @@
+/**
+ * The simulator's state: configuration, clock offset, tokens, payment methods, charges,
+ * authentications, payment-link orders, the event log and the counters that number
+ * them. Plain readonly data; every change makes a new state.
+ *
+ * @since 0.1.0
+ */
+import type {
+  AuthenticationStatus,
+  Money,
+  OrderLineItem,
+  OrderStatus,
+  Payment,
+  Store,
+  WebhookEvent,
+} from '@paykit/core'
+import {
+  defaultCredentials,
+  defaultProducts,
+  defaultStore,
+  type CatalogueProduct,
+  type TestCardOutcome,
+} from '../TestCards.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * How a simulator is set up. Every member but `baseUrl` has a default: the credentials
+ * of `defaultCredentials`, the `defaultProducts` catalogue, tokens living 3600 s and
+ * request bodies of at most 1 MiB (1048576 bytes).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface SimulatorOptions {
+  /** The service's base URL; hosted pages and links are addresses below it. */
+  readonly baseUrl: string
+  readonly clientId?: string
+  readonly clientSecret?: string
+  readonly apiKey?: string
+  readonly products?: ReadonlyArray<CatalogueProduct>
+  readonly tokenLifetimeSeconds?: number
+  readonly maxBodyBytes?: number
+}
+
+/**
+ * The options with every default filled in (`baseUrl` without a trailing slash).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface SimulatorConfig {
+  readonly baseUrl: string
+  /** The path of `baseUrl` (`""` at the root), which request paths may carry. */
+  readonly basePath: string
+  readonly clientId: string
+  readonly clientSecret: string
+  readonly apiKey: string
+  readonly products: ReadonlyArray<CatalogueProduct & { readonly productId: number }>
+  readonly tokenLifetimeSeconds: number
+  readonly maxBodyBytes: number
+  readonly store: Store
+}
+
+/**
+ * An access token issued by `POST /token`.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface TokenRecord {
+  readonly accessToken: string
+  readonly expiresAtMs: number
+}
+
+/**
+ * A payment method. The card number and CVV are not kept: only what the sandbox needs.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface PaymentMethodRecord {
+  readonly id: string
+  readonly brand: string
+  readonly issuerName: string
+  readonly countryCode: string
+  readonly last4: string
+  readonly outcome: TestCardOutcome
+}
+
+/**
+ * A 3DS authentication, bound to the merchant order id and the card it was made for.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface AuthenticationRecord {
+  readonly id: string
+  readonly orderId: string
+  readonly cardId: string
+  readonly amount: Money.Money
+  readonly status: AuthenticationStatus
+  readonly createdAtMs: number
+  readonly expiresAtMs: number
+}
+
+/**
+ * One `POST /charges` answered with a charge response (a 400 is not recorded).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface ChargeRecord {
+  readonly id: string
+  /** The merchant's `order.id`. */
+  readonly orderId: string
+  readonly cardId: string
+  readonly amount: Money.Money
+  readonly status: 'FAILED' | 'SUCCEEDED' | 'AUTHENTICATION_REQUIRED'
+  /** The `error.code` of a FAILED charge. */
+  readonly errorCode: string | null
+  readonly authenticationId: string | null
+  /** The service's order id of a SUCCEEDED charge. */
+  readonly serviceOrderId: string | null
+  readonly authorizationCode: string | null
+  readonly createdAt: string
+}
+
+/**
+ * A payment-link order.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface OrderRecord {
+  readonly orderId: number
+  readonly orderCode: string
+  readonly orderReference: string | null
+  readonly name: string
+  readonly description: string | null
+  readonly lineItems: ReadonlyArray<OrderLineItem>
+  readonly subtotal: Money.Money
+  readonly total: Money.Money
+  readonly metadata: ReadonlyArray<{ readonly name: string; readonly value: string }>
+  readonly successUrl: string | null
+  readonly cancelUrl: string | null
+  readonly locationCode: string | null
+  readonly status: OrderStatus
+  readonly payment: Payment | null
+  readonly createdAtMs: number
+  readonly expiresAtMs: number
+}
+
+/**
+ * The numbers last given to each kind of identifier.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Counters {
+  readonly token: number
+  readonly paymentMethod: number
+  readonly charge: number
+  readonly authentication: number
+  readonly order: number
+  readonly event: number
+  readonly product: number
+}
+
+/**
+ * The whole simulated service.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface SimulatorState {
+  readonly config: SimulatorConfig
+  /** The simulator clock is the caller's `now` plus this offset. */
+  readonly clockOffsetMs: number
+  readonly tokens: Readonly<Record<string, TokenRecord>>
+  readonly paymentMethods: Readonly<Record<string, PaymentMethodRecord>>
+  readonly charges: ReadonlyArray<ChargeRecord>
+  readonly authentications: Readonly<Record<string, AuthenticationRecord>>
+  /** By order code. */
+  readonly orders: Readonly<Record<string, OrderRecord>>
+  /** Every order event, oldest first. */
+  readonly events: ReadonlyArray<WebhookEvent>
+  readonly counters: Counters
+}
+
+// -------------------------------------------------------------------------------------
+// constants
+// -------------------------------------------------------------------------------------
+
+/**
+ * The largest request body accepted by default: 1 MiB.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+
+/**
+ * Token lifetime by default (`expiresIn`), in seconds.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600
+
+/**
+ * How long a 3DS authentication stays PENDING before it expires, in milliseconds.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const AUTHENTICATION_LIFETIME_MS = 10 * 60 * 1000
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+const basePathOf = (baseUrl: string): string => {
+  try {
+    return new URL(baseUrl).pathname.replace(/\/+$/, '')
+  } catch {
+    return ''
+  }
+}
+
+/**
+ * A fresh simulator (also the reset): no tokens, cards, charges, orders or events, and
+ * the clock at the caller's time.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const initialState = (options: SimulatorOptions): SimulatorState => {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '')
+  const products = (options.products ?? defaultProducts).map((p, i) => ({
+    ...p,
+    productId: p.productId ?? i + 1,
+  }))
+  return {
+    config: {
+      baseUrl,
+      basePath: basePathOf(baseUrl),
+      clientId: options.clientId ?? defaultCredentials.clientId,
+      clientSecret: options.clientSecret ?? defaultCredentials.clientSecret,
+      apiKey: options.apiKey ?? defaultCredentials.apiKey,
+      products,
+      tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      store: defaultStore,
+    },
+    clockOffsetMs: 0,
+    tokens: {},
+    paymentMethods: {},
+    charges: [],
+    authentications: {},
+    orders: {},
+    events: [],
+    counters: {
+      token: 0,
+      paymentMethod: 0,
+      charge: 0,
+      authentication: 0,
+      order: 0,
+      event: 0,
+      product: products.reduce((max, p) => Math.max(max, p.productId), 0),
+    },
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// destructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * The order events recorded so far, oldest first.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const eventsOf = (state: SimulatorState): ReadonlyArray<WebhookEvent> => state.events
+
+/**
+ * An identifier `<prefix>_<n>` with n zero-padded to six digits.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const idOf = (prefix: string, n: number): string =>
+  `${prefix}_${n.toString().padStart(6, '0')}`
+
+/**
+ * Takes the next number of a counter: the new state and the number.
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const nextId = (
+  state: SimulatorState,
+  counter: keyof Counters,
+): readonly [SimulatorState, number] => {
+  const n = state.counters[counter] + 1
+  return [{ ...state, counters: { ...state.counters, [counter]: n } }, n]
+}
+
+/**
+ * The entry of a record under `key`, only when the record itself has it (so a key such
+ * as `__proto__` or `constructor` from a request never reaches the prototype).
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const own = <A>(record: Readonly<Record<string, A>>, key: string): A | undefined =>
+  Object.hasOwn(record, key) ? record[key] : undefined
