@@ -314,7 +314,7 @@ export const isPaykitError = (u: unknown): u is PaykitError =>
  * @category destructors
  * @since 0.1.0
  */
-export const match =
+export const matchError =
   <R>(cases: {
     readonly [K in PaykitError['_tag']]: (e: Extract<PaykitError, { _tag: K }>) => R
   }) =>

@@ -49,4 +49,11 @@ export * from './Webhook.js'
 // -------------------------------------------------------------------------------------
 // client (I/O only through the injected Transport)
 // -------------------------------------------------------------------------------------
-// @exports client (Transport, PaykitError, Client, FetchTransport, ...)
+export * from './Transport.js'
+export * from './FetchTransport.js'
+export * from './PaykitError.js'
+export * as Retry from './Retry.js'
+export { defaultRetryPolicy, noRetry, type RequestKind, type RetryPolicy } from './Retry.js'
+export * from './TokenCache.js'
+export * from './Concurrency.js'
+export * from './Client.js'

@@ -6,7 +6,7 @@ import {
   decodeError,
   httpError,
   isPaykitError,
-  match,
+  matchError,
   networkError,
   redact,
   redactError,
@@ -89,7 +89,7 @@ describe('PaykitError', () => {
       unauthorized('GET /x', 'accessToken'),
     ]
     const tags = all.map(
-      match({
+      matchError({
         ValidationError: () => 'v',
         HttpError: (e) => `h${e.status}`,
         DecodeError: () => 'd',
