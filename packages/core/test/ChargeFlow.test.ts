@@ -1,0 +1,258 @@
+import * as E from 'fp-ts/lib/Either.js'
+import * as O from 'fp-ts/lib/Option.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type * as t from 'io-ts'
+import { describe, expect, it } from 'vitest'
+import type { AuthenticationStatus, FrameMessageType } from '../src/Authentication.js'
+import { FrameMessage } from '../src/Authentication.js'
+import { ChargeRequest, ChargeResponse } from '../src/Charge.js'
+import type { ChargeFlowEvent, ChargeFlowState } from '../src/ChargeFlow.js'
+import {
+  chargeResponded,
+  frameMessageReceived,
+  isTerminal,
+  nextRequest,
+  reduce,
+  start,
+  transition,
+} from '../src/ChargeFlow.js'
+import { validate } from '../src/FieldError.js'
+
+const decoded = <A, O>(codec: t.Type<A, O, unknown>, u: unknown): A => {
+  const r = validate(codec)(u)
+  if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+  return r.right
+}
+
+const request = decoded(ChargeRequest, {
+  order: { id: 'ORD-1001', amount: 25.5, description: 'Two coffees', name: 'Coffee order' },
+  cardId: 'pm_8f3a',
+  authenticationId: null,
+  billingInfo: { countryCode: 'USA', stateCode: 'CA', zipCode: '94105' },
+})
+
+const createdAt = '2026-11-22T00:10:00.123Z'
+const failedResponse = decoded(ChargeResponse, {
+  status: 'FAILED',
+  message: 'Charge under review',
+  error: { code: 'FRAUD_PREVENT', message: 'The charge is under review' },
+  authentication: null,
+  order: null,
+  createdAt,
+})
+const succeededResponse = decoded(ChargeResponse, {
+  status: 'SUCCEEDED',
+  message: 'Charge succeeded',
+  error: null,
+  authentication: null,
+  order: {
+    id: 'ch_1',
+    reference: 'ORD-1001',
+    amount: 25.5,
+    currency: 'USD',
+    authorizationCode: 'A1',
+  },
+  createdAt,
+})
+const authRequired = (id: string) =>
+  decoded(ChargeResponse, {
+    status: 'AUTHENTICATION_REQUIRED',
+    message: 'Authentication required',
+    error: null,
+    authentication: { url: `https://sandbox.example/3ds/${id}`, id },
+    order: null,
+    createdAt,
+  })
+
+const frame = (MessageType: FrameMessageType, Status: AuthenticationStatus, id = 'auth_1') =>
+  frameMessageReceived(
+    decoded(FrameMessage, {
+      MessageType,
+      Status,
+      AuthenticationId: id,
+      OrderId: 'ORD-1001',
+      OrderAmount: 25.5,
+    }),
+  )
+
+const responded = {
+  FAILED: chargeResponded(failedResponse),
+  SUCCEEDED: chargeResponded(succeededResponse),
+  AUTHENTICATION_REQUIRED: chargeResponded(authRequired('auth_1')),
+}
+
+const right = (r: E.Either<unknown, ChargeFlowState>): ChargeFlowState => {
+  if (E.isLeft(r)) throw new Error(`expected Right, got ${JSON.stringify(r.left)}`)
+  return r.right
+}
+
+const idle = start(request)
+const awaiting = right(reduce(idle, responded.AUTHENTICATION_REQUIRED))
+const ready = right(reduce(awaiting, frame('authentication.complete', 'SUCCESS')))
+const failed = right(reduce(idle, responded.FAILED))
+const succeeded = right(reduce(idle, responded.SUCCEEDED))
+const authFailed = right(reduce(awaiting, frame('authentication.failed', 'FAILED')))
+
+const allEvents: ReadonlyArray<[string, ChargeFlowEvent]> = [
+  ['FAILED response', responded.FAILED],
+  ['SUCCEEDED response', responded.SUCCEEDED],
+  ['AUTHENTICATION_REQUIRED response', responded.AUTHENTICATION_REQUIRED],
+  ['complete + SUCCESS', frame('authentication.complete', 'SUCCESS')],
+  ['complete + PENDING', frame('authentication.complete', 'PENDING')],
+  ['failed + FAILED', frame('authentication.failed', 'FAILED')],
+]
+
+const expectLeft = (state: ChargeFlowState, event: ChargeFlowEvent): void => {
+  const r = reduce(state, event)
+  expect(E.isLeft(r)).toBe(true)
+  if (E.isLeft(r))
+    expect(r.left).toMatchObject({ _tag: 'TransitionError', state: state._tag, event: event._tag })
+}
+
+describe('ChargeFlow reducer', () => {
+  it('Idle: a response moves to Failed, Succeeded or AwaitingAuthentication', () => {
+    expect(reduce(idle, responded.FAILED)).toEqual(
+      E.right({
+        _tag: 'Failed',
+        request,
+        error: { code: 'FRAUD_PREVENT', message: 'The charge is under review' },
+      }),
+    )
+    expect(succeeded).toMatchObject({
+      _tag: 'Succeeded',
+      request,
+      order: { reference: 'ORD-1001' },
+    })
+    expect(awaiting).toEqual({
+      _tag: 'AwaitingAuthentication',
+      request,
+      url: 'https://sandbox.example/3ds/auth_1',
+      authenticationId: 'auth_1',
+    })
+  })
+
+  it('Idle: a frame message is refused (nothing is awaited)', () => {
+    expectLeft(idle, frame('authentication.complete', 'SUCCESS'))
+  })
+
+  it('AwaitingAuthentication: complete + SUCCESS for its id moves to ReadyToRetry', () => {
+    expect(ready).toEqual({ _tag: 'ReadyToRetry', request, authenticationId: 'auth_1' })
+  })
+
+  it('AwaitingAuthentication: a message for another authentication id is refused', () => {
+    expectLeft(awaiting, frame('authentication.complete', 'SUCCESS', 'auth_2'))
+    expectLeft(awaiting, frame('authentication.failed', 'FAILED', 'auth_2'))
+  })
+
+  it('AwaitingAuthentication: Status PENDING keeps it awaiting, unchanged', () => {
+    const r = reduce(awaiting, frame('authentication.complete', 'PENDING'))
+    expect(E.isRight(r) && r.right).toBe(awaiting)
+  })
+
+  it.each<[FrameMessageType, AuthenticationStatus, AuthenticationStatus]>([
+    ['authentication.complete', 'FAILED', 'FAILED'],
+    ['authentication.complete', 'ERROR', 'ERROR'],
+    ['authentication.complete', 'EXPIRED', 'EXPIRED'],
+    ['authentication.failed', 'FAILED', 'FAILED'],
+    ['authentication.failed', 'ERROR', 'ERROR'],
+    ['authentication.failed', 'EXPIRED', 'EXPIRED'],
+    ['authentication.failed', 'PENDING', 'FAILED'],
+    ['authentication.failed', 'SUCCESS', 'FAILED'],
+  ])('AwaitingAuthentication: %s + %s -> AuthenticationFailed(%s)', (type, status, expected) => {
+    const event = frame(type, status)
+    expect(reduce(awaiting, event)).toEqual(
+      E.right({
+        _tag: 'AuthenticationFailed',
+        request,
+        authenticationId: 'auth_1',
+        status: expected,
+        message: event._tag === 'FrameMessageReceived' ? event.message : undefined,
+      }),
+    )
+  })
+
+  it.each(Object.entries(responded))(
+    'AwaitingAuthentication: a %s response is refused (the frame must answer first)',
+    (_, event) => expectLeft(awaiting, event),
+  )
+
+  it('ReadyToRetry: the retry response moves it again', () => {
+    expect(reduce(ready, responded.SUCCEEDED)).toMatchObject(
+      E.right({ _tag: 'Succeeded', request }),
+    )
+    expect(reduce(ready, responded.FAILED)).toMatchObject(E.right({ _tag: 'Failed', request }))
+    expect(reduce(ready, chargeResponded(authRequired('auth_2')))).toEqual(
+      E.right({
+        _tag: 'AwaitingAuthentication',
+        request,
+        url: 'https://sandbox.example/3ds/auth_2',
+        authenticationId: 'auth_2',
+      }),
+    )
+  })
+
+  it('ReadyToRetry: a further frame message is refused', () => {
+    expectLeft(ready, frame('authentication.complete', 'SUCCESS'))
+  })
+
+  const terminals: ReadonlyArray<[string, ChargeFlowState]> = [
+    ['Failed', failed],
+    ['Succeeded', succeeded],
+    ['AuthenticationFailed', authFailed],
+  ]
+  it.each(terminals.flatMap(([name, s]) => allEvents.map(([e, ev]) => [name, e, s, ev] as const)))(
+    '%s is terminal: %s is refused',
+    (_, __, state, event) => {
+      expect(isTerminal(state)).toBe(true)
+      expectLeft(state, event)
+    },
+  )
+
+  it('transition is reduce, pipe-first: the whole 3DS flow', () => {
+    const end = pipe(
+      E.right(start(request)),
+      E.chain(transition(responded.AUTHENTICATION_REQUIRED)),
+      E.chain(transition(frame('authentication.complete', 'PENDING'))),
+      E.chain(transition(frame('authentication.complete', 'SUCCESS'))),
+      E.chain(transition(responded.SUCCEEDED)),
+    )
+    expect(E.map((s: ChargeFlowState) => s._tag)(end)).toEqual(E.right('Succeeded'))
+  })
+})
+
+describe('nextRequest', () => {
+  it('Idle: the first charge with authenticationId null', () => {
+    expect(nextRequest(idle)).toEqual(O.some({ ...request, authenticationId: null }))
+  })
+
+  it('start drops an authenticationId the request carried', () => {
+    expect(nextRequest(start({ ...request, authenticationId: 'stale' }))).toEqual(
+      O.some({ ...request, authenticationId: null }),
+    )
+  })
+
+  it('ReadyToRetry: the same order, cardId and billingInfo with the authenticationId', () => {
+    expect(nextRequest(ready)).toEqual(O.some({ ...request, authenticationId: 'auth_1' }))
+  })
+
+  it.each<[string, ChargeFlowState]>([
+    ['AwaitingAuthentication', awaiting],
+    ['Failed', failed],
+    ['Succeeded', succeeded],
+    ['AuthenticationFailed', authFailed],
+  ])('%s: nothing to send', (_, state) => {
+    expect(nextRequest(state)).toEqual(O.none)
+  })
+
+  it('the retry request encodes to the spec 2.4 JSON', () => {
+    const next = nextRequest(ready)
+    expect(O.map(ChargeRequest.encode)(next)).toEqual(
+      O.some({
+        order: { id: 'ORD-1001', amount: 25.5, description: 'Two coffees', name: 'Coffee order' },
+        cardId: 'pm_8f3a',
+        authenticationId: 'auth_1',
+        billingInfo: { countryCode: 'USA', stateCode: 'CA', zipCode: '94105' },
+      }),
+    )
+  })
+})
