@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as ThreeDS from '../../../core/src/browser/index.js'
+import { startSandbox } from '../../src/sandbox/startSandbox.js'
+import { defaultCredentials, testCards } from '../../src/TestCards.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const BUNDLE_DIR = fileURLToPath(new URL('../../../core/dist/browser/', import.meta.url))
@@ -18,9 +20,9 @@ const ESM = 'paykit-threeds.esm.js'
 declare global {
   interface Window {
     PaykitThreeDS: typeof ThreeDS
-    esm: Promise<typeof ThreeDS>
-    result: Promise<unknown>
-    forged: Promise<void>
+    paykitEsm: Promise<typeof ThreeDS>
+    paykitResult: Promise<unknown>
+    paykitForged: Promise<void>
   }
 }
 
@@ -53,7 +55,7 @@ const merchantHandler: RequestListener = (req, res) => {
     html(
       `<div id="three-ds" style="width:420px;height:420px"></div>` +
         `<script src="/${IIFE}"></script>` +
-        `<script type="module">window.esm = import('/${ESM}')</script>`,
+        `<script type="module">window.paykitEsm = import('/${ESM}')</script>`,
     ),
   )
 }
@@ -80,7 +82,7 @@ const forgerHandler: RequestListener = (req, res) => {
 }
 
 // -------------------------------------------------------------------------------------
-// the 3DS side: an authentication to complete in the frame
+// the 3DS side: the sandbox, on its own origin
 // -------------------------------------------------------------------------------------
 
 interface Authentication {
@@ -90,37 +92,80 @@ interface Authentication {
 }
 
 interface Acs {
-  readonly origin: string
+  /** A new order charged with the 3DS test card: its authentication. */
   readonly authenticate: () => Promise<Authentication>
+  /** The charge repeated with the authentication id: its status. */
+  readonly repeatCharge: (auth: Authentication) => Promise<string>
   readonly close: () => Promise<void>
 }
 
 let counter = 0
 
-// A stand-in for the sandbox's 3DS page (Complete and Fail buttons that post spec 6.1).
 const startAcs = async (): Promise<Acs> => {
-  const { origin, server } = await listen((req, res) => {
-    const match = /^\/3ds\/([^/?]+)/.exec(req.url ?? '')
-    const id = match?.[1] ?? ''
-    const post = (type: string, status: string): string =>
-      `parent.postMessage({ MessageType: '${type}', Status: '${status}', AuthenticationId: '${id}', OrderId: 'order-${id}', OrderAmount: 25.5 }, '*')`
-    res.writeHead(match === null ? 404 : 200, { 'content-type': 'text/html' })
-    res.end(
-      html(
-        `<h1>3-D Secure</h1>` +
-          `<button onclick="${post('authentication.complete', 'SUCCESS')}">Complete</button>` +
-          `<button onclick="${post('authentication.failed', 'FAILED')}">Fail</button>`,
-      ),
-    )
-  })
-  return {
-    origin,
-    authenticate: () => {
-      counter += 1
-      const id = `auth_${counter}`
-      return Promise.resolve({ url: `${origin}/3ds/${id}`, id, orderId: `order-${id}` })
+  const sandbox = await startSandbox()
+  const post = async (
+    path: string,
+    body: unknown,
+    token?: string,
+  ): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${sandbox.url}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      },
+      body: JSON.stringify(body),
+    })
+    const json = (await response.json()) as Record<string, unknown>
+    if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${JSON.stringify(json)}`)
+    return json
+  }
+  const { accessToken } = (await post('/token', {
+    clientId: defaultCredentials.clientId,
+    clientSecret: defaultCredentials.clientSecret,
+  })) as { accessToken: string }
+  const { id: cardId } = (await post(
+    '/paymentmethods',
+    {
+      customer: {
+        id: 'buyer-1',
+        name: 'Ada Buyer',
+        email: 'ada@example.com',
+        phoneNumber: '+50688880000',
+      },
+      card: {
+        number: testCards.authentication.number,
+        expirationMonth: '12',
+        expirationYear: String(new Date().getUTCFullYear() + 3),
+        cvv: '123',
+        cardHolder: 'Ada Buyer',
+        singleUse: false,
+      },
     },
-    close: () => close(server),
+    accessToken,
+  )) as { id: string }
+  const charge = (orderId: string, authenticationId: string | null) =>
+    post(
+      '/charges',
+      {
+        order: { id: orderId, amount: 25.5, description: '3DS in a browser', name: 'Browser test' },
+        cardId,
+        authenticationId,
+      },
+      accessToken,
+    )
+  return {
+    authenticate: async () => {
+      counter += 1
+      const orderId = `browser-order-${counter}`
+      const response = await charge(orderId, null)
+      expect(response).toMatchObject({ status: 'AUTHENTICATION_REQUIRED' })
+      const authentication = response['authentication'] as { url: string; id: string }
+      expect(new URL(authentication.url).origin).toBe(sandbox.url)
+      return { url: authentication.url, id: authentication.id, orderId }
+    },
+    repeatCharge: async (auth) => String((await charge(auth.orderId, auth.id))['status']),
+    close: () => sandbox.close(),
   }
 }
 
@@ -130,7 +175,7 @@ const startAcs = async (): Promise<Acs> => {
 
 let browser: Browser | undefined
 let launchError: Error | undefined
-let acs: Acs
+let acs: Acs | undefined
 let merchant: { origin: string; server: Server } | undefined
 let forger: { origin: string; server: Server } | undefined
 
@@ -165,8 +210,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close()
-  await Promise.all([acs.close(), close(merchant?.server), close(forger?.server)])
+  await Promise.all([acs?.close(), close(merchant?.server), close(forger?.server)])
 })
+
+const sandboxAcs = (): Acs => {
+  if (acs === undefined) throw new Error('the sandbox did not start')
+  return acs
+}
 
 // A fresh page of the merchant with the bundles loaded (fails the test with the reason
 // when Chromium or the bundle is missing: this suite never skips).
@@ -190,7 +240,7 @@ const openFrame = async (page: Page, auth: Authentication, timeoutMs: number): P
       const P = window.PaykitThreeDS
       const container = document.getElementById('three-ds')
       if (container === null) throw new Error('no container')
-      window.result = P.openAuthenticationFrame({
+      window.paykitResult = P.openAuthenticationFrame({
         url,
         authenticationId: id,
         container,
@@ -203,12 +253,12 @@ const openFrame = async (page: Page, auth: Authentication, timeoutMs: number): P
   )
 }
 
-const result = (page: Page): Promise<unknown> => page.evaluate(() => window.result)
+const result = (page: Page): Promise<unknown> => page.evaluate(() => window.paykitResult)
 
 const isPending = (page: Page): Promise<boolean> =>
   page.evaluate(() =>
     Promise.race([
-      window.result.then(() => false),
+      window.paykitResult.then(() => false),
       new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 300)),
     ]),
   )
@@ -227,7 +277,7 @@ const forge = async (page: Page, auth: Authentication): Promise<void> => {
         OrderAmount: 1,
       }
       window.postMessage(message, '*')
-      window.forged = new Promise<void>((resolve) => {
+      window.paykitForged = new Promise<void>((resolve) => {
         window.addEventListener('message', (event) => {
           if ((event.data as { forged?: string } | null)?.forged === 'done') resolve()
         })
@@ -237,12 +287,12 @@ const forge = async (page: Page, auth: Authentication): Promise<void> => {
       document.body.appendChild(frame)
     },
     {
-      forgerUrl: `${forger.origin}/forge?id=${auth.id}&orderId=${auth.orderId}`,
+      forgerUrl: `${forger.origin}/forge?id=${encodeURIComponent(auth.id)}&orderId=${encodeURIComponent(auth.orderId)}`,
       id: auth.id,
       orderId: auth.orderId,
     },
   )
-  await page.evaluate(() => window.forged)
+  await page.evaluate(() => window.paykitForged)
 }
 
 const frameButton = (page: Page, name: 'Complete' | 'Fail') =>
@@ -255,7 +305,7 @@ const frameButton = (page: Page, name: 'Complete' | 'Fail') =>
 describe('3DS frame listener in Chromium', { timeout: 60_000 }, () => {
   it('Complete in the frame resolves with authentication.complete / SUCCESS, and the frame is removed', async () => {
     const page = await merchantPage()
-    const auth = await acs.authenticate()
+    const auth = await sandboxAcs().authenticate()
     await openFrame(page, auth, 30_000)
     await frameButton(page, 'Complete').click()
     expect(await result(page)).toEqual({
@@ -268,12 +318,13 @@ describe('3DS frame listener in Chromium', { timeout: 60_000 }, () => {
       }) as unknown,
     })
     expect(await page.locator('#three-ds iframe').count()).toBe(0)
+    expect(await sandboxAcs().repeatCharge(auth)).toBe('SUCCEEDED')
     await page.close()
   })
 
   it('Fail in the frame resolves with authentication.failed / FAILED', async () => {
     const page = await merchantPage()
-    const auth = await acs.authenticate()
+    const auth = await sandboxAcs().authenticate()
     await openFrame(page, auth, 30_000)
     await frameButton(page, 'Fail').click()
     expect(await result(page)).toEqual({
@@ -282,14 +333,16 @@ describe('3DS frame listener in Chromium', { timeout: 60_000 }, () => {
         MessageType: 'authentication.failed',
         Status: 'FAILED',
         AuthenticationId: auth.id,
+        OrderId: auth.orderId,
       }) as unknown,
     })
+    expect(await sandboxAcs().repeatCharge(auth)).toBe('FAILED')
     await page.close()
   })
 
   it('ignores messages posted from other origins: still waiting, then the real Complete wins', async () => {
     const page = await merchantPage()
-    const auth = await acs.authenticate()
+    const auth = await sandboxAcs().authenticate()
     await openFrame(page, auth, 30_000)
     await frameButton(page, 'Complete').waitFor()
     await forge(page, auth)
@@ -308,14 +361,14 @@ describe('3DS frame listener in Chromium', { timeout: 60_000 }, () => {
 
   it('listenForFrameMessage (origin and id checks alone) ignores forgeries and times out', async () => {
     const page = await merchantPage()
-    const auth = await acs.authenticate()
+    const auth = await sandboxAcs().authenticate()
     // The page embeds the frame itself and listens with no source filter.
     await page.evaluate(
       ({ url, id }) => {
         const frame = document.createElement('iframe')
         frame.id = 'acs'
         document.getElementById('three-ds')?.appendChild(frame)
-        window.result = window.PaykitThreeDS.listenForFrameMessage({
+        window.paykitResult = window.PaykitThreeDS.listenForFrameMessage({
           url,
           authenticationId: id,
           timeoutMs: 3000,
@@ -356,7 +409,7 @@ describe('3DS frame listener in Chromium', { timeout: 60_000 }, () => {
 
   it('the ESM bundle exports the same listener', async () => {
     const page = await merchantPage()
-    const names = await page.evaluate(async () => Object.keys(await window.esm).sort())
+    const names = await page.evaluate(async () => Object.keys(await window.paykitEsm).sort())
     expect(names).toEqual(await page.evaluate(() => Object.keys(window.PaykitThreeDS).sort()))
     expect(names).toEqual(
       expect.arrayContaining(['listenForFrameMessage', 'openAuthenticationFrame']),
