@@ -7,6 +7,7 @@
  */
 import * as t from 'io-ts'
 import type { SimResponse } from './simulator/Http.js'
+import { internalError } from './simulator/Responses.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -357,15 +358,7 @@ export const processesRequest = (failure: Failure | undefined): boolean =>
  * @category responses
  * @since 0.1.0
  */
-export const serverProblem: SimResponse = {
-  status: 500,
-  headers: { 'content-type': 'application/problem+json' },
-  body: JSON.stringify({
-    type: 'https://tools.ietf.org/html/rfc7231#section-6.6.1',
-    title: 'An error occurred while processing your request.',
-    status: 500,
-  }),
-}
+export const serverProblem: SimResponse = internalError()
 
 /**
  * The answer of `malformedBody`: `response` with a body that no JSON parser accepts.

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+/**
+ * `paykit-sandbox`: starts the sandbox server from the command line and prints
+ * `listening on http://127.0.0.1:<port>` once it accepts requests.
+ *
+ * @since 0.1.0
+ */
+import { parseArgs } from 'node:util'
+import { startSandbox, type SandboxOptions } from '../sandbox/startSandbox.js'
+
+const USAGE = `Usage: paykit-sandbox [options]
+
+A local sandbox of the card-payment service (API, 3DS frame, hosted checkout, webhooks).
+
+Options:
+  --port <n>              port to listen on (default 4010; 0 picks a free one)
+  --host <address>        address to listen on (default 127.0.0.1)
+  --base-url <url>        base URL used in hosted-page links (default the bound address)
+  --webhook-url <url>     POST order events (order.paid, order.cancelled, order.finalized) here
+  --webhook-secret <s>    sign webhooks with this secret (header Paykit-Signature)
+  --control               serve the /__sandbox/ control endpoints (off by default)
+  --client-id <id>        client id accepted by POST /token (default sandbox-client)
+  --client-secret <s>     client secret accepted by POST /token (default sandbox-secret)
+  --api-key <key>         API key accepted by the payment-link endpoints (default sandbox-api-key)
+  --token-lifetime <s>    access-token lifetime in seconds (default 3600)
+  --max-body-bytes <n>    largest request body; larger ones get 413 (default 1048576)
+  -h, --help              show this help
+`
+
+const fail = (message: string): never => {
+  process.stderr.write(`paykit-sandbox: ${message}\n\n${USAGE}`)
+  process.exit(2)
+}
+
+const integer = (name: string, value: string | undefined, min: number): number | undefined => {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (!Number.isSafeInteger(n) || n < min) fail(`--${name} must be an integer >= ${min}`)
+  return n
+}
+
+const main = async (): Promise<void> => {
+  let parsed
+  try {
+    parsed = parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'base-url': { type: 'string' },
+        'webhook-url': { type: 'string' },
+        'webhook-secret': { type: 'string' },
+        control: { type: 'boolean' },
+        'client-id': { type: 'string' },
+        'client-secret': { type: 'string' },
+        'api-key': { type: 'string' },
+        'token-lifetime': { type: 'string' },
+        'max-body-bytes': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    })
+  } catch (e) {
+    return fail(e instanceof Error ? e.message : 'invalid arguments')
+  }
+  const v = parsed.values
+  if (v.help === true) {
+    process.stdout.write(USAGE)
+    return
+  }
+  const port = integer('port', v.port, 0) ?? 4010
+  if (port > 65535) fail('--port must be at most 65535')
+  const tokenLifetime = integer('token-lifetime', v['token-lifetime'], 1)
+  const maxBodyBytes = integer('max-body-bytes', v['max-body-bytes'], 1)
+  const options: SandboxOptions = {
+    port,
+    ...(v.host === undefined ? {} : { host: v.host }),
+    ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
+    ...(v['webhook-url'] === undefined ? {} : { webhookUrl: v['webhook-url'] }),
+    ...(v['webhook-secret'] === undefined ? {} : { webhookSecret: v['webhook-secret'] }),
+    ...(v.control === true ? { control: true } : {}),
+    ...(v['client-id'] === undefined ? {} : { clientId: v['client-id'] }),
+    ...(v['client-secret'] === undefined ? {} : { clientSecret: v['client-secret'] }),
+    ...(v['api-key'] === undefined ? {} : { apiKey: v['api-key'] }),
+    ...(tokenLifetime === undefined ? {} : { tokenLifetimeSeconds: tokenLifetime }),
+    ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+  }
+  let sandbox
+  try {
+    sandbox = await startSandbox(options)
+  } catch (e) {
+    const code = (e as { readonly code?: unknown }).code
+    return fail(
+      code === 'EADDRINUSE'
+        ? `port ${port} is already in use`
+        : `cannot start: ${e instanceof Error ? e.message : String(e)}`,
+    )
+  }
+  const running = sandbox
+  let stopping = false
+  const stop = (): void => {
+    if (stopping) return
+    stopping = true
+    void running.close().then(() => process.exit(0))
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  process.stdout.write(`listening on ${running.url}\n`)
+}
+
+void main()

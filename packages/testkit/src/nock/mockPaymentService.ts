@@ -1,0 +1,243 @@
+/**
+ * The simulator behind nock: persistent, stateful interceptors for every path and method
+ * of one origin (the API and the hosted pages), for native fetch and any Node HTTP client.
+ *
+ * @since 0.1.0
+ */
+import { Readable } from 'node:stream'
+import * as E from 'fp-ts/lib/Either.js'
+import nock from 'nock'
+import type * as Faults from '../Faults.js'
+import { truncatedPart } from '../Faults.js'
+import {
+  makeLiveService,
+  type AuthenticationResult,
+  type LiveServiceOptions,
+  type ServiceEvent,
+} from '../LiveService.js'
+import type { LoggedRequest } from '../RequestLog.js'
+import type { SimRequest } from '../simulator/Http.js'
+import type { OrderPayment } from '../simulator/Orders.js'
+import type { SimulatorState } from '../simulator/State.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * Options of {@link mockPaymentService}: the simulator's options (`baseUrl` is the origin,
+ * and optional path prefix, that gets intercepted) and the wall clock.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type MockPaymentServiceOptions = LiveServiceOptions
+
+/**
+ * The handle of an installed mock. Control methods throw an `Error` saying why when the
+ * simulator refuses (an unknown authentication id or order code, a result already
+ * recorded, ...).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface PaymentServiceMock {
+  /** The base URL the mock answers on. */
+  readonly baseUrl: string
+  /** The simulator's current state. */
+  readonly state: () => SimulatorState
+  /** The webhook events emitted so far (the mock delivers none). */
+  readonly events: () => ReadonlyArray<ServiceEvent>
+  /** Every request received, with credentials and card data redacted. */
+  readonly requests: () => ReadonlyArray<LoggedRequest>
+  /** Moves the simulator clock forward by `ms` milliseconds. */
+  readonly advanceClock: (ms: number) => void
+  /** Adds a fault for the requests of `target` (all when omitted); `times` limits it. */
+  readonly injectFault: (
+    fault: Faults.Fault,
+    target?: Faults.Target & { readonly times?: number },
+  ) => void
+  /** Adds `ms` milliseconds of latency for the requests of `target` (all when omitted). */
+  readonly setLatency: (ms: number, target?: Faults.Target & { readonly times?: number }) => void
+  /** Removes every fault and latency. */
+  readonly clearFaults: () => void
+  /** Records a 3DS result for an authentication, as the frame's buttons do. */
+  readonly completeAuthentication: (authenticationId: string, result: AuthenticationResult) => void
+  /** Pays a payment-link order, as the hosted checkout does (success card unless given). */
+  readonly payOrder: (orderCode: string, payment?: OrderPayment) => void
+  /** Cancels a payment-link order. */
+  readonly cancelOrder: (orderCode: string) => void
+  /** Finalizes a paid order. */
+  readonly finalizeOrder: (orderCode: string) => void
+  /** Back to the initial state: no tokens, orders, events, faults or request log. */
+  readonly reset: () => void
+  /**
+   * The requests that reached no endpoint of the service: an unknown route (the simulator's
+   * 404 or 405 for a path or method it does not serve).
+   */
+  readonly unexpectedRequests: () => ReadonlyArray<LoggedRequest>
+  /** Throws, listing them, when {@link unexpectedRequests} is not empty. */
+  readonly assertNoUnexpectedRequests: () => void
+  /** nock's pending mocks of this origin (the interceptors never hit yet). */
+  readonly pendingMocks: () => ReadonlyArray<string>
+  /** Removes the interceptors and releases every held request and timer. */
+  readonly restore: () => void
+}
+
+// -------------------------------------------------------------------------------------
+// constants
+// -------------------------------------------------------------------------------------
+
+/** Longest a `hang` holds a request: past any sensible client timeout, yet bounded. */
+export const HANG_MS = 10 * 60 * 1000
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
+
+// -------------------------------------------------------------------------------------
+// helpers
+// -------------------------------------------------------------------------------------
+
+const networkError = (code: string, message: string): Error =>
+  Object.assign(new Error(message), { code })
+
+const orThrow = (result: E.Either<string, void>): void => {
+  if (E.isLeft(result)) throw new Error(result.left)
+}
+
+const basePathOf = (url: URL): string => url.pathname.replace(/\/+$/, '')
+
+/** Whether `path` (with query) lies under the base URL's path prefix. */
+const isUnder = (prefix: string, path: string): boolean =>
+  prefix === '' || path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`)
+
+/** Whether an answer says the route itself is unknown (not, e.g., an unknown order). */
+export const isUnknownRoute = (status: number, body: string): boolean => {
+  if (status === 405) return true
+  if (status !== 404) return false
+  try {
+    const problem = JSON.parse(body) as { readonly title?: unknown; readonly detail?: unknown }
+    return /no endpoint/i.test(String(problem.detail))
+  } catch {
+    return false
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * Installs persistent nock interceptors for every path and method under `baseUrl` that
+ * answer with the simulator, and returns the handle to inspect and steer it. Call
+ * `restore()` when done (for example in `afterEach`).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const mockPaymentService = (options: MockPaymentServiceOptions): PaymentServiceMock => {
+  const base = new URL(options.baseUrl)
+  const prefix = basePathOf(base)
+  const service = makeLiveService(options)
+  let unknown: Array<LoggedRequest> = []
+  const held = new Set<{ readonly timer: NodeJS.Timeout; readonly release: () => void }>()
+
+  /** Waits `ms`, or until `restore()`; true when released early by `restore()`. */
+  const wait = (ms: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      const entry = {
+        timer: setTimeout(() => {
+          held.delete(entry)
+          resolve(false)
+        }, ms),
+        release: () => resolve(true),
+      }
+      entry.timer.unref()
+      held.add(entry)
+    })
+
+  const reply = async (
+    request: Request,
+  ): Promise<readonly [number, unknown, Record<string, string>]> => {
+    const url = new URL(request.url)
+    const headers: Record<string, string> = {}
+    request.headers.forEach((value, name) => {
+      headers[name.toLowerCase()] = value
+    })
+    const simRequest: SimRequest = {
+      method: request.method.toUpperCase(),
+      path: `${url.pathname}${url.search}`,
+      headers,
+      body: request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text(),
+    }
+    const { decision, response } = service.exchange(simRequest)
+    const logged = service.requests().at(-1)
+    if (logged !== undefined && isUnknownRoute(response.status, response.body)) unknown.push(logged)
+    if (decision.latencyMs > 0 && (await wait(decision.latencyMs)))
+      throw networkError('ECONNRESET', 'socket hang up')
+    switch (decision.failure?.kind) {
+      case 'connectionReset':
+        throw networkError('ECONNRESET', 'read ECONNRESET')
+      case 'hang':
+        await wait(HANG_MS)
+        throw networkError('ECONNRESET', 'socket hang up')
+      case 'truncatedBody': {
+        const part = truncatedPart(response.body)
+        const stream = new Readable({
+          read() {
+            this.push(part)
+            this.destroy(networkError('ECONNRESET', 'response truncated: connection reset'))
+          },
+        })
+        const length = String(Buffer.byteLength(response.body, 'utf8'))
+        return [response.status, stream, { ...response.headers, 'content-length': length }]
+      }
+      default:
+        return [response.status, response.body, { ...response.headers }]
+    }
+  }
+
+  const scope = nock(base.origin).persist()
+  const interceptors = METHODS.map((method) => {
+    const interceptor = scope.intercept((path: string) => isUnder(prefix, path), method)
+    interceptor.reply((request: Request) => reply(request))
+    return interceptor
+  })
+
+  const unexpectedRequests = (): ReadonlyArray<LoggedRequest> => [...unknown]
+
+  return {
+    baseUrl: options.baseUrl,
+    state: service.state,
+    events: service.events,
+    requests: service.requests,
+    advanceClock: service.advanceClock,
+    injectFault: service.injectFault,
+    setLatency: (ms, target) => service.injectFault({ kind: 'latency', ms }, target),
+    clearFaults: service.clearFaults,
+    completeAuthentication: (id, result) => orThrow(service.completeAuthentication(id, result)),
+    payOrder: (code, payment) => orThrow(service.payOrder(code, payment)),
+    cancelOrder: (code) => orThrow(service.cancelOrder(code)),
+    finalizeOrder: (code) => orThrow(service.finalizeOrder(code)),
+    reset: () => {
+      service.reset()
+      unknown = []
+    },
+    unexpectedRequests,
+    assertNoUnexpectedRequests: () => {
+      const unexpected = unexpectedRequests()
+      if (unexpected.length > 0)
+        throw new Error(
+          `unexpected requests to ${options.baseUrl}: ${unexpected.map((r) => `${r.method} ${r.path}`).join(', ')}`,
+        )
+    },
+    pendingMocks: () => scope.pendingMocks(),
+    restore: () => {
+      for (const interceptor of interceptors) nock.removeInterceptor(interceptor)
+      for (const entry of held) {
+        clearTimeout(entry.timer)
+        entry.release()
+      }
+      held.clear()
+    },
+  }
+}

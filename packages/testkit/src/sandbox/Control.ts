@@ -1,0 +1,175 @@
+/**
+ * The sandbox's control endpoints under `/__sandbox/` (served only when enabled): reset,
+ * advance the clock, inject faults, read events, deliveries and the request log, record a
+ * 3DS result, pay, cancel or finalize an order. Each maps a request to one call of the
+ * live service.
+ *
+ * @since 0.1.0
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { validate, WebhookEvent } from '@paykit/core'
+import * as Faults from '../Faults.js'
+import type { LiveService } from '../LiveService.js'
+import { AuthenticationResult } from '../simulator/Authentications.js'
+import type { SimRequest, SimResponse } from '../simulator/Http.js'
+import { badRequest, json, problem } from '../simulator/Responses.js'
+import type { WebhookDispatcher } from './Webhooks.js'
+
+// -------------------------------------------------------------------------------------
+// constants
+// -------------------------------------------------------------------------------------
+
+/**
+ * The path prefix of the control endpoints.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const CONTROL_PREFIX = '/__sandbox/'
+
+// -------------------------------------------------------------------------------------
+// codecs
+// -------------------------------------------------------------------------------------
+
+/**
+ * Body of `POST /__sandbox/clock`: seconds to move the clock forward (> 0).
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const ClockAdvance = t.type(
+  {
+    advanceSeconds: t.refinement(t.number, (n) => Number.isFinite(n) && n > 0, 'PositiveNumber'),
+  },
+  'ClockAdvance',
+)
+
+/**
+ * Body of `POST /__sandbox/authentications/<id>`: the result to record.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const AuthenticationCompletion = t.type(
+  { result: AuthenticationResult },
+  'AuthenticationCompletion',
+)
+
+// -------------------------------------------------------------------------------------
+// destructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * Whether a path (with or without query) is a control endpoint.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const isControlPath = (path: string): boolean =>
+  path.split('?')[0]?.startsWith(CONTROL_PREFIX) === true
+
+const safeDecode = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+const parseJson = (body: string): E.Either<SimResponse, unknown> => {
+  if (body.trim() === '') return E.right({})
+  try {
+    return E.right(JSON.parse(body) as unknown)
+  } catch {
+    return E.left(problem(400, 'The body is not valid JSON.'))
+  }
+}
+
+const decodeBody =
+  <A, O>(codec: t.Type<A, O, unknown>) =>
+  (body: string): E.Either<SimResponse, A> =>
+    E.chain((u: unknown) => E.mapLeft(badRequest)(validate(codec)(u)))(parseJson(body))
+
+const fold = (result: E.Either<SimResponse, SimResponse>): SimResponse =>
+  E.isLeft(result) ? result.left : result.right
+
+/**
+ * The answer of a control endpoint. Moves are refused with 404 for an unknown id or
+ * code and 409 when the simulator refuses the move (its reason in `detail`).
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const handleControl = (
+  service: LiveService,
+  webhooks: WebhookDispatcher | undefined,
+  request: SimRequest,
+): SimResponse => {
+  const path = (request.path.split('?')[0] ?? '').slice(CONTROL_PREFIX.length).replace(/\/+$/, '')
+  const method = request.method.toUpperCase()
+  const segments = path.split('/').map(safeDecode)
+  const moved = (result: E.Either<string, void>): SimResponse =>
+    E.isLeft(result) ? problem(409, result.left) : json(200, { ok: true })
+
+  if (method === 'POST' && path === 'reset') {
+    service.reset()
+    webhooks?.reset()
+    return json(200, { ok: true })
+  }
+  if (method === 'POST' && path === 'clock')
+    return fold(
+      E.map(({ advanceSeconds }: t.TypeOf<typeof ClockAdvance>) => {
+        service.advanceClock(advanceSeconds * 1000)
+        return json(200, { clockOffsetMs: service.state().clockOffsetMs })
+      })(decodeBody(ClockAdvance)(request.body)),
+    )
+  if (path === 'faults') {
+    if (method === 'GET') return json(200, service.faults())
+    if (method === 'DELETE') {
+      service.clearFaults()
+      return json(200, { ok: true })
+    }
+    if (method === 'POST')
+      return fold(
+        E.map((injection: Faults.FaultInjection) => {
+          const rule = Faults.ruleOf(injection)
+          service.injectFault(rule.fault, {
+            ...(rule.method === undefined ? {} : { method: rule.method }),
+            ...(rule.path === undefined ? {} : { path: rule.path }),
+            ...(rule.remaining === undefined ? {} : { times: rule.remaining }),
+          })
+          return json(200, service.faults())
+        })(decodeBody(Faults.FaultInjection)(request.body)),
+      )
+  }
+  if (method === 'GET' && path === 'events')
+    return json(
+      200,
+      service.events().map((e) => WebhookEvent.encode(e)),
+    )
+  if (method === 'GET' && path === 'deliveries') return json(200, webhooks?.deliveries() ?? [])
+  if (method === 'GET' && path === 'requests') return json(200, service.requests())
+  if (method === 'POST' && segments.length === 2 && segments[0] === 'authentications') {
+    const id = segments[1] ?? ''
+    if (service.state().authentications[id] === undefined)
+      return problem(404, `No authentication ${JSON.stringify(id)}.`)
+    return fold(
+      E.map(({ result }: { readonly result: AuthenticationResult }) =>
+        moved(service.completeAuthentication(id, result)),
+      )(decodeBody(AuthenticationCompletion)(request.body)),
+    )
+  }
+  if (method === 'POST' && segments.length === 3 && segments[0] === 'orders') {
+    const code = segments[1] ?? ''
+    const action = segments[2]
+    if (action === 'pay' || action === 'cancel' || action === 'finalize') {
+      if (service.state().orders[code] === undefined)
+        return problem(404, `No order ${JSON.stringify(code)}.`)
+      if (action === 'pay') return moved(service.payOrder(code))
+      if (action === 'cancel') return moved(service.cancelOrder(code))
+      return moved(service.finalizeOrder(code))
+    }
+  }
+  return problem(404, `No control endpoint ${method} ${CONTROL_PREFIX}${path}.`)
+}

@@ -1,0 +1,311 @@
+/**
+ * The simulator behind a real `node:http` server (127.0.0.1 unless told otherwise): the
+ * API and hosted pages, fault injection on real sockets, webhooks to a configured URL and,
+ * when enabled, the control endpoints under `/__sandbox/`.
+ *
+ * @since 0.1.0
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import * as E from 'fp-ts/lib/Either.js'
+import type * as Faults from '../Faults.js'
+import { truncatedPart } from '../Faults.js'
+import {
+  makeLiveService,
+  type AuthenticationResult,
+  type LiveService,
+  type ServiceEvent,
+} from '../LiveService.js'
+import type { LoggedRequest } from '../RequestLog.js'
+import type { SimRequest, SimResponse } from '../simulator/Http.js'
+import type { OrderPayment } from '../simulator/Orders.js'
+import { internalError, problem } from '../simulator/Responses.js'
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  type SimulatorOptions,
+  type SimulatorState,
+} from '../simulator/State.js'
+import { handleControl, isControlPath } from './Control.js'
+import { makeWebhookDispatcher, type Delivery, type WebhookDispatcher } from './Webhooks.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * Options of {@link startSandbox}. Everything is optional.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface SandboxOptions extends Omit<SimulatorOptions, 'baseUrl'> {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  readonly port?: number
+  /** Address to listen on (default `127.0.0.1`: not reachable from other machines). */
+  readonly host?: string
+  /** The base URL the service calls itself (hosted-page links); default the bound address. */
+  readonly baseUrl?: string
+  /** Where order events are POSTed; no webhooks without it. */
+  readonly webhookUrl?: string
+  /** Signs webhooks (`Paykit-Signature`); unsigned without it. */
+  readonly webhookSecret?: string
+  /** Webhook attempts per event (default 5). */
+  readonly webhookAttempts?: number
+  /** Wait before the first webhook retry, doubled for each later one (default 500 ms). */
+  readonly webhookRetryDelayMs?: number
+  /** Serves the `/__sandbox/` control endpoints (default false). */
+  readonly control?: boolean
+  /** Largest request body in bytes; larger ones get 413 (default 1 MiB). */
+  readonly maxBodyBytes?: number
+  /** The wall clock (default `() => new Date()`); the sandbox clock adds its offset. */
+  readonly now?: () => Date
+}
+
+/**
+ * A running sandbox. Control methods throw an `Error` saying why when the simulator
+ * refuses the move.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Sandbox {
+  /** `http://<host>:<port>`, the base URL to give a client. */
+  readonly url: string
+  readonly port: number
+  readonly host: string
+  /** Stops listening, closes every socket (held ones too), and cancels webhook retries. */
+  readonly close: () => Promise<void>
+  readonly state: () => SimulatorState
+  readonly events: () => ReadonlyArray<ServiceEvent>
+  /** Every webhook delivery attempt. */
+  readonly deliveries: () => ReadonlyArray<Delivery>
+  /** Resolves once no webhook is in flight or waiting for a retry. */
+  readonly webhooksIdle: () => Promise<void>
+  /** Every request received (control endpoints aside), redacted. */
+  readonly requests: () => ReadonlyArray<LoggedRequest>
+  readonly advanceClock: (ms: number) => void
+  readonly injectFault: (
+    fault: Faults.Fault,
+    target?: Faults.Target & { readonly times?: number },
+  ) => void
+  readonly setLatency: (ms: number, target?: Faults.Target & { readonly times?: number }) => void
+  readonly clearFaults: () => void
+  readonly completeAuthentication: (authenticationId: string, result: AuthenticationResult) => void
+  readonly payOrder: (orderCode: string, payment?: OrderPayment) => void
+  readonly cancelOrder: (orderCode: string) => void
+  readonly finalizeOrder: (orderCode: string) => void
+  /** Back to the initial state; the webhook log and pending retries are dropped too. */
+  readonly reset: () => void
+}
+
+// -------------------------------------------------------------------------------------
+// helpers
+// -------------------------------------------------------------------------------------
+
+const orThrow = (result: E.Either<string, void>): void => {
+  if (E.isLeft(result)) throw new Error(result.left)
+}
+
+type Body = { readonly _tag: 'body'; readonly text: string } | { readonly _tag: 'tooLarge' }
+
+/** Reads the body up to `limit` bytes; past it, stops keeping what arrives. */
+const readBody = (req: IncomingMessage, limit: number): Promise<Body> =>
+  new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'])
+    if (Number.isFinite(declared) && declared > limit) {
+      resolve({ _tag: 'tooLarge' })
+      return
+    }
+    const chunks: Array<Buffer> = []
+    let size = 0
+    let over = false
+    req.on('data', (chunk: Buffer) => {
+      if (over) return
+      size += chunk.length
+      if (size > limit) {
+        over = true
+        chunks.length = 0
+        resolve({ _tag: 'tooLarge' })
+      } else chunks.push(chunk)
+    })
+    req.on('end', () => {
+      if (!over) resolve({ _tag: 'body', text: Buffer.concat(chunks).toString('utf8') })
+    })
+    req.on('error', reject)
+  })
+
+const headersOf = (req: IncomingMessage): Record<string, string> => {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined)
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
+  return headers
+}
+
+const send = (res: ServerResponse, response: SimResponse, close = false): void => {
+  if (res.headersSent || res.destroyed) return
+  const body = Buffer.from(response.body, 'utf8')
+  res.writeHead(response.status, {
+    ...response.headers,
+    'content-length': String(body.length),
+    ...(close ? { connection: 'close' } : {}),
+  })
+  res.end(body)
+}
+
+const urlHost = (host: string): string => {
+  const visible = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host
+  return visible.includes(':') ? `[${visible}]` : visible
+}
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * Starts a sandbox and resolves once it listens. Close it with `close()` (for example in
+ * `afterEach`).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbox> => {
+  const host = options.host ?? '127.0.0.1'
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const sockets = new Set<Socket>()
+  const timers = new Set<NodeJS.Timeout>()
+  let service: LiveService | undefined = undefined
+  let webhooks: WebhookDispatcher | undefined
+  let closing = false
+
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer)
+        resolve()
+      }, ms)
+      timers.add(timer)
+    })
+
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (service === undefined) return send(res, problem(503, 'The sandbox is starting.'), true)
+    const read = await readBody(req, limit)
+    if (read._tag === 'tooLarge')
+      return send(res, problem(413, `The body is larger than ${limit} bytes.`), true)
+    const request: SimRequest = {
+      method: (req.method ?? 'GET').toUpperCase(),
+      path: req.url ?? '/',
+      headers: headersOf(req),
+      body: read.text,
+    }
+    if (options.control === true && isControlPath(request.path))
+      return send(res, handleControl(service, webhooks, request))
+    const { decision, response } = service.exchange(request)
+    if (decision.latencyMs > 0) await sleep(decision.latencyMs)
+    if (closing) return
+    switch (decision.failure?.kind) {
+      case 'connectionReset':
+        req.socket.resetAndDestroy()
+        return
+      case 'hang':
+        // Hold the socket: close() destroys it.
+        return
+      case 'truncatedBody': {
+        res.writeHead(response.status, {
+          ...response.headers,
+          'content-length': String(Buffer.byteLength(response.body, 'utf8')),
+        })
+        res.write(truncatedPart(response.body), () => req.socket.destroy())
+        return
+      }
+      default:
+        return send(res, response)
+    }
+  }
+
+  const server = createServer((req, res) => {
+    serve(req, res).catch(() => {
+      // Nothing a request does may take the sandbox down: answer 500 and keep serving.
+      if (!res.headersSent) send(res, internalError(), true)
+      else res.destroy()
+    })
+  })
+  server.on('connection', (socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) {
+      const body = problem(400, 'The request is not valid HTTP.').body
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      )
+    } else socket.destroy()
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const port = (server.address() as AddressInfo).port
+  const url = `http://${urlHost(host)}:${port}`
+  const {
+    port: _port,
+    host: _host,
+    webhookUrl,
+    webhookSecret,
+    webhookAttempts,
+    webhookRetryDelayMs,
+    control: _control,
+    ...simulatorOptions
+  } = options
+  const live = makeLiveService({ ...simulatorOptions, baseUrl: options.baseUrl ?? url })
+  service = live
+  if (webhookUrl !== undefined) {
+    const dispatcher = makeWebhookDispatcher({
+      url: webhookUrl,
+      ...(webhookSecret === undefined ? {} : { secret: webhookSecret }),
+      ...(webhookAttempts === undefined ? {} : { maxAttempts: webhookAttempts }),
+      ...(webhookRetryDelayMs === undefined ? {} : { initialDelayMs: webhookRetryDelayMs }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    })
+    webhooks = dispatcher
+    live.onEvents((events) => dispatcher.enqueue(events))
+  }
+
+  return {
+    url,
+    port,
+    host,
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true
+        webhooks?.close()
+        for (const timer of timers) clearTimeout(timer)
+        timers.clear()
+        server.close(() => resolve())
+        for (const socket of sockets) socket.destroy()
+        server.closeAllConnections()
+      }),
+    state: live.state,
+    events: live.events,
+    deliveries: () => webhooks?.deliveries() ?? [],
+    webhooksIdle: () => webhooks?.idle() ?? Promise.resolve(),
+    requests: live.requests,
+    advanceClock: live.advanceClock,
+    injectFault: live.injectFault,
+    setLatency: (ms, target) => live.injectFault({ kind: 'latency', ms }, target),
+    clearFaults: live.clearFaults,
+    completeAuthentication: (id, result) => orThrow(live.completeAuthentication(id, result)),
+    payOrder: (code, payment) => orThrow(live.payOrder(code, payment)),
+    cancelOrder: (code) => orThrow(live.cancelOrder(code)),
+    finalizeOrder: (code) => orThrow(live.finalizeOrder(code)),
+    reset: () => {
+      live.reset()
+      webhooks?.reset()
+    },
+  }
+}

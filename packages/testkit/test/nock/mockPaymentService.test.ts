@@ -1,0 +1,133 @@
+import { request as httpsRequest } from 'node:https'
+import nock from 'nock'
+import { afterEach, describe, expect, it } from 'vitest'
+import { mockPaymentService, type PaymentServiceMock } from '../../src/nock/mockPaymentService.js'
+import { defaultCredentials, testCards } from '../../src/TestCards.js'
+import { cardBody, chargeBody, clientOf, describeOverHttp } from '../sandbox/httpSuite.js'
+
+const BASE = 'https://api.paykit.test'
+
+describeOverHttp('mockPaymentService through nock (native fetch)', () => {
+  const mock = mockPaymentService({ baseUrl: BASE })
+  return Promise.resolve({ ...mock, close: () => Promise.resolve(mock.restore()) })
+})
+
+describe('mockPaymentService handle', () => {
+  let mock: PaymentServiceMock | undefined
+  afterEach(() => {
+    mock?.restore()
+    mock = undefined
+    nock.enableNetConnect()
+  })
+
+  it('logs requests with the bearer, client secret, card number and CVV redacted', async () => {
+    mock = mockPaymentService({ baseUrl: BASE })
+    const api = clientOf(BASE)
+    const token = await api.token()
+    await api.card(token, testCards.success.number)
+    const log = mock.requests()
+    expect(log.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      'POST /token 200',
+      `POST /paymentmethods ${log[1]?.status}`,
+    ])
+    const printed = JSON.stringify(log)
+    expect(printed).not.toContain(token)
+    expect(printed).not.toContain(defaultCredentials.clientSecret)
+    expect(printed).not.toContain(testCards.success.number)
+    expect(printed).not.toContain('"123"')
+    expect(log[1]?.headers['authorization']).toBe('Bearer [redacted]')
+  })
+
+  it('assertNoUnexpectedRequests passes for service routes and names an unknown route', async () => {
+    mock = mockPaymentService({ baseUrl: BASE })
+    const api = clientOf(BASE)
+    await api.token()
+    await api.get('/paymentlink/order/UNKNOWN', defaultCredentials.apiKey)
+    expect(() => mock?.assertNoUnexpectedRequests()).not.toThrow()
+    await api.get('/not/a/route')
+    expect(mock.unexpectedRequests().map((r) => r.path)).toEqual(['/not/a/route'])
+    expect(() => mock?.assertNoUnexpectedRequests()).toThrow(/GET \/not\/a\/route/)
+  })
+
+  it('restore removes its interceptors', async () => {
+    mock = mockPaymentService({ baseUrl: BASE })
+    expect(mock.pendingMocks().length).toBeGreaterThan(0)
+    mock.restore()
+    nock.disableNetConnect()
+    await expect(clientOf(BASE).token()).rejects.toThrow()
+  })
+
+  it('restore releases a hanging request instead of keeping it (and its timer) alive', async () => {
+    mock = mockPaymentService({ baseUrl: BASE })
+    mock.injectFault({ kind: 'hang' })
+    const pending = clientOf(BASE).post('/token', {})
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const started = Date.now()
+    mock.restore()
+    await expect(pending).rejects.toThrow()
+    expect(Date.now() - started).toBeLessThan(1000)
+  })
+
+  it('reset forgets tokens, orders and the log', async () => {
+    mock = mockPaymentService({ baseUrl: BASE })
+    const api = clientOf(BASE)
+    const token = await api.token()
+    const link = await api.link()
+    mock.reset()
+    expect(mock.requests()).toEqual([])
+    expect(mock.state().orders).toEqual({})
+    expect(
+      (await api.post('/paymentmethods', cardBody(testCards.success.number), token)).status,
+    ).toBe(401)
+    expect(() => mock?.payOrder(link.orderCode)).toThrow()
+  })
+
+  it('controls pay and cancel orders and record events; refusals throw with the reason', async () => {
+    mock = mockPaymentService({ baseUrl: BASE })
+    const api = clientOf(BASE)
+    const paid = await api.link()
+    const cancelled = await api.link()
+    mock.payOrder(paid.orderCode)
+    mock.cancelOrder(cancelled.orderCode)
+    expect(mock.events().map((e) => [e.type, e.data.orderCode])).toEqual([
+      ['order.paid', paid.orderCode],
+      ['order.cancelled', cancelled.orderCode],
+    ])
+    expect(() => mock?.payOrder(cancelled.orderCode)).toThrow(/CANCELLED/)
+    expect(() => mock?.completeAuthentication('nope', 'success')).toThrow()
+  })
+
+  it('serves a base URL with a path prefix, and only under it', async () => {
+    mock = mockPaymentService({ baseUrl: `${BASE}/v1` })
+    nock.disableNetConnect()
+    const api = clientOf(`${BASE}/v1`)
+    const token = await api.token()
+    const cardId = await api.card(token, testCards.success.number)
+    const res = await api.post('/charges', chargeBody('p-1', cardId), token)
+    expect(await res.json()).toMatchObject({ status: 'SUCCEEDED' })
+    await expect(clientOf(BASE).token()).rejects.toThrow()
+  })
+
+  it('answers node:https clients too (as n8n request helpers use)', async () => {
+    mock = mockPaymentService({ baseUrl: BASE })
+    const body = JSON.stringify({
+      clientId: defaultCredentials.clientId,
+      clientSecret: defaultCredentials.clientSecret,
+    })
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpsRequest(
+        `${BASE}/token`,
+        { method: 'POST', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          let text = ''
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
+        },
+      )
+      req.on('error', reject)
+      req.end(body)
+    })
+    expect(answer.status).toBe(200)
+    expect(JSON.parse(answer.body)).toMatchObject({ tokenType: 'Bearer' })
+  })
+})

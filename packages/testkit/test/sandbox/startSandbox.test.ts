@@ -1,0 +1,322 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { connect } from 'node:net'
+import * as E from 'fp-ts/lib/Either.js'
+import { verifyWebhook, verifyWebhookEvent, WEBHOOK_SIGNATURE_HEADER } from '@paykit/core'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/startSandbox.js'
+import { defaultCredentials } from '../../src/TestCards.js'
+import { clientOf, describeOverHttp } from './httpSuite.js'
+
+describeOverHttp('startSandbox over real HTTP', async () => {
+  const sandbox = await startSandbox()
+  return { ...sandbox, baseUrl: sandbox.url }
+})
+
+/** A webhook receiver on 127.0.0.1 answering with `statusFor(n)` for the n-th call. */
+interface Received {
+  readonly headers: IncomingMessage['headers']
+  readonly body: string
+}
+const startReceiver = async (
+  statusFor: (n: number) => number,
+): Promise<{ url: string; received: Array<Received>; close: () => Promise<void> }> => {
+  const received: Array<Received> = []
+  const server: Server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
+    req.on('end', () => {
+      received.push({ headers: req.headers, body })
+      res.writeHead(statusFor(received.length)).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+describe('startSandbox', () => {
+  const cleanups: Array<() => Promise<void>> = []
+  const start = async (options: SandboxOptions = {}): Promise<Sandbox> => {
+    const sandbox = await startSandbox(options)
+    cleanups.push(sandbox.close)
+    return sandbox
+  }
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+
+  it('listens on 127.0.0.1 on a free port by default', async () => {
+    const sandbox = await start()
+    expect(sandbox.host).toBe('127.0.0.1')
+    expect(sandbox.url).toBe(`http://127.0.0.1:${sandbox.port}`)
+    expect(sandbox.port).toBeGreaterThan(0)
+  })
+
+  it('answers an oversized body with 413 without reading it, and keeps serving', async () => {
+    const sandbox = await start({ maxBodyBytes: 1024 })
+    const api = clientOf(sandbox.url)
+    const res = await api.post('/token', { clientId: 'x'.repeat(5000), clientSecret: 's' })
+    expect(res.status).toBe(413)
+    expect(await res.json()).toMatchObject({ status: 413, title: 'Payload Too Large' })
+    expect(await api.token()).toEqual(expect.any(String))
+  })
+
+  it('answers an oversized chunked body (no content-length) with 413 too', async () => {
+    const sandbox = await start({ maxBodyBytes: 1024 })
+    const chunk = new TextEncoder().encode('x'.repeat(600))
+    let sent = 0
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 4) controller.enqueue(chunk)
+        else controller.close()
+      },
+    })
+    const res = await fetch(`${sandbox.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit)
+    expect(res.status).toBe(413)
+    expect(await clientOf(sandbox.url).token()).toEqual(expect.any(String))
+  })
+
+  it('answers bytes that are not HTTP with 400 and keeps serving', async () => {
+    const sandbox = await start()
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(sandbox.port, '127.0.0.1', () =>
+        socket.write('NOT HTTP AT ALL\r\n\r\n'),
+      )
+      let text = ''
+      socket.on('data', (chunk) => (text += chunk.toString()))
+      socket.on('end', () => resolve(text))
+      socket.on('error', reject)
+    })
+    expect(reply).toMatch(/^HTTP\/1\.1 400/)
+    expect(await clientOf(sandbox.url).token()).toEqual(expect.any(String))
+  })
+
+  it('keeps the control endpoints off unless enabled', async () => {
+    const sandbox = await start()
+    const res = await clientOf(sandbox.url).post('/__sandbox/reset', {})
+    expect(res.status).toBe(404)
+  })
+
+  describe('control endpoints', () => {
+    it('advance the clock, pay, cancel and finalize orders, list events and reset', async () => {
+      const sandbox = await start({ control: true })
+      const api = clientOf(sandbox.url)
+      const token = await api.token()
+      const a = await api.link()
+      const b = await api.link()
+      expect((await api.post(`/__sandbox/orders/${a.orderCode}/pay`, {})).status).toBe(200)
+      expect((await api.post(`/__sandbox/orders/${a.orderCode}/finalize`, {})).status).toBe(200)
+      expect((await api.post(`/__sandbox/orders/${b.orderCode}/cancel`, {})).status).toBe(200)
+      const refused = await api.post(`/__sandbox/orders/${b.orderCode}/pay`, {})
+      expect(refused.status).toBe(409)
+      expect((await api.post('/__sandbox/orders/NOPE/pay', {})).status).toBe(404)
+      const events = (await (await api.get('/__sandbox/events')).json()) as Array<{
+        type: string
+        data: { total: unknown }
+      }>
+      expect(events.map((e) => e.type)).toEqual([
+        'order.paid',
+        'order.finalized',
+        'order.cancelled',
+      ])
+      expect(events[0]?.data.total).toBe(42.5)
+
+      const clock = await api.post('/__sandbox/clock', { advanceSeconds: 3601 })
+      expect(await clock.json()).toEqual({ clockOffsetMs: 3601 * 1000 })
+      expect((await api.post('/paymentmethods', {}, token)).status).toBe(401)
+      const badClock = await api.post('/__sandbox/clock', { advanceSeconds: -1 })
+      expect(Object.keys(((await badClock.json()) as { errors: object }).errors)).toEqual([
+        'advanceSeconds',
+      ])
+
+      expect((await api.post('/__sandbox/reset', {})).status).toBe(200)
+      expect(sandbox.state().orders).toEqual({})
+      expect(await (await api.get('/__sandbox/events')).json()).toEqual([])
+    })
+
+    it('record a 3DS result', async () => {
+      const sandbox = await start({ control: true })
+      const api = clientOf(sandbox.url)
+      const token = await api.token()
+      const cardId = await api.card(token, '4000000000003220')
+      const charge = (await (
+        await api.post(
+          '/charges',
+          {
+            order: { id: 'o-1', amount: 10, description: 'd', name: 'n' },
+            cardId,
+            authenticationId: null,
+          },
+          token,
+        )
+      ).json()) as { authentication: { id: string } }
+      const id = charge.authentication.id
+      const bad = await api.post(`/__sandbox/authentications/${id}`, { result: 'maybe' })
+      expect(Object.keys(((await bad.json()) as { errors: object }).errors)).toEqual(['result'])
+      expect(
+        (await api.post(`/__sandbox/authentications/${id}`, { result: 'success' })).status,
+      ).toBe(200)
+      expect(sandbox.state().authentications[id]?.status).toBe('SUCCESS')
+      expect(
+        (await api.post(`/__sandbox/authentications/${id}`, { result: 'failed' })).status,
+      ).toBe(409)
+      expect((await api.post('/__sandbox/authentications/none', { result: 'failed' })).status).toBe(
+        404,
+      )
+    })
+
+    it('inject, list and clear faults', async () => {
+      const sandbox = await start({ control: true })
+      const api = clientOf(sandbox.url)
+      const injected = await api.post('/__sandbox/faults', {
+        fault: 'status500',
+        path: '/token',
+        times: 1,
+      })
+      expect(await injected.json()).toEqual({
+        rules: [{ fault: { kind: 'status500' }, path: '/token', remaining: 1 }],
+      })
+      expect((await api.post('/token', {})).status).toBe(500)
+      await api.post('/__sandbox/faults', { fault: 'latency', ms: 5 })
+      expect((await api.get('/__sandbox/faults')).ok).toBe(true)
+      expect((await fetch(`${sandbox.url}/__sandbox/faults`, { method: 'DELETE' })).status).toBe(
+        200,
+      )
+      expect(await (await api.get('/__sandbox/faults')).json()).toEqual({ rules: [] })
+      const bad = await api.post('/__sandbox/faults', { fault: 'explode' })
+      expect(bad.status).toBe(400)
+      expect(Object.keys(((await bad.json()) as { errors: object }).errors)).toEqual(['fault'])
+      expect((await api.post('/__sandbox/faults', '{oops')).status).toBe(400)
+    })
+
+    it('list the request log, redacted', async () => {
+      const sandbox = await start({ control: true })
+      const api = clientOf(sandbox.url)
+      await api.token()
+      const log = (await (await api.get('/__sandbox/requests')).json()) as Array<{ body: string }>
+      expect(log).toHaveLength(1)
+      expect(JSON.stringify(log)).not.toContain(defaultCredentials.clientSecret)
+    })
+  })
+
+  describe('webhooks', () => {
+    it('POSTs each order event signed so that the core verifies it', async () => {
+      const receiver = await startReceiver(() => 200)
+      cleanups.push(receiver.close)
+      const secret = 'whsec-test'
+      const sandbox = await start({ webhookUrl: receiver.url, webhookSecret: secret })
+      const api = clientOf(sandbox.url)
+      const link = await api.link({ amount: 12 })
+      sandbox.payOrder(link.orderCode)
+      await sandbox.webhooksIdle()
+      expect(receiver.received).toHaveLength(1)
+      const [hit] = receiver.received
+      const header = hit?.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()]
+      expect(typeof header).toBe('string')
+      const body = hit?.body ?? ''
+      expect(
+        E.isRight(verifyWebhook({ secret, body, header: String(header), now: new Date() })),
+      ).toBe(true)
+      expect(
+        E.isRight(
+          verifyWebhook({ secret: 'other', body, header: String(header), now: new Date() }),
+        ),
+      ).toBe(false)
+      const event = verifyWebhookEvent({ secret, body, header: String(header), now: new Date() })
+      expect(event).toMatchObject({
+        _tag: 'Right',
+        right: { type: 'order.paid', data: { orderCode: link.orderCode, orderStatus: 'PAID' } },
+      })
+      expect(sandbox.deliveries()).toMatchObject([
+        { attempt: 1, status: 200, delivered: true, willRetry: false },
+      ])
+    })
+
+    it('sends no signature without a secret', async () => {
+      const receiver = await startReceiver(() => 204)
+      cleanups.push(receiver.close)
+      const sandbox = await start({ webhookUrl: receiver.url })
+      sandbox.cancelOrder((await clientOf(sandbox.url).link()).orderCode)
+      await sandbox.webhooksIdle()
+      expect(receiver.received[0]?.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()]).toBeUndefined()
+      expect(JSON.parse(receiver.received[0]?.body ?? '{}')).toMatchObject({
+        type: 'order.cancelled',
+      })
+    })
+
+    it('retries a failing receiver with backoff until it accepts', async () => {
+      const receiver = await startReceiver((n) => (n < 3 ? 500 : 200))
+      cleanups.push(receiver.close)
+      const sandbox = await start({ webhookUrl: receiver.url, webhookRetryDelayMs: 20 })
+      sandbox.payOrder((await clientOf(sandbox.url).link()).orderCode)
+      await sandbox.webhooksIdle()
+      expect(
+        sandbox.deliveries().map((d) => [d.attempt, d.status, d.delivered, d.willRetry]),
+      ).toEqual([
+        [1, 500, false, true],
+        [2, 500, false, true],
+        [3, 200, true, false],
+      ])
+      const times = sandbox.deliveries().map((d) => Date.parse(d.at))
+      expect((times[2] ?? 0) - (times[1] ?? 0)).toBeGreaterThanOrEqual(35)
+    })
+
+    it('gives up after the configured attempts, and logs an unreachable receiver', async () => {
+      const receiver = await startReceiver(() => 200)
+      const url = receiver.url
+      await receiver.close()
+      const sandbox = await start({ webhookUrl: url, webhookAttempts: 3, webhookRetryDelayMs: 5 })
+      sandbox.payOrder((await clientOf(sandbox.url).link()).orderCode)
+      await sandbox.webhooksIdle()
+      const deliveries = sandbox.deliveries()
+      expect(deliveries).toHaveLength(3)
+      expect(deliveries.every((d) => d.status === null && d.error !== null && !d.delivered)).toBe(
+        true,
+      )
+      expect(deliveries[2]?.willRetry).toBe(false)
+    })
+
+    it('emits order.cancelled when a clock advance expires a link', async () => {
+      const receiver = await startReceiver(() => 200)
+      cleanups.push(receiver.close)
+      const sandbox = await start({ webhookUrl: receiver.url })
+      const link = await clientOf(sandbox.url).link({ amount: 3, expirationMinutes: 5 })
+      sandbox.advanceClock(5 * 60 * 1000 + 1)
+      await sandbox.webhooksIdle()
+      expect(
+        receiver.received.map(
+          (r) => JSON.parse(r.body) as { type: string; data: { orderCode: string } },
+        ),
+      ).toMatchObject([{ type: 'order.cancelled', data: { orderCode: link.orderCode } }])
+    })
+  })
+
+  it('close() ends held requests and retries promptly', async () => {
+    const receiver = await startReceiver(() => 500)
+    cleanups.push(receiver.close)
+    const sandbox = await startSandbox({ webhookUrl: receiver.url, webhookRetryDelayMs: 60_000 })
+    sandbox.payOrder((await clientOf(sandbox.url).link()).orderCode)
+    sandbox.injectFault({ kind: 'hang' })
+    const held = clientOf(sandbox.url).post('/token', {})
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const started = Date.now()
+    await sandbox.close()
+    await expect(held).rejects.toThrow()
+    await sandbox.webhooksIdle()
+    expect(Date.now() - started).toBeLessThan(1000)
+  })
+})
