@@ -45,3 +45,29 @@ export { frameMessageOf, type AuthenticationResult } from './simulator/Authentic
 // -------------------------------------------------------------------------------------
 // adapters
 // -------------------------------------------------------------------------------------
+export * as Faults from './Faults.js'
+export type { Fault, Failure, Latency, Target as FaultTarget, FaultInjection } from './Faults.js'
+export { REDACTED, redactBody, redactHeaders, type LoggedRequest } from './RequestLog.js'
+export {
+  makeLiveService,
+  type Exchange,
+  type LiveService,
+  type LiveServiceOptions,
+  type ServiceEvent,
+} from './LiveService.js'
+export {
+  HANG_MS,
+  mockPaymentService,
+  type MockPaymentServiceOptions,
+  type PaymentServiceMock,
+} from './nock/mockPaymentService.js'
+export { startSandbox, type Sandbox, type SandboxOptions } from './sandbox/startSandbox.js'
+export {
+  DEFAULT_WEBHOOK_ATTEMPTS,
+  DEFAULT_WEBHOOK_INITIAL_DELAY_MS,
+  makeWebhookDispatcher,
+  type Delivery,
+  type WebhookDispatcher,
+  type WebhookOptions,
+} from './sandbox/Webhooks.js'
+export { CONTROL_PREFIX } from './sandbox/Control.js'
