@@ -13,11 +13,17 @@ import { at, baseUrl, bearer, request, session, t0 } from './support.js'
 
 const apiKey = bearer(defaultCredentials.apiKey)
 
-const create = (s: ReturnType<typeof session>, body: unknown, headers = apiKey) =>
-  s.send(request('POST', '/paymentlink/checkout', body, headers))
+const create = (
+  s: ReturnType<typeof session>,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = apiKey,
+) => s.send(request('POST', '/paymentlink/checkout', body, headers))
 
-const read = (s: ReturnType<typeof session>, code: string, headers = apiKey) =>
-  s.send(request('GET', `/paymentlink/order/${code}`, undefined, headers))
+const read = (
+  s: ReturnType<typeof session>,
+  code: string,
+  headers: Readonly<Record<string, string>> = apiKey,
+) => s.send(request('GET', `/paymentlink/order/${code}`, undefined, headers))
 
 const right = <A>(e: E.Either<string, A>): A => {
   if (E.isLeft(e)) throw new Error(e.left)
