@@ -1,0 +1,275 @@
+/**
+ * Arbitraries of the body of `POST /charges` (the core's `ChargeRequest` and
+ * `chargeRequestFor(paymentMethod)`): valid charges with and without `billingInfo`
+ * (alpha-2 and alpha-3 country codes), and charges broken in exactly one way.
+ *
+ * @since 0.1.0
+ */
+import { requiresBillingInfo } from '@paykit/core'
+import * as fc from 'fast-check'
+import type { Invalid } from './common.js'
+import {
+  amount,
+  blank,
+  breakAt,
+  notANumber,
+  notAString,
+  notAnObject,
+  removed,
+  text,
+} from './common.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * Billing data as a caller sends it.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface BillingInfoInput {
+  readonly countryCode: string
+  readonly stateCode: string
+  readonly zipCode: string
+}
+
+/**
+ * A `POST /charges` body as a caller sends it (the amount a JSON number).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface ChargeRequestInput {
+  readonly order: {
+    readonly id: string
+    readonly amount: number
+    readonly description?: string
+    readonly name?: string
+  }
+  readonly cardId: string
+  readonly authenticationId?: string | null
+  readonly billingInfo?: BillingInfoInput
+}
+
+/**
+ * What a charge arbitrary needs of the payment method: its `id` (the `cardId`) and the
+ * issuer country that decides whether `billingInfo` is required.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface ChargedPaymentMethod {
+  readonly id: string
+  readonly bin: { readonly countryCode: string }
+}
+
+// -------------------------------------------------------------------------------------
+// parts
+// -------------------------------------------------------------------------------------
+
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+const DIGITS = '0123456789'
+const chars = (alphabet: string, minLength: number, maxLength: number): fc.Arbitrary<string> =>
+  fc.string({ unit: fc.constantFrom(...alphabet), minLength, maxLength })
+
+const ALPHA_2 = ['US', 'CA', 'CR', 'MX', 'GB', 'DE', 'FR', 'ES', 'JP', 'BR', 'PA', 'NI']
+const ALPHA_3 = ['USA', 'CAN', 'CRI', 'MEX', 'GBR', 'DEU', 'FRA', 'ESP', 'JPN', 'BRA', 'PAN', 'NIC']
+
+/**
+ * An ISO 3166 country code, alpha-2 or alpha-3, now and then in lower case (the core
+ * reads any case).
+ *
+ * @category parts
+ * @since 0.1.0
+ */
+export const countryCode = (): fc.Arbitrary<string> =>
+  fc
+    .tuple(fc.constantFrom(...ALPHA_2, ...ALPHA_3), fc.nat(9))
+    .map(([code, n]) => (n === 0 ? code.toLowerCase() : code))
+
+/**
+ * Billing data: a country code (alpha-2 or alpha-3), a state code and a zip code.
+ *
+ * @category parts
+ * @since 0.1.0
+ */
+export const billingInfo = (): fc.Arbitrary<BillingInfoInput> =>
+  fc.record({
+    countryCode: countryCode(),
+    stateCode: fc.oneof(chars(UPPER, 2, 2), text(10)),
+    zipCode: fc.oneof(
+      chars(DIGITS, 5, 5),
+      fc
+        .tuple(chars(UPPER, 1, 1), chars(DIGITS, 1, 1))
+        .map(([l, d]) => `${l}${d}${l} ${d}${l}${d}`),
+      text(10),
+    ),
+  })
+
+/**
+ * The order of a charge: an id, an amount greater than 0 (two decimals at most), with and
+ * without `description` and `name`.
+ *
+ * @category parts
+ * @since 0.1.0
+ */
+export const chargeOrder = (): fc.Arbitrary<ChargeRequestInput['order']> =>
+  fc
+    .tuple(
+      text(64),
+      fc.oneof(fc.constant(0.01), amount(1, 100_000_000)),
+      fc.record({ description: text(200), name: text(100) }, { requiredKeys: [] }),
+    )
+    .map(([id, value, rest]) => ({ id, amount: value, ...rest }))
+
+// -------------------------------------------------------------------------------------
+// valid
+// -------------------------------------------------------------------------------------
+
+const charge = (
+  cardId: fc.Arbitrary<string>,
+  billing: 'required' | 'optional',
+): fc.Arbitrary<ChargeRequestInput> =>
+  fc
+    .tuple(
+      chargeOrder(),
+      cardId,
+      fc.record(
+        {
+          authenticationId: fc.oneof(fc.constant(null), fc.uuid()),
+          billingInfo: billingInfo(),
+        },
+        { requiredKeys: billing === 'required' ? ['billingInfo'] : [] },
+      ),
+    )
+    .map(([order, id, rest]) => ({ order, cardId: id, ...rest }))
+
+/**
+ * A valid `POST /charges` body for the core's `ChargeRequest` (no issuer rule): with and
+ * without `billingInfo`, `authenticationId` absent, null or an id.
+ *
+ * @category valid
+ * @since 0.1.0
+ */
+export const chargeRequest = (): fc.Arbitrary<ChargeRequestInput> =>
+  charge(fc.oneof(fc.uuid(), text(64)), 'optional')
+
+/**
+ * A valid `POST /charges` body for `paymentMethod` (the core's
+ * `chargeRequestFor(paymentMethod)`): its `id` as `cardId`, and `billingInfo` always
+ * present when the issuer is in USA or CAN, present or absent otherwise.
+ *
+ * @category valid
+ * @since 0.1.0
+ */
+export const chargeRequestFor = (
+  paymentMethod: ChargedPaymentMethod,
+): fc.Arbitrary<ChargeRequestInput> =>
+  charge(
+    fc.constant(paymentMethod.id),
+    requiresBillingInfo(paymentMethod) ? 'required' : 'optional',
+  )
+
+// -------------------------------------------------------------------------------------
+// invalid
+// -------------------------------------------------------------------------------------
+
+const invalidCharge = (
+  valid: fc.Arbitrary<ChargeRequestInput>,
+  needsBillingInfo: boolean,
+): fc.Arbitrary<Invalid> => {
+  const at = (
+    keys: ReadonlyArray<string>,
+    value: fc.Arbitrary<unknown>,
+    rule: string,
+    base: fc.Arbitrary<ChargeRequestInput> = valid,
+  ): fc.Arbitrary<Invalid> => fc.tuple(base, value).map(([b, v]) => breakAt(b, keys, v, rule))
+  // Requests that carry billingInfo, so that one of its fields can be broken.
+  const withBilling = fc
+    .tuple(valid, billingInfo())
+    .map(([b, info]) => ({ ...b, billingInfo: b.billingInfo ?? info }))
+  const missingOrBlank = fc.oneof(blank, notAString, fc.constant(removed))
+  const cases: Array<fc.Arbitrary<Invalid>> = [
+    notAnObject.map((value): Invalid => ({ value, field: '', rule: 'body is an object' })),
+    at(['order'], fc.constant(removed), 'order is required'),
+    at(['order'], notAnObject, 'order is an object'),
+    at(['order', 'id'], missingOrBlank, 'order.id is a non-empty string'),
+    at(['order', 'amount'], fc.oneof(fc.constant(0), amount(-100_000_000, 0)), 'order.amount > 0'),
+    at(
+      ['order', 'amount'],
+      fc.oneof(
+        notANumber,
+        fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY),
+        fc.constant(removed),
+      ),
+      'order.amount is a finite number',
+    ),
+    at(['order', 'description'], notAString, 'order.description is a string'),
+    at(['order', 'name'], notAString, 'order.name is a string'),
+    at(['cardId'], missingOrBlank, 'cardId is a non-empty string'),
+    at(
+      ['authenticationId'],
+      fc.oneof(
+        blank,
+        notAString.filter((v) => v !== null),
+      ),
+      'authenticationId is null or a non-empty string',
+    ),
+    at(['billingInfo'], notAnObject, 'billingInfo is an object'),
+    at(
+      ['billingInfo', 'countryCode'],
+      fc.oneof(
+        fc.constantFrom('U', 'USAA', 'U1', '12', 'U S', ''),
+        notAString,
+        fc.constant(removed),
+      ),
+      'billingInfo.countryCode is ISO 3166 alpha-2 or alpha-3',
+      withBilling,
+    ),
+    at(
+      ['billingInfo', 'stateCode'],
+      missingOrBlank,
+      'billingInfo.stateCode is a non-empty string',
+      withBilling,
+    ),
+    at(
+      ['billingInfo', 'zipCode'],
+      missingOrBlank,
+      'billingInfo.zipCode is a non-empty string',
+      withBilling,
+    ),
+  ]
+  if (needsBillingInfo) {
+    cases.push(
+      at(['billingInfo'], fc.constant(removed), 'billingInfo is required for a USA or CAN card'),
+    )
+  }
+  return fc.oneof(...cases)
+}
+
+/**
+ * A `POST /charges` body broken in exactly one way for the core's `ChargeRequest`: the
+ * body, `order` or `billingInfo` not an object; `order.id` or `cardId` missing or blank;
+ * `order.amount` not > 0 or not a finite number; `order.description` / `order.name` not
+ * strings; `authenticationId` blank or not a string; a `billingInfo.countryCode` that is
+ * not two or three letters; `billingInfo.stateCode` / `zipCode` missing or blank.
+ *
+ * @category invalid
+ * @since 0.1.0
+ */
+export const invalidChargeRequest = (): fc.Arbitrary<Invalid> =>
+  invalidCharge(chargeRequest(), false)
+
+/**
+ * A `POST /charges` body for `paymentMethod` broken in exactly one way: every case of
+ * `invalidChargeRequest`, and for a USA or CAN issuer a missing `billingInfo`.
+ *
+ * @category invalid
+ * @since 0.1.0
+ */
+export const invalidChargeRequestFor = (
+  paymentMethod: ChargedPaymentMethod,
+): fc.Arbitrary<Invalid> =>
+  invalidCharge(chargeRequestFor(paymentMethod), requiresBillingInfo(paymentMethod))

@@ -1,0 +1,60 @@
+/**
+ * Arbitraries of the body of `POST /token` (the core's `TokenRequest`): valid client
+ * credentials, and bodies broken in exactly one way.
+ *
+ * @since 0.1.0
+ */
+import * as fc from 'fast-check'
+import type { Invalid } from './common.js'
+import { blank, breakAt, notAString, notAnObject, removed, text } from './common.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * A `POST /token` body as a caller sends it.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface TokenRequestInput {
+  readonly clientId: string
+  readonly clientSecret: string
+}
+
+// -------------------------------------------------------------------------------------
+// valid
+// -------------------------------------------------------------------------------------
+
+/**
+ * Valid client credentials: two non-blank strings.
+ *
+ * @category valid
+ * @since 0.1.0
+ */
+export const tokenRequest = (): fc.Arbitrary<TokenRequestInput> =>
+  fc.record({ clientId: text(64), clientSecret: text(128) })
+
+// -------------------------------------------------------------------------------------
+// invalid
+// -------------------------------------------------------------------------------------
+
+/**
+ * A `POST /token` body broken in exactly one way: the body is not an object, or
+ * `clientId` / `clientSecret` is missing, blank or not a string.
+ *
+ * @category invalid
+ * @since 0.1.0
+ */
+export const invalidTokenRequest = (): fc.Arbitrary<Invalid> =>
+  tokenRequest().chain((base) =>
+    fc.oneof(
+      notAnObject.map((value): Invalid => ({ value, field: '', rule: 'body is an object' })),
+      ...(['clientId', 'clientSecret'] as const).flatMap((key) => [
+        fc.constant(breakAt(base, [key], removed, `${key} is required`)),
+        blank.map((value) => breakAt(base, [key], value, `${key} is not empty`)),
+        notAString.map((value) => breakAt(base, [key], value, `${key} is a string`)),
+      ]),
+    ),
+  )
