@@ -255,6 +255,14 @@ describe('OrderDetails properties', () => {
     expect(E.isRight(second) && same(second.right, first.right)).toBe(true)
   })
 
+  test.prop([fc.json()])(
+    'validate never throws on any JSON; every error has a string path',
+    (text) => {
+      const r = validate(OrderDetails)(JSON.parse(text))
+      if (E.isLeft(r)) for (const e of r.left) expect(typeof e.path).toBe('string')
+    },
+  )
+
   test.prop([fc.anything()])('validate never throws and every error has a string path', (u) => {
     const r = validate(OrderDetails)(u)
     if (E.isLeft(r)) for (const e of r.left) expect(typeof e.path).toBe('string')

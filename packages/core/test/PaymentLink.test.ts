@@ -598,6 +598,14 @@ describe('PaymentLinkRequest properties', () => {
     },
   )
 
+  test.prop([fc.json()])(
+    'validate never throws on any JSON text parsed; every error has a string path',
+    (text) => {
+      const r = decode(JSON.parse(text))
+      if (E.isLeft(r)) for (const e of r.left) expect(typeof e.path).toBe('string')
+    },
+  )
+
   test.prop([
     fc.record(
       { amount: fc.anything(), lineItems: fc.array(fc.anything(), { maxLength: 3 }) },
