@@ -38,7 +38,10 @@ const SECRET_HEADERS = new Set(['authorization', 'cookie', 'x-api-key', 'proxy-a
 const SECRET_KEY =
   /^(number|cardNumber|cvv|cvc|securityCode|clientSecret|secret|password|accessToken|apiKey)$/i
 // A card number written anywhere else (13 to 19 digits, maybe grouped by spaces or dashes).
-const PAN = /\b\d(?:[ -]?\d){12,18}\b/g
+// No word boundaries: over-redacting a long id is better than leaking `ref4242...`.
+const PAN = /\d(?:[ -]?\d){12,18}/g
+
+const ENCODED_REDACTED = encodeURIComponent(REDACTED)
 
 const redactValue = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(redactValue)
@@ -46,7 +49,10 @@ const redactValue = (value: unknown): unknown => {
     return Object.fromEntries(
       Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? REDACTED : redactValue(v)]),
     )
-  return typeof value === 'string' ? value.replace(PAN, REDACTED) : value
+  if (typeof value === 'string') return value.replace(PAN, REDACTED)
+  // A card number sent as a JSON number.
+  if (typeof value === 'number' && /^\d{13,19}$/.test(value.toFixed(0))) return REDACTED
+  return value
 }
 
 /**
@@ -82,9 +88,10 @@ export const redactBody = (body: string): string => {
     if (/^[^\s=&]+=[^&]*(&[^\s=&]+=[^&]*)*$/.test(body)) {
       const fields = [...new URLSearchParams(body)].map(([k, v]) => {
         const leaf = /([A-Za-z]+)\]?$/.exec(k)?.[1] ?? k
-        return `${encodeURIComponent(k)}=${SECRET_KEY.test(leaf) ? REDACTED : encodeURIComponent(v)}`
+        const value = SECRET_KEY.test(leaf) ? REDACTED : v.replace(PAN, REDACTED)
+        return `${encodeURIComponent(k)}=${encodeURIComponent(value).replaceAll(ENCODED_REDACTED, REDACTED)}`
       })
-      return fields.join('&').replace(PAN, REDACTED)
+      return fields.join('&')
     }
     return body.replace(PAN, REDACTED)
   }

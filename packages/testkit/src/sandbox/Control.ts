@@ -56,6 +56,22 @@ export const AuthenticationCompletion = t.type(
   'AuthenticationCompletion',
 )
 
+/**
+ * Body of `POST /__sandbox/orders/<code>/pay` (all optional): the buyer recorded in
+ * `payment`, and the card as the checkout form sends it (the success test card when
+ * absent).
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const OrderPaymentBody = t.partial(
+  {
+    buyer: t.partial({ name: t.string, phone: t.string, email: t.string }),
+    card: t.unknown,
+  },
+  'OrderPaymentBody',
+)
+
 // -------------------------------------------------------------------------------------
 // destructors
 // -------------------------------------------------------------------------------------
@@ -166,7 +182,17 @@ export const handleControl = (
     if (action === 'pay' || action === 'cancel' || action === 'finalize') {
       if (service.state().orders[code] === undefined)
         return problem(404, `No order ${JSON.stringify(code)}.`)
-      if (action === 'pay') return moved(service.payOrder(code))
+      if (action === 'pay')
+        return fold(
+          E.map((payment: t.TypeOf<typeof OrderPaymentBody>) =>
+            moved(
+              service.payOrder(code, {
+                ...(payment.buyer === undefined ? {} : { buyer: payment.buyer }),
+                ...(payment.card === undefined ? {} : { card: payment.card }),
+              }),
+            ),
+          )(decodeBody(OrderPaymentBody)(request.body)),
+        )
       if (action === 'cancel') return moved(service.cancelOrder(code))
       return moved(service.finalizeOrder(code))
     }

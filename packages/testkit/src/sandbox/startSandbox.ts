@@ -59,6 +59,12 @@ export interface SandboxOptions extends Omit<SimulatorOptions, 'baseUrl'> {
   readonly maxBodyBytes?: number
   /** The wall clock (default `() => new Date()`); the sandbox clock adds its offset. */
   readonly now?: () => Date
+  /**
+   * How often expiry runs without any request, so that a link expiring in wall time
+   * emits `order.cancelled` on time (default 1000 ms; 0 turns it off: expiry then runs on
+   * requests and clock advances only).
+   */
+  readonly expirySweepMs?: number
 }
 
 /**
@@ -260,6 +266,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     webhookAttempts,
     webhookRetryDelayMs,
     control: _control,
+    expirySweepMs = 1000,
     ...simulatorOptions
   } = options
   const live = makeLiveService({ ...simulatorOptions, baseUrl: options.baseUrl ?? url })
@@ -275,6 +282,9 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     webhooks = dispatcher
     live.onEvents((events) => dispatcher.enqueue(events))
   }
+  const sweep =
+    expirySweepMs > 0 ? setInterval(() => live.advanceClock(0), expirySweepMs) : undefined
+  sweep?.unref()
 
   return {
     url,
@@ -283,6 +293,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     close: () =>
       new Promise<void>((resolve) => {
         closing = true
+        clearInterval(sweep)
         webhooks?.close()
         for (const timer of timers) clearTimeout(timer)
         timers.clear()

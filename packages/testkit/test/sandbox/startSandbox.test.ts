@@ -305,6 +305,74 @@ describe('startSandbox', () => {
     })
   })
 
+  it('takes a payment through the hosted checkout form: redirect, webhook, redacted log', async () => {
+    const receiver = await startReceiver(() => 200)
+    cleanups.push(receiver.close)
+    const sandbox = await start({ webhookUrl: receiver.url, webhookSecret: 's' })
+    const link = await clientOf(sandbox.url).link({
+      amount: 30,
+      successUrl: 'https://shop.example/thanks',
+    })
+    const form = new URLSearchParams({
+      action: 'pay',
+      number: '4242424242424242',
+      expirationMonth: '12',
+      expirationYear: String(new Date().getUTCFullYear() + 1),
+      cvv: '987',
+      cardHolder: 'Grace Hopper',
+      email: 'grace@example.com',
+    })
+    const res = await fetch(link.paymentLinkUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+      redirect: 'manual',
+    })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('https://shop.example/thanks')
+    await sandbox.webhooksIdle()
+    expect(JSON.parse(receiver.received[0]?.body ?? '{}')).toMatchObject({
+      type: 'order.paid',
+      data: { orderCode: link.orderCode, payment: { buyer: { name: 'Grace Hopper' } } },
+    })
+    const log = JSON.stringify(sandbox.requests())
+    expect(log).not.toContain('4242424242424242')
+    expect(log).not.toContain('987')
+    expect(log).toContain('Grace')
+  })
+
+  it('pays an order through the control endpoint with the given buyer', async () => {
+    const sandbox = await start({ control: true })
+    const api = clientOf(sandbox.url)
+    const link = await api.link()
+    const res = await api.post(`/__sandbox/orders/${link.orderCode}/pay`, {
+      buyer: { name: 'Control Buyer' },
+    })
+    expect(res.status).toBe(200)
+    expect(sandbox.state().orders[link.orderCode]?.payment?.buyer.name).toBe('Control Buyer')
+    const bad = await api.post(`/__sandbox/orders/${link.orderCode}/pay`, { buyer: { name: 5 } })
+    expect(Object.keys(((await bad.json()) as { errors: object }).errors)).toEqual(['buyer.name'])
+  })
+
+  it('expires links in wall time without any request and emits order.cancelled', async () => {
+    const receiver = await startReceiver(() => 200)
+    cleanups.push(receiver.close)
+    let shiftMs = 0
+    const sandbox = await start({
+      webhookUrl: receiver.url,
+      expirySweepMs: 20,
+      now: () => new Date(Date.now() + shiftMs),
+    })
+    const link = await clientOf(sandbox.url).link({ amount: 3, expirationMinutes: 1 })
+    shiftMs = 61 * 1000
+    await expect.poll(() => receiver.received.length, { timeout: 2000 }).toBe(1)
+    expect(JSON.parse(receiver.received[0]?.body ?? '{}')).toMatchObject({
+      type: 'order.cancelled',
+      data: { orderCode: link.orderCode, orderStatus: 'CANCELLED' },
+    })
+    expect(sandbox.state().clockOffsetMs).toBe(0)
+  })
+
   it('close() ends held requests and retries promptly', async () => {
     const receiver = await startReceiver(() => 500)
     cleanups.push(receiver.close)
