@@ -141,8 +141,12 @@ export const mockPaymentService = (options: MockPaymentServiceOptions): PaymentS
   let unknown: Array<LoggedRequest> = []
   const held = new Set<{ readonly timer: NodeJS.Timeout; readonly release: () => void }>()
 
-  /** Waits `ms`, or until `restore()`; true when released early by `restore()`. */
-  const wait = (ms: number): Promise<boolean> =>
+  /**
+   * Waits `ms`, or until `restore()`; true when released early by `restore()`. A hang's
+   * timer is unref'd so that it never keeps the process alive; a latency's is not, so a
+   * script awaiting a slow answer does not exit early.
+   */
+  const wait = (ms: number, keepAlive: boolean): Promise<boolean> =>
     new Promise((resolve) => {
       const entry = {
         timer: setTimeout(() => {
@@ -151,7 +155,7 @@ export const mockPaymentService = (options: MockPaymentServiceOptions): PaymentS
         }, ms),
         release: () => resolve(true),
       }
-      entry.timer.unref()
+      if (!keepAlive) entry.timer.unref()
       held.add(entry)
     })
 
@@ -172,13 +176,13 @@ export const mockPaymentService = (options: MockPaymentServiceOptions): PaymentS
     const { decision, response } = service.exchange(simRequest)
     const logged = service.requests().at(-1)
     if (logged !== undefined && isUnknownRoute(response.status, response.body)) unknown.push(logged)
-    if (decision.latencyMs > 0 && (await wait(decision.latencyMs)))
+    if (decision.latencyMs > 0 && (await wait(decision.latencyMs, true)))
       throw networkError('ECONNRESET', 'socket hang up')
     switch (decision.failure?.kind) {
       case 'connectionReset':
         throw networkError('ECONNRESET', 'read ECONNRESET')
       case 'hang':
-        await wait(HANG_MS)
+        await wait(HANG_MS, false)
         throw networkError('ECONNRESET', 'socket hang up')
       case 'truncatedBody': {
         const part = truncatedPart(response.body)

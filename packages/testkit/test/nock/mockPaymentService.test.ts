@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process'
 import { request as httpsRequest } from 'node:https'
+import { fileURLToPath } from 'node:url'
 import nock from 'nock'
 import { afterEach, describe, expect, it } from 'vitest'
 import { mockPaymentService, type PaymentServiceMock } from '../../src/nock/mockPaymentService.js'
@@ -66,6 +68,27 @@ describe('mockPaymentService handle', () => {
     mock.restore()
     await expect(pending).rejects.toThrow()
     expect(Date.now() - started).toBeLessThan(1000)
+  })
+
+  it('lets a plain Node process exit after restore(), even with a hanging request', () => {
+    // Run from the built dist, as a user's script would import it.
+    const script = `
+      import { mockPaymentService } from './dist/index.js'
+      const mock = mockPaymentService({ baseUrl: '${BASE}' })
+      mock.injectFault({ kind: 'hang' })
+      fetch('${BASE}/token', { method: 'POST', body: '{}' }).catch(() => console.log('released'))
+      setTimeout(() => mock.restore(), 50)
+    `
+    const started = Date.now()
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      encoding: 'utf8',
+      timeout: 20_000,
+    })
+    expect(run.stderr).toBe('')
+    expect(run.status).toBe(0)
+    expect(run.stdout.trim()).toBe('released')
+    expect(Date.now() - started).toBeLessThan(15_000)
   })
 
   it('reset forgets tokens, orders and the log', async () => {
