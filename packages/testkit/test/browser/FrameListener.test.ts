@@ -407,6 +407,47 @@ describe('3DS frame listener in Chromium', { timeout: 60_000 }, () => {
     await page.close()
   })
 
+  it('an abort before the buyer answers gives FrameAborted and removes the frame', async () => {
+    const page = await merchantPage()
+    const auth = await sandboxAcs().authenticate()
+    const outcome = await page.evaluate(
+      async ({ url, id }) => {
+        const container = document.getElementById('three-ds')
+        if (container === null) throw new Error('no container')
+        const controller = new AbortController()
+        const result = window.PaykitThreeDS.openAuthenticationFrame({
+          url,
+          authenticationId: id,
+          container,
+          timeoutMs: 30_000,
+          signal: controller.signal,
+        })()
+        const framesWhileOpen = container.querySelectorAll('iframe').length
+        setTimeout(() => controller.abort(), 200)
+        const settled = await result
+        return {
+          framesWhileOpen,
+          settled,
+          framesAfter: container.querySelectorAll('iframe').length,
+        }
+      },
+      { url: auth.url, id: auth.id },
+    )
+    expect(outcome).toEqual({
+      framesWhileOpen: 1,
+      settled: {
+        _tag: 'Left',
+        left: {
+          _tag: 'FrameAborted',
+          authenticationId: auth.id,
+          message: expect.any(String) as unknown,
+        },
+      },
+      framesAfter: 0,
+    })
+    await page.close()
+  })
+
   it('the ESM bundle exports the same listener', async () => {
     const page = await merchantPage()
     const names = await page.evaluate(async () => Object.keys(await window.paykitEsm).sort())
