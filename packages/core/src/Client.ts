@@ -35,6 +35,7 @@ import {
   networkError,
   redactError,
   redactJsonText,
+  redactValue,
   timeout,
   unauthorized,
   validationError,
@@ -375,9 +376,10 @@ export const createClient = (config: ClientConfig): Client => {
             : [k, redactJsonText(v, all)],
         ),
       )
-    const { request, response } = exchange
+    const { request, response, error } = exchange
     const record: Exchange = {
       ...exchange,
+      ...(error === undefined ? {} : { error: redactValue(error, all) as TransportError }),
       request: {
         method: request.method,
         url: redactJsonText(request.url, all),

@@ -31,7 +31,9 @@ const get = (url: string, extra: Partial<TransportRequest> = {}): TransportReque
 
 describe('FetchTransport', () => {
   it('sends method, headers and body, and returns status, lower-case headers and body', async () => {
-    let seen: { method?: string; auth?: string; body: string } = { body: '' }
+    let seen: { method?: string | undefined; auth?: string | undefined; body: string } = {
+      body: '',
+    }
     const base = await serve((req, res) => {
       let body = ''
       req.on('data', (c: Buffer) => (body += c.toString()))
