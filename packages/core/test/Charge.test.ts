@@ -390,3 +390,36 @@ describe('ChargeResponse', () => {
     if (E.isLeft(r)) for (const e of r.left) expect(typeof e.path).toBe('string')
   })
 })
+
+describe('hostile inputs', () => {
+  const cyclic: Record<string, unknown> = { cardId: 'pm' }
+  cyclic['order'] = cyclic
+  const throwing = Object.defineProperty({ cardId: 'pm' }, 'order', {
+    enumerable: true,
+    get() {
+      throw new Error('boom')
+    },
+  })
+  const inputs: ReadonlyArray<[string, unknown]> = [
+    ['a cyclic object', cyclic],
+    ['a throwing getter', throwing],
+    ['a bigint amount', { order: { id: 'o', amount: 10n }, cardId: 'pm' }],
+    ['a bigint', 10n],
+    ['a symbol', Symbol('x')],
+    ['a function', () => 1],
+  ]
+
+  it.each(inputs)('ChargeRequest and ChargeResponse never throw on %s', (_, u) => {
+    for (const codec of [ChargeRequest, chargeRequestFor({ bin: { countryCode: 'USA' } })]) {
+      const r = validate(codec)(u)
+      expect(E.isLeft(r)).toBe(true)
+    }
+    expect(E.isLeft(validate(ChargeResponse)(u))).toBe(true)
+  })
+
+  it('names order.amount for a bigint amount', () => {
+    expect(
+      paths(validate(ChargeRequest)({ order: { id: 'o', amount: 10n }, cardId: 'pm' })),
+    ).toEqual(['order.amount'])
+  })
+})

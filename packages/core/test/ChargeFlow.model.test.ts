@@ -218,7 +218,7 @@ test.prop([commands], { numRuns: 500 })(
     fc.modelRun(
       () => ({
         model: {
-          phase: 'Idle',
+          phase: 'Idle' as Phase,
           awaitingId: undefined,
           readyId: undefined,
           issuedIds: new Set<string>(),

@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { pipe } from 'fp-ts/lib/function.js'
@@ -254,5 +257,44 @@ describe('nextRequest', () => {
         billingInfo: { countryCode: 'USA', stateCode: 'CA', zipCode: '94105' },
       }),
     )
+  })
+})
+
+// fp-ts/io-ts deep imports pass vitest but can fail under plain Node ESM: run the built
+// dist of the card/charge/3DS modules as a user's program would.
+describe('built dist under plain Node ESM', () => {
+  const script = `
+import * as core from '@paykit/core'
+const { ChargeFlow, ChargeRequest, ChargeResponse, FrameMessage, validate } = core
+const ok = (r) => { if (r._tag === 'Left') throw new Error(JSON.stringify(r.left)); return r.right }
+const request = ok(validate(ChargeRequest)({ order: { id: 'O', amount: 5 }, cardId: 'pm' }))
+const auth = ok(validate(ChargeResponse)({ status: 'AUTHENTICATION_REQUIRED', message: 'm', error: null,
+  authentication: { url: 'https://x.example/a', id: 'a1' }, order: null, createdAt: '2026-01-01T00:00:00.000Z' }))
+const msg = ok(validate(FrameMessage)({ MessageType: 'authentication.complete', Status: 'SUCCESS',
+  AuthenticationId: 'a1', OrderId: 'O', OrderAmount: 5 }))
+let s = ChargeFlow.start(request)
+s = ok(ChargeFlow.reduce(s, ChargeFlow.chargeResponded(auth)))
+s = ok(ChargeFlow.reduce(s, ChargeFlow.frameMessageReceived(msg)))
+const next = ChargeFlow.nextRequest(s)
+const card = validate(core.paymentMethodRequestAt(new Date('2026-01-01T00:00:00Z')))({
+  card: { number: '4242424242424241', expirationMonth: '01', expirationYear: '2026', cvv: '123' } })
+console.log(JSON.stringify({ tag: s._tag, retry: ChargeRequest.encode(next.value), card: card.left,
+  luhn: core.luhn('4242424242424242'), brand: core.cardBrand('5555555555554444') }))
+`
+
+  it('runs the 3DS flow and the card rules from the package root', async () => {
+    const packageRoot = fileURLToPath(new URL('..', import.meta.url))
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--input-type=module', '-e', script],
+      { cwd: packageRoot },
+    )
+    expect(JSON.parse(stdout)).toEqual({
+      tag: 'ReadyToRetry',
+      retry: { order: { id: 'O', amount: 5 }, cardId: 'pm', authenticationId: 'a1' },
+      card: [{ path: 'card.number', message: 'fails the Luhn check' }],
+      luhn: true,
+      brand: 'MASTERCARD',
+    })
   })
 })

@@ -300,3 +300,25 @@ describe('PaymentMethod (response)', () => {
     expect(() => validate(PaymentMethod)(u)).not.toThrow()
   })
 })
+
+describe('hostile inputs', () => {
+  const cyclic: Record<string, unknown> = {}
+  cyclic['card'] = cyclic
+  const throwing = {
+    card: Object.defineProperty({}, 'number', {
+      enumerable: true,
+      get() {
+        throw new Error('boom')
+      },
+    }),
+  }
+  it.each<[string, unknown]>([
+    ['a cyclic object', cyclic],
+    ['a throwing getter', throwing],
+    ['a bigint', { card: { ...sample.card, number: 4242424242424242n } }],
+  ])('validate never throws on %s', (_, u) => {
+    const r = decodeAt(u)
+    expect(E.isLeft(r)).toBe(true)
+    expect(JSON.stringify(E.isLeft(r) ? r.left : [])).not.toContain('4242424242424242')
+  })
+})
