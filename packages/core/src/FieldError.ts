@@ -38,6 +38,32 @@ export type FieldErrorMap = Readonly<Record<string, ReadonlyArray<string>>>
 const isBranchTag = (tag: unknown): boolean =>
   tag === 'UnionType' || tag === 'IntersectionType' || tag === 'TaggedUnionType'
 
+const WRAPPERS = new Set(['ExactType', 'StrictType', 'ReadonlyType', 'RefinementType'])
+
+/** The codec under `t.exact`, `t.readonly` and refinements, which validate in place. */
+const unwrap = (type: t.Decoder<unknown, unknown>): unknown => {
+  let current = type as { readonly _tag?: unknown; readonly type?: unknown }
+  while (
+    typeof current._tag === 'string' &&
+    WRAPPERS.has(current._tag) &&
+    current.type !== undefined
+  ) {
+    current = current.type as typeof current
+  }
+  return current._tag
+}
+
+/**
+ * Whether a context entry is a union or intersection branch rather than a field: the
+ * parent is one (possibly wrapped), or the entry re-validates the very same value under a
+ * branch index (a custom combinator around an intersection).
+ */
+const isBranch = (parent: t.ContextEntry, entry: t.ContextEntry): boolean =>
+  isBranchTag(unwrap(parent.type)) ||
+  (/^\d+$/.test(entry.key) &&
+    !Array.isArray(parent.actual) &&
+    Object.is(entry.actual, parent.actual))
+
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 
 /**
@@ -52,8 +78,7 @@ export const pathOf = (context: t.Context): string => {
   for (let i = 1; i < context.length; i++) {
     const parent = context[i - 1]
     const entry = context[i]
-    if (parent === undefined || entry === undefined) continue
-    if (isBranchTag((parent.type as { readonly _tag?: unknown })._tag)) continue
+    if (parent === undefined || entry === undefined || isBranch(parent, entry)) continue
     const key = entry.key
     if (Array.isArray(parent.actual) && /^\d+$/.test(key)) path += `[${key}]`
     else if (IDENTIFIER.test(key)) path += path === '' ? key : `.${key}`
@@ -72,9 +97,8 @@ const describe = (u: unknown): string =>
 const fieldType = (context: t.Context): t.Decoder<unknown, unknown> | undefined => {
   for (let i = context.length - 1; i > 0; i--) {
     const parent = context[i - 1]
-    if (parent !== undefined && !isBranchTag((parent.type as { readonly _tag?: unknown })._tag)) {
-      return context[i]?.type
-    }
+    const entry = context[i]
+    if (parent !== undefined && entry !== undefined && !isBranch(parent, entry)) return entry.type
   }
   return context[0]?.type
 }

@@ -64,6 +64,14 @@ describe('validate', () => {
     ])
   })
 
+  it('leaves out intersection branches, also when wrapped in t.exact or a rule', () => {
+    const Both = t.intersection([t.type({ a: t.string }), t.partial({ b: PositiveInt })])
+    const Wrapped = withRule(t.exact(Both), () => [])
+    for (const codec of [Both, t.exact(Both), Wrapped]) {
+      expect(lefts(validate(codec)({ a: 1, b: 0 })).map((e) => e.path)).toEqual(['a', 'b'])
+    }
+  })
+
   it('places a cross-field rule at the field it concerns', () => {
     const Rule = withRule(t.type({ a: t.number, b: t.number }), (v, u, c) =>
       v.a > v.b ? [failureAt(u, c, ['b'], 'must be at least a')] : [],
