@@ -71,3 +71,111 @@ export {
   type WebhookOptions,
 } from './sandbox/Webhooks.js'
 export { CONTROL_PREFIX } from './sandbox/Control.js'
+
+// -------------------------------------------------------------------------------------
+// arbitraries (fast-check): valid requests, and invalid ones labelled with field and rule
+// -------------------------------------------------------------------------------------
+export {
+  breakAt,
+  namedFields,
+  removeAt,
+  removed,
+  setAt,
+  type Invalid,
+  type Key,
+} from './arbitraries/common.js'
+export { invalidTokenRequest, tokenRequest, type TokenRequestInput } from './arbitraries/Token.js'
+export {
+  card,
+  cardNumber,
+  cardSecretsOf,
+  customer,
+  cvv,
+  futureExpiry,
+  invalidPaymentMethodRequest,
+  luhnCardNumber,
+  luhnCompletion,
+  nonLuhnCardNumber,
+  paymentMethod,
+  paymentMethodRequest,
+  testCardNumber,
+  type CardInput,
+  type CustomerInput,
+  type PaymentMethodArbitraryOptions,
+  type PaymentMethodOutput,
+  type PaymentMethodRequestInput,
+} from './arbitraries/PaymentMethod.js'
+export {
+  billingInfo,
+  chargeOrder,
+  chargeRequest,
+  chargeRequestFor,
+  countryCode,
+  invalidChargeRequest,
+  invalidChargeRequestFor,
+  type BillingInfoInput,
+  type ChargedPaymentMethod,
+  type ChargeRequestInput,
+} from './arbitraries/Charge.js'
+export {
+  invalidPaymentLinkRequest,
+  lineItem,
+  lineItemsTotal,
+  optionalFields,
+  orderShapeOf,
+  paymentLinkRequest,
+  product,
+  productLineItem,
+  skuLineItem,
+  upTo,
+  type LineItemInput,
+  type OrderShape,
+  type PaymentLinkArbitraryOptions,
+  type PaymentLinkRequestInput,
+  type ProductInput,
+} from './arbitraries/PaymentLink.js'
+
+// -------------------------------------------------------------------------------------
+// property suites (vitest, one call) and their fast-check properties (any runner)
+// -------------------------------------------------------------------------------------
+export {
+  acceptsValid,
+  anythingAnd,
+  assertNamesField,
+  assertNoSecrets,
+  concerns,
+  describeProperties,
+  describeValidation,
+  neverThrows,
+  refusesInvalid,
+  validationProperties,
+  type Validate,
+  type Validation,
+  type ValidationProperties,
+  type ValidationSuite,
+  type ValidationSuiteOptions,
+} from './properties/validation.js'
+export { describeTokenValidation, tokenValidationProperties } from './properties/Token.js'
+export {
+  describePaymentMethodValidation,
+  paymentMethodValidationProperties,
+  type PaymentMethodSuiteOptions,
+} from './properties/PaymentMethod.js'
+export {
+  chargeValidationProperties,
+  describeChargeValidation,
+  type ChargeSuiteOptions,
+} from './properties/Charge.js'
+export {
+  describePaymentLinkValidation,
+  paymentLinkValidationProperties,
+  type PaymentLinkSuiteOptions,
+} from './properties/PaymentLink.js'
+export {
+  describeRefusesBeforeSending,
+  refusesBeforeSending,
+  sendsValid,
+  type RefusesBeforeSendingOptions,
+  type Send,
+  type SendOutcome,
+} from './properties/http.js'

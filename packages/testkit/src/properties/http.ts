@@ -1,0 +1,143 @@
+/**
+ * The HTTP-level suite: an integration (a client, an n8n node, the integrator's own wrapper)
+ * refuses every invalid request before any request leaves it, naming the field, and sends
+ * every valid one.
+ *
+ * @since 0.1.0
+ */
+import type { FieldError } from '@paykit/core'
+import * as fc from 'fast-check'
+import { describe, it } from 'vitest'
+import type { Invalid } from '../arbitraries/common.js'
+import type { PaymentLinkArbitraryOptions } from '../arbitraries/PaymentLink.js'
+import { invalidPaymentLinkRequest, paymentLinkRequest } from '../arbitraries/PaymentLink.js'
+import { assertNamesField, parametersOf } from './validation.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * What the integration under test did with one input: how many HTTP requests it sent
+ * (count them with nock, the testkit's request log or a transport spy) and, when it refused
+ * the input, the field errors it reported.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface SendOutcome {
+  readonly requestsSent: number
+  readonly fieldErrors?: ReadonlyArray<FieldError>
+}
+
+/**
+ * The integration under test: sends one input (a fresh HTTP mock per call, or a counter
+ * reset per call) and says what happened. It must not throw for an invalid input.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Send = (input: unknown) => Promise<SendOutcome>
+
+/**
+ * Options of `describeRefusesBeforeSending`.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface RefusesBeforeSendingOptions {
+  readonly send: Send
+  /** The suite's title (default `refuses invalid payment-link requests before sending`). */
+  readonly name?: string
+  /** Valid inputs (default: `paymentLinkRequest(arbitrary)`). */
+  readonly valid?: fc.Arbitrary<unknown>
+  /** Invalid inputs (default: `invalidPaymentLinkRequest(arbitrary)`). */
+  readonly invalid?: fc.Arbitrary<Invalid>
+  /** Options of the default payment-link arbitraries (a catalogue of skus, for instance). */
+  readonly arbitrary?: PaymentLinkArbitraryOptions
+  /** Whether to check that valid inputs are sent (default true). */
+  readonly checkValid?: boolean
+  readonly numRuns?: number
+  readonly seed?: number
+  /** The vitest timeout of each test in milliseconds (default 60000). */
+  readonly timeout?: number
+}
+
+// -------------------------------------------------------------------------------------
+// properties
+// -------------------------------------------------------------------------------------
+
+/**
+ * Every invalid input is refused with no request sent, and the refusal names its field
+ * and no unrelated one.
+ *
+ * @category properties
+ * @since 0.1.0
+ */
+export const refusesBeforeSending = (
+  send: Send,
+  invalid: fc.Arbitrary<Invalid> = invalidPaymentLinkRequest(),
+): fc.IAsyncPropertyWithHooks<[Invalid]> =>
+  fc.asyncProperty(invalid, async (record) => {
+    const outcome = await send(record.value)
+    if (outcome.requestsSent !== 0) {
+      throw new Error(
+        `an invalid request (${record.field}: ${record.rule}) was sent ${outcome.requestsSent} time(s)`,
+      )
+    }
+    if (outcome.fieldErrors === undefined || outcome.fieldErrors.length === 0) {
+      throw new Error(`an invalid request (${record.field}: ${record.rule}) got no field errors`)
+    }
+    assertNamesField(record, outcome.fieldErrors)
+  })
+
+/**
+ * Every valid input is sent (at least one request leaves the integration): nothing valid
+ * is refused on the way.
+ *
+ * @category properties
+ * @since 0.1.0
+ */
+export const sendsValid = (
+  send: Send,
+  valid: fc.Arbitrary<unknown> = paymentLinkRequest(),
+): fc.IAsyncPropertyWithHooks<[unknown]> =>
+  fc.asyncProperty(valid, async (input) => {
+    const outcome = await send(input)
+    if (outcome.requestsSent < 1) {
+      const fields = (outcome.fieldErrors ?? []).map((e) => e.path)
+      throw new Error(`a valid request was not sent (refused at ${JSON.stringify(fields)})`)
+    }
+  })
+
+// -------------------------------------------------------------------------------------
+// vitest suites
+// -------------------------------------------------------------------------------------
+
+/**
+ * Registers a vitest `describe` whose tests check that every invalid payment-link request
+ * (or the `invalid` inputs given) is refused before any request is sent, naming the field,
+ * and that every valid one is sent.
+ *
+ * @category vitest suites
+ * @since 0.1.0
+ */
+export const describeRefusesBeforeSending = (options: RefusesBeforeSendingOptions): void => {
+  const invalid = options.invalid ?? invalidPaymentLinkRequest(options.arbitrary)
+  const valid = options.valid ?? paymentLinkRequest(options.arbitrary)
+  const timeout = options.timeout ?? 60_000
+  describe(options.name ?? 'refuses invalid payment-link requests before sending', () => {
+    it(
+      'refuses every invalid request before sending it, naming its field',
+      () => fc.assert(refusesBeforeSending(options.send, invalid), parametersOf(options)),
+      timeout,
+    )
+    if (options.checkValid ?? true) {
+      it(
+        'sends every valid request',
+        () => fc.assert(sendsValid(options.send, valid), parametersOf(options)),
+        timeout,
+      )
+    }
+  })
+}
