@@ -1,6 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import * as E from 'fp-ts/lib/Either.js'
+import { verifyWebhookEvent } from '@paykit/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { clientOf } from './httpSuite.js'
 
@@ -70,6 +74,51 @@ describe('paykit-sandbox command', () => {
     expect((await clientOf(url).post('/__sandbox/reset', {})).status).toBe(200)
     child.kill('SIGINT')
     expect(await exitOf(child)).toBe(0)
+  })
+
+  it('delivers signed webhooks with --webhook-url and --webhook-secret', async () => {
+    const received: Array<{ header: string | undefined; body: string }> = []
+    const receiver = createServer((req, res) => {
+      let body = ''
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      req.on('end', () => {
+        const header = req.headers['paykit-signature']
+        received.push({ header: typeof header === 'string' ? header : undefined, body })
+        res.end()
+      })
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    try {
+      const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
+      const child = run([
+        '--port',
+        '0',
+        '--control',
+        '--webhook-url',
+        hook,
+        '--webhook-secret',
+        'cli-whsec',
+      ])
+      children.push(child)
+      const url = (await firstLine(child)).slice('listening on '.length)
+      const api = clientOf(url)
+      const link = await api.link()
+      expect((await api.post(`/__sandbox/orders/${link.orderCode}/cancel`, {})).status).toBe(200)
+      await expect.poll(() => received.length, { timeout: 5000 }).toBe(1)
+      const [hit] = received
+      const event = verifyWebhookEvent({
+        secret: 'cli-whsec',
+        body: hit?.body ?? '',
+        header: hit?.header,
+        now: new Date(),
+      })
+      expect(E.isRight(event) && event.right.type).toBe('order.cancelled')
+      child.kill('SIGTERM')
+      expect(await exitOf(child)).toBe(0)
+    } finally {
+      receiver.closeAllConnections()
+      await new Promise((resolve) => receiver.close(resolve))
+    }
   })
 
   it('prints its usage with --help', async () => {

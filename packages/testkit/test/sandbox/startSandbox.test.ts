@@ -4,6 +4,7 @@ import { connect } from 'node:net'
 import * as E from 'fp-ts/lib/Either.js'
 import { verifyWebhook, verifyWebhookEvent, WEBHOOK_SIGNATURE_HEADER } from '@paykit/core'
 import { afterEach, describe, expect, it } from 'vitest'
+import { fc, test } from '@fast-check/vitest'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/startSandbox.js'
 import { defaultCredentials } from '../../src/TestCards.js'
 import { clientOf, describeOverHttp } from './httpSuite.js'
@@ -387,4 +388,68 @@ describe('startSandbox', () => {
     await sandbox.webhooksIdle()
     expect(Date.now() - started).toBeLessThan(1000)
   })
+})
+
+describe('startSandbox under arbitrary input', () => {
+  let sandbox: Sandbox | undefined
+  afterEach(async () => {
+    await sandbox?.close()
+    sandbox = undefined
+  })
+
+  const paths = fc.oneof(
+    fc.constantFrom(
+      '/token',
+      '/paymentmethods',
+      '/charges',
+      '/paymentlink/checkout',
+      '/paymentlink/order/OC00001001',
+      '/3ds/auth_000001?result=success',
+      '/pay/OC00001001',
+      '/__sandbox/reset',
+    ),
+    fc.webPath().map((p) => (p.startsWith('/') ? p : `/${p}`)),
+  )
+  const bodies = fc.oneof(
+    fc.json(),
+    fc.string(),
+    fc.constant(''),
+    fc.jsonValue().map((v) => JSON.stringify({ card: v, order: v, amount: v, lineItems: [v] })),
+  )
+
+  test.prop(
+    [
+      fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
+      paths,
+      bodies,
+      fc.constantFrom(
+        'application/json',
+        'application/x-www-form-urlencoded',
+        'text/plain',
+        'application/json; charset=latin1',
+        '',
+      ),
+      fc.boolean(),
+    ],
+    { numRuns: 120 },
+  )(
+    'answers every request with a non-5xx status and keeps serving',
+    async (method, path, body, contentType, authorized) => {
+      sandbox ??= await startSandbox({ maxBodyBytes: 4096 })
+      const api = clientOf(sandbox.url)
+      const token = authorized ? await api.token() : undefined
+      const res = await fetch(`${sandbox.url}${path}`, {
+        method,
+        headers: {
+          ...(contentType === '' ? {} : { 'content-type': contentType }),
+          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        },
+        ...(method === 'GET' ? {} : { body }),
+        redirect: 'manual',
+      })
+      expect(res.status).toBeLessThan(500)
+      await res.arrayBuffer()
+      expect((await api.post('/token', {})).status).toBeLessThan(500)
+    },
+  )
 })
