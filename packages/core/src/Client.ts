@@ -185,17 +185,37 @@ export type ChargeRequestInput = Omit<ChargeRequestOutput, 'authenticationId'> &
   readonly authenticationId?: string | null
 }
 
+type LineItemJson = NonNullable<PaymentLinkRequestJson['lineItems']>[number]
+
 /**
- * A payment-link request as the caller writes it; `orderName` and `expirationMinutes`
- * may be left out (their defaults apply).
+ * A line item as the caller writes it: `product.requiresShipping` may be left out.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type LineItemInput = LineItemJson extends infer L
+  ? L extends { readonly product: infer P }
+    ? Omit<L, 'product'> & {
+        readonly product: Omit<P, 'requiresShipping'> & { readonly requiresShipping?: boolean }
+      }
+    : L
+  : never
+
+/**
+ * A payment-link request as the caller writes it; `orderName`, `expirationMinutes` and
+ * `product.requiresShipping` may be left out (their defaults apply).
  *
  * @category model
  * @since 0.1.0
  */
 export type PaymentLinkRequestInput = Omit<
   PaymentLinkRequestJson,
-  'orderName' | 'expirationMinutes'
-> & { readonly orderName?: string; readonly expirationMinutes?: number }
+  'orderName' | 'expirationMinutes' | 'lineItems'
+> & {
+  readonly orderName?: string
+  readonly expirationMinutes?: number
+  readonly lineItems?: ReadonlyArray<LineItemInput>
+}
 
 /**
  * What the 3DS step is: open `url` in a frame and yield the frame message posted for
