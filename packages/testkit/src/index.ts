@@ -179,3 +179,8 @@ export {
   type Send,
   type SendOutcome,
 } from './properties/http.js'
+
+// -------------------------------------------------------------------------------------
+// 3DS without a browser
+// -------------------------------------------------------------------------------------
+export { authenticateHeadless, type HeadlessAuthenticateOptions } from './Authenticate.js'
