@@ -230,31 +230,32 @@ const onFrameMessage = (
   const message = event.message
   if (message.AuthenticationId !== state.authenticationId)
     return refuse(state, event, 'the frame message is for another authentication')
+  // PENDING is not a result, whatever the MessageType: the frame will still post the final one.
+  if (message.Status === 'PENDING') return E.right(state)
   if (isAuthenticationSuccess(message))
     return E.right({
       _tag: 'ReadyToRetry',
       request: state.request,
       authenticationId: state.authenticationId,
     })
-  if (message.MessageType === 'authentication.failed' || message.Status !== 'PENDING')
-    return E.right({
-      _tag: 'AuthenticationFailed',
-      request: state.request,
-      authenticationId: state.authenticationId,
-      status:
-        message.Status === 'FAILED' || message.Status === 'ERROR' || message.Status === 'EXPIRED'
-          ? message.Status
-          : 'FAILED',
-      message,
-    })
-  return E.right(state)
+  return E.right({
+    _tag: 'AuthenticationFailed',
+    request: state.request,
+    authenticationId: state.authenticationId,
+    status:
+      message.Status === 'FAILED' || message.Status === 'ERROR' || message.Status === 'EXPIRED'
+        ? message.Status
+        : 'FAILED',
+    message,
+  })
 }
 
 /**
  * The charge-flow reducer. A response moves Idle or ReadyToRetry to Failed, Succeeded or
  * AwaitingAuthentication; a frame message for the awaited authentication moves
  * AwaitingAuthentication to ReadyToRetry (complete + SUCCESS), AuthenticationFailed
- * (`authentication.failed`, or FAILED/ERROR/EXPIRED) or keeps it (PENDING). Anything
+ * (`authentication.failed`, or FAILED/ERROR/EXPIRED) or keeps it (Status PENDING, whatever
+ * the MessageType). Anything
  * else (a message for another authentication id, a response while awaiting the frame,
  * a message when none is awaited, any event in a terminal state) is `Left`.
  *

@@ -152,7 +152,7 @@ class Frame implements fc.Command<Model, Real> {
       m.readyId = this.id
       m.awaitingId = undefined
       expect(real.state).toMatchObject({ _tag: 'ReadyToRetry', authenticationId: this.id })
-    } else if (this.type === 'authentication.failed' || this.status !== 'PENDING') {
+    } else if (this.status !== 'PENDING') {
       m.phase = 'AuthFailed'
       m.awaitingId = undefined
       expect(real.state._tag).toBe('AuthenticationFailed')

@@ -147,10 +147,13 @@ describe('ChargeFlow reducer', () => {
     expectLeft(awaiting, frame('authentication.failed', 'FAILED', 'auth_2'))
   })
 
-  it('AwaitingAuthentication: Status PENDING keeps it awaiting, unchanged', () => {
-    const r = reduce(awaiting, frame('authentication.complete', 'PENDING'))
-    expect(E.isRight(r) && r.right).toBe(awaiting)
-  })
+  it.each<FrameMessageType>(['authentication.complete', 'authentication.failed'])(
+    'AwaitingAuthentication: Status PENDING keeps it awaiting, unchanged (%s)',
+    (type) => {
+      const r = reduce(awaiting, frame(type, 'PENDING'))
+      expect(E.isRight(r) && r.right).toBe(awaiting)
+    },
+  )
 
   it.each<[FrameMessageType, AuthenticationStatus, AuthenticationStatus]>([
     ['authentication.complete', 'FAILED', 'FAILED'],
@@ -159,7 +162,6 @@ describe('ChargeFlow reducer', () => {
     ['authentication.failed', 'FAILED', 'FAILED'],
     ['authentication.failed', 'ERROR', 'ERROR'],
     ['authentication.failed', 'EXPIRED', 'EXPIRED'],
-    ['authentication.failed', 'PENDING', 'FAILED'],
     ['authentication.failed', 'SUCCESS', 'FAILED'],
   ])('AwaitingAuthentication: %s + %s -> AuthenticationFailed(%s)', (type, status, expected) => {
     const event = frame(type, status)
