@@ -331,7 +331,7 @@ const lineItemBreaks = (
   options: PaymentLinkArbitraryOptions,
 ): ReadonlyArray<fc.Arbitrary<Invalid>> => {
   const at: ReadonlyArray<Key> = ['lineItems', i]
-  const withItem = (item: LineItemInput): unknown => breakAt(base, at, item, '').value
+  const withItem = (item: LineItemInput): unknown => setAt(base, at, item)
   const productAt = (key: Key, value: fc.Arbitrary<unknown>, rule: string) =>
     fc
       .tuple(productLineItem(), value)
@@ -343,7 +343,7 @@ const lineItemBreaks = (
   return [
     notAnObject.map((v) => breakAt(base, at, v, 'line item is an object')),
     quantity().map((q): Invalid => ({
-      value: breakAt(base, at, { quantity: q }, '').value,
+      value: setAt(base, at, { quantity: q }),
       field: pathOf([...at, 'sku']),
       alsoNames: [pathOf([...at, 'product'])],
       rule: 'line item has sku or product',

@@ -66,7 +66,13 @@ export const namedFields = (invalid: Invalid): ReadonlyArray<string> => [
 // edits (immutable; the input is never changed)
 // -------------------------------------------------------------------------------------
 
-const REMOVE: unique symbol = Symbol('remove')
+/**
+ * Marker for `breakAt` and `setAt`: remove the field instead of setting it.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const removed: unique symbol = Symbol('removed')
 
 const edit = (u: unknown, keys: ReadonlyArray<Key>, value: unknown): unknown => {
   const [key, ...rest] = keys
@@ -74,7 +80,7 @@ const edit = (u: unknown, keys: ReadonlyArray<Key>, value: unknown): unknown => 
   if (Array.isArray(u)) {
     const copy: Array<unknown> = [...(u as ReadonlyArray<unknown>)]
     const next = edit(copy[key as number], rest, value)
-    if (next === REMOVE) copy.splice(key as number, 1)
+    if (next === removed) copy.splice(key as number, 1)
     else copy[key as number] = next
     return copy
   }
@@ -82,11 +88,12 @@ const edit = (u: unknown, keys: ReadonlyArray<Key>, value: unknown): unknown => 
     typeof u === 'object' && u !== null ? (u as Readonly<Record<string, unknown>>) : {}
   const next = edit(record[key], rest, value)
   const others = Object.entries(record).filter(([k]) => k !== String(key))
-  return Object.fromEntries(next === REMOVE ? others : [...others, [String(key), next]])
+  return Object.fromEntries(next === removed ? others : [...others, [String(key), next]])
 }
 
 /**
- * `u` with the field at `keys` set to `value` (created when absent).
+ * `u` with the field at `keys` set to `value` (created when absent; removed when `value`
+ * is `removed`).
  *
  * @category edits
  * @since 0.1.0
@@ -100,15 +107,7 @@ export const setAt = (u: unknown, keys: ReadonlyArray<Key>, value: unknown): unk
  * @category edits
  * @since 0.1.0
  */
-export const removeAt = (u: unknown, keys: ReadonlyArray<Key>): unknown => edit(u, keys, REMOVE)
-
-/**
- * Marker for `breakAt`: remove the field instead of replacing it.
- *
- * @category constructors
- * @since 0.1.0
- */
-export const removed: unique symbol = Symbol('removed')
+export const removeAt = (u: unknown, keys: ReadonlyArray<Key>): unknown => edit(u, keys, removed)
 
 /**
  * An invalid record: `base` with the field at `keys` replaced by `value` (or removed when
@@ -123,7 +122,7 @@ export const breakAt = (
   value: unknown,
   rule: string,
 ): Invalid => ({
-  value: value === removed ? removeAt(base, keys) : setAt(base, keys, value),
+  value: edit(base, keys, value),
   field: pathOf(keys),
   rule,
 })
