@@ -5,6 +5,7 @@ import type { FrameMessage } from '../src/Authentication.js'
 import { FrameMessage as FrameMessageCodec } from '../src/Authentication.js'
 import type { ClientConfig, Exchange } from '../src/Client.js'
 import { createClient } from '../src/Client.js'
+import { traverseWithConcurrency } from '../src/Concurrency.js'
 import { validate } from '../src/FieldError.js'
 import type { PaykitError } from '../src/PaykitError.js'
 import type {
@@ -541,6 +542,43 @@ describe('Client: typed errors', () => {
   })
 })
 
+describe('Client: many calls', () => {
+  it('creates many links with bounded concurrency; a failed one loses none of the others', async () => {
+    let inFlight = 0
+    let peak = 0
+    const service = fakeService({
+      'POST /api/paymentlink/checkout': [
+        async (request) => {
+          inFlight++
+          peak = Math.max(peak, inFlight)
+          await new Promise((r) => setTimeout(r, 5))
+          inFlight--
+          const { amount } = JSON.parse(request.body ?? '{}') as { amount: number }
+          return amount === 3
+            ? json(500, { title: 'Oops', status: 500 })
+            : json(200, { ...link, orderCode: `ORD${amount}` })
+        },
+      ],
+    })
+    const c = client(service, { credentials: { apiKey: 'key-1' } })
+    const amounts = [1, 2, 3, -4, 5, 6, 7]
+    const results = await traverseWithConcurrency(2)(amounts, (amount) =>
+      c.createPaymentLink({ amount }),
+    )()
+    expect(results.map((r) => (E.isRight(r) ? r.right.orderCode : r.left._tag))).toEqual([
+      'ORD1',
+      'ORD2',
+      'HttpError',
+      'ValidationError',
+      'ORD5',
+      'ORD6',
+      'ORD7',
+    ])
+    expect(peak).toBeLessThanOrEqual(2)
+    expect(service.count('POST /api/paymentlink/checkout')).toBe(6)
+  })
+})
+
 describe('Client: chargeWith3ds', () => {
   it('repeats the charge with the authenticationId only after complete + SUCCESS', async () => {
     const service = fakeService({
@@ -742,12 +780,17 @@ const cvv = fc
   .stringMatching(/^\d{3,4}$/)
   .filter((s) => !['200', '400', '401', '500', '3600', '2099', '1440'].includes(s))
 
-type Echo = 'problem' | 'decode' | 'reset' | 'server'
+type Echo = 'problem' | 'decode' | 'reset' | 'server' | 'token'
 
 /** A service that echoes everything it received (headers and body) wherever it can. */
 const echoingService = (accessToken: string, mode: Echo) =>
   fakeService({
-    'POST /api/token': [tokenReply(accessToken)],
+    'POST /api/token': [
+      (request) =>
+        mode === 'token'
+          ? json(400, { title: request.body ?? '', status: 400, errors: { x: [request.body] } })
+          : tokenReply(accessToken),
+    ],
     'POST /api/paymentmethods': [
       (request) => {
         const echo = `${JSON.stringify(request.headers)} ${request.body ?? ''}`
@@ -775,7 +818,7 @@ describe('Client: no secrets in errors or logs', () => {
       secretText,
       cardNumber,
       cvv,
-      fc.constantFrom<Echo>('problem', 'decode', 'reset', 'server'),
+      fc.constantFrom<Echo>('problem', 'decode', 'reset', 'server', 'token'),
     ],
     { numRuns: 60 },
   )(

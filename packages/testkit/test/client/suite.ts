@@ -7,6 +7,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import {
   FrameMessage,
   createClient,
+  traverseWithConcurrency,
   validate,
   type Client,
   type ClientConfig,
@@ -292,6 +293,27 @@ export const describeClientAgainst = (name: string, start: () => Promise<Fake>):
         _tag: 'HttpError',
         status: 404,
       })
+    })
+
+    it('many links with bounded concurrency: a failed one loses none of the created ones', async () => {
+      const c = clientOf()
+      fake.injectFault(
+        { kind: 'status500' },
+        { method: 'POST', path: at('/paymentlink/checkout'), times: 1 },
+      )
+      const amounts = [10, 20, -1, 30, 40, 50]
+      const results = await traverseWithConcurrency(3)(amounts, (amount) =>
+        c.createPaymentLink({ amount }),
+      )()
+      expect(results).toHaveLength(amounts.length)
+      expect(results[2]?._tag === 'Left' && results[2].left._tag).toBe('ValidationError')
+      const failed = results.filter((r) => r._tag === 'Left' && r.left._tag === 'HttpError')
+      expect(failed).toHaveLength(1)
+      for (const [i, r] of results.entries()) {
+        if (r._tag === 'Left') continue
+        const order = right(await c.getOrder(r.right.orderCode)())
+        expect(order.total.toString()).toBe(String(amounts[i]))
+      }
     })
 
     // ------------------------------------------------------------------ tokens
