@@ -57,6 +57,7 @@ import type { AccessToken } from './Token.js'
 import { AccessToken as AccessTokenCodec, TokenRequest, authorizationHeader } from './Token.js'
 import { createTokenCache } from './TokenCache.js'
 import type { Transport, TransportError, TransportRequest, TransportResponse } from './Transport.js'
+import { transportError } from './Transport.js'
 import { HttpUrl, NonEmptyString } from './internal/codec.js'
 
 // -------------------------------------------------------------------------------------
@@ -448,7 +449,7 @@ export const createClient = (config: ClientConfig): Client => {
         result = await transport(request)()
       } catch {
         // A transport must not reject; one that does is treated as a dropped connection.
-        result = E.left({ _tag: 'TransportError', failure: 'other', sent: 'maybe', detail: '' })
+        result = E.left(transportError('other', 'the transport threw'))
       }
       report(
         {
