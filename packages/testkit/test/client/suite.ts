@@ -31,6 +31,7 @@ export interface Fake {
   readonly completeAuthentication: (id: string, result: AuthenticationResult) => void
   readonly payOrder: (code: string) => void
   readonly cancelOrder: (code: string) => void
+  readonly finalizeOrder: (code: string) => void
   readonly advanceClock: (ms: number) => void
   readonly close: () => Promise<void>
 }
@@ -217,6 +218,28 @@ export const describeClientAgainst = (name: string, start: () => Promise<Fake>):
       expect(count('POST', '/charges')).toBe(1)
     })
 
+    it('chargeWith3ds: an expired authentication ends as AuthenticationFailed EXPIRED', async () => {
+      const c = clientOf()
+      const pm = await newCard(c, testCards.authentication.number)
+      const request = chargeOf(pm.id, 12)
+      const end = right(
+        await c.chargeWith3ds(request, (_url, id) => async () => {
+          fake.completeAuthentication(id, 'expired')
+          const message = validate(FrameMessage)({
+            MessageType: 'authentication.failed',
+            Status: 'EXPIRED',
+            AuthenticationId: id,
+            OrderId: request.order.id,
+            OrderAmount: 12,
+          })
+          if (E.isLeft(message)) throw new Error('bad fixture')
+          return E.right(message.right)
+        })(),
+      )
+      expect(end._tag === 'AuthenticationFailed' && end.status).toBe('EXPIRED')
+      expect(count('POST', '/charges')).toBe(1)
+    })
+
     it('chargeWith3ds: a forged SUCCESS message does not fool the service', async () => {
       const c = clientOf()
       const pm = await newCard(c, testCards.authentication.number)
@@ -247,6 +270,14 @@ export const describeClientAgainst = (name: string, start: () => Promise<Fake>):
       )
       expect(paid.orderStatus).toBe('PAID')
       expect(paid.payment).not.toBeNull()
+      fake.finalizeOrder(link.orderCode)
+      const finalized = right(
+        await c.waitForOrderStatus(link.orderCode, ['FINALIZED'], {
+          timeoutMs: 1000,
+          intervalMs: 10,
+        })(),
+      )
+      expect(finalized.orderStatus).toBe('FINALIZED')
     })
 
     it('uses the access token for payment links without an API key; line items', async () => {
