@@ -1,7 +1,8 @@
 /**
  * @paykit/testkit: a fake of the card-payment service (one pure simulator, behind nock
  * and behind a real HTTP sandbox), the sandbox's test cards and credentials, fast-check
- * arbitraries and property suites.
+ * arbitraries and properties. The vitest suites are in `@paykit/testkit/vitest`, so this
+ * root loads without vitest.
  *
  * @since 0.1.0
  */
@@ -136,7 +137,7 @@ export {
 } from './arbitraries/PaymentLink.js'
 
 // -------------------------------------------------------------------------------------
-// property suites (vitest, one call) and their fast-check properties (any runner)
+// properties (fast-check, any runner); the vitest suites are `@paykit/testkit/vitest`
 // -------------------------------------------------------------------------------------
 export {
   acceptsValid,
@@ -144,8 +145,6 @@ export {
   assertNamesField,
   assertNoSecrets,
   concerns,
-  describeProperties,
-  describeValidation,
   neverThrows,
   refusesInvalid,
   validationProperties,
@@ -155,24 +154,17 @@ export {
   type ValidationSuite,
   type ValidationSuiteOptions,
 } from './properties/validation.js'
-export { describeTokenValidation, tokenValidationProperties } from './properties/Token.js'
+export { tokenValidationProperties } from './properties/Token.js'
 export {
-  describePaymentMethodValidation,
   paymentMethodValidationProperties,
   type PaymentMethodSuiteOptions,
 } from './properties/PaymentMethod.js'
+export { chargeValidationProperties, type ChargeSuiteOptions } from './properties/Charge.js'
 export {
-  chargeValidationProperties,
-  describeChargeValidation,
-  type ChargeSuiteOptions,
-} from './properties/Charge.js'
-export {
-  describePaymentLinkValidation,
   paymentLinkValidationProperties,
   type PaymentLinkSuiteOptions,
 } from './properties/PaymentLink.js'
 export {
-  describeRefusesBeforeSending,
   refusesBeforeSending,
   sendsValid,
   type RefusesBeforeSendingOptions,

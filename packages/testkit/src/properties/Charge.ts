@@ -1,8 +1,9 @@
 /**
- * The charge validation suite, for the rule that depends on the payment method: for any
- * payment method (USA and CAN issuers among them), every valid `POST /charges` body is
+ * The charge validation properties, for the rule that depends on the payment method: for
+ * any payment method (USA and CAN issuers among them), every valid `POST /charges` body is
  * accepted, every invalid one (a missing `billingInfo` for a USA or CAN card among them)
- * is refused naming its field, and nothing throws.
+ * is refused naming its field, and nothing throws. The vitest suite,
+ * `describeChargeValidation`, is in `@paykit/testkit/vitest`.
  *
  * @since 0.1.0
  */
@@ -12,7 +13,7 @@ import { chargeRequestFor, invalidChargeRequestFor } from '../arbitraries/Charge
 import type { Invalid } from '../arbitraries/common.js'
 import { paymentMethod } from '../arbitraries/PaymentMethod.js'
 import type { Validate, ValidationProperties, ValidationSuiteOptions } from './validation.js'
-import { acceptsValid, describeProperties, neverThrows, refusesInvalid } from './validation.js'
+import { acceptsValid, neverThrows, refusesInvalid } from './validation.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -81,22 +82,3 @@ export const chargeValidationProperties = (
     ),
   }
 }
-
-// -------------------------------------------------------------------------------------
-// vitest suites
-// -------------------------------------------------------------------------------------
-
-/**
- * Registers `describe('charge request validation')` with three tests over payment
- * methods: every valid charge is accepted, every invalid one is refused naming its field,
- * validation never throws.
- *
- * @category vitest suites
- * @since 0.1.0
- */
-export const describeChargeValidation = (options: ChargeSuiteOptions): void =>
-  describeProperties(
-    'charge request validation',
-    chargeValidationProperties(options.validateFor, options.paymentMethods),
-    options,
-  )

@@ -1,13 +1,14 @@
 /**
- * The payment-link validation suite: every valid `POST /paymentlink/checkout` body is
- * accepted, every invalid one refused naming its field, and nothing throws.
+ * The payment-link validation properties: every valid `POST /paymentlink/checkout` body
+ * is accepted, every invalid one refused naming its field, and nothing throws. The vitest
+ * suite, `describePaymentLinkValidation`, is in `@paykit/testkit/vitest`.
  *
  * @since 0.1.0
  */
 import type { PaymentLinkArbitraryOptions } from '../arbitraries/PaymentLink.js'
 import { invalidPaymentLinkRequest, paymentLinkRequest } from '../arbitraries/PaymentLink.js'
 import type { Validate, ValidationProperties, ValidationSuiteOptions } from './validation.js'
-import { describeValidation, validationProperties } from './validation.js'
+import { validationProperties } from './validation.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -42,25 +43,3 @@ export const paymentLinkValidationProperties = (
     valid: paymentLinkRequest(arbitrary),
     invalid: invalidPaymentLinkRequest(arbitrary),
   })
-
-// -------------------------------------------------------------------------------------
-// vitest suites
-// -------------------------------------------------------------------------------------
-
-/**
- * Registers `describe('payment-link request validation')` with three tests: every valid
- * request is accepted, every invalid one is refused naming its field (and no unrelated
- * field), validation never throws.
- *
- * @category vitest suites
- * @since 0.1.0
- */
-export const describePaymentLinkValidation = (options: PaymentLinkSuiteOptions): void =>
-  describeValidation(
-    'payment-link request validation',
-    {
-      valid: paymentLinkRequest(options.arbitrary),
-      invalid: invalidPaymentLinkRequest(options.arbitrary),
-    },
-    options,
-  )

@@ -1,7 +1,8 @@
 /**
- * The payment-method validation suite: every valid `POST /paymentmethods` body is
+ * The payment-method validation properties: every valid `POST /paymentmethods` body is
  * accepted, every invalid one refused naming its field without repeating the card number
- * or CVV, and nothing throws.
+ * or CVV, and nothing throws. The vitest suite, `describePaymentMethodValidation`, is in
+ * `@paykit/testkit/vitest`.
  *
  * @since 0.1.0
  */
@@ -12,7 +13,7 @@ import {
   paymentMethodRequest,
 } from '../arbitraries/PaymentMethod.js'
 import type { Validate, ValidationProperties, ValidationSuiteOptions } from './validation.js'
-import { describeValidation, validationProperties } from './validation.js'
+import { validationProperties } from './validation.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -47,28 +48,3 @@ export const paymentMethodValidationProperties = (
     invalid: invalidPaymentMethodRequest(arbitrary),
     secretsOf: cardSecretsOf,
   })
-
-// -------------------------------------------------------------------------------------
-// vitest suites
-// -------------------------------------------------------------------------------------
-
-/**
- * Registers `describe('payment-method request validation')` with three tests: every valid
- * card is accepted, every invalid one is refused naming its field (no message repeats the
- * card number or CVV), validation never throws.
- *
- * @category vitest suites
- * @since 0.1.0
- */
-export const describePaymentMethodValidation = (options: PaymentMethodSuiteOptions): void => {
-  const arbitrary = options.now === undefined ? {} : { now: options.now }
-  describeValidation(
-    'payment-method request validation',
-    {
-      valid: paymentMethodRequest(arbitrary),
-      invalid: invalidPaymentMethodRequest(arbitrary),
-      secretsOf: cardSecretsOf,
-    },
-    options,
-  )
-}

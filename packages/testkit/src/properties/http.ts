@@ -1,17 +1,17 @@
 /**
- * The HTTP-level suite: an integration (a client, an n8n node, the integrator's own wrapper)
- * refuses every invalid request before any request leaves it, naming the field, and sends
- * every valid one.
+ * The HTTP-level properties: an integration (a client, an n8n node, the integrator's own
+ * wrapper) refuses every invalid request before any request leaves it, naming the field,
+ * and sends every valid one. The vitest suite, `describeRefusesBeforeSending`, is in
+ * `@paykit/testkit/vitest`.
  *
  * @since 0.1.0
  */
 import type { FieldError } from '@paykit/core'
 import * as fc from 'fast-check'
-import { describe, it } from 'vitest'
 import type { Invalid } from '../arbitraries/common.js'
 import type { PaymentLinkArbitraryOptions } from '../arbitraries/PaymentLink.js'
 import { invalidPaymentLinkRequest, paymentLinkRequest } from '../arbitraries/PaymentLink.js'
-import { assertNamesField, parametersOf } from './validation.js'
+import { assertNamesField } from './validation.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -109,35 +109,3 @@ export const sendsValid = (
       throw new Error(`a valid request was not sent (refused at ${JSON.stringify(fields)})`)
     }
   })
-
-// -------------------------------------------------------------------------------------
-// vitest suites
-// -------------------------------------------------------------------------------------
-
-/**
- * Registers a vitest `describe` whose tests check that every invalid payment-link request
- * (or the `invalid` inputs given) is refused before any request is sent, naming the field,
- * and that every valid one is sent.
- *
- * @category vitest suites
- * @since 0.1.0
- */
-export const describeRefusesBeforeSending = (options: RefusesBeforeSendingOptions): void => {
-  const invalid = options.invalid ?? invalidPaymentLinkRequest(options.arbitrary)
-  const valid = options.valid ?? paymentLinkRequest(options.arbitrary)
-  const timeout = options.timeout ?? 60_000
-  describe(options.name ?? 'refuses invalid payment-link requests before sending', () => {
-    it(
-      'refuses every invalid request before sending it, naming its field',
-      () => fc.assert(refusesBeforeSending(options.send, invalid), parametersOf(options)),
-      timeout,
-    )
-    if (options.checkValid ?? true) {
-      it(
-        'sends every valid request',
-        () => fc.assert(sendsValid(options.send, valid), parametersOf(options)),
-        timeout,
-      )
-    }
-  })
-}

@@ -1,14 +1,13 @@
 /**
  * Property suites of a validation function: every valid request is accepted, every invalid
  * one is refused naming its field (and no unrelated field), and nothing ever throws. Each
- * is a fast-check `asyncProperty` (for any runner) and a `describe...` that registers the
- * vitest tests in one call.
+ * is a fast-check `asyncProperty`, for any runner; `@paykit/testkit/vitest` registers them
+ * as vitest tests in one call.
  *
  * @since 0.1.0
  */
 import type { FieldError } from '@paykit/core'
 import * as fc from 'fast-check'
-import { describe, it } from 'vitest'
 import type { Invalid } from '../arbitraries/common.js'
 import { namedFields } from '../arbitraries/common.js'
 
@@ -228,13 +227,13 @@ export const validationProperties = (
 })
 
 // -------------------------------------------------------------------------------------
-// vitest suites
+// parameters
 // -------------------------------------------------------------------------------------
 
 /**
  * fast-check parameters from suite options (only those given).
  *
- * @category vitest suites
+ * @category parameters
  * @since 0.1.0
  */
 export const parametersOf = <Ts>(options: {
@@ -244,45 +243,3 @@ export const parametersOf = <Ts>(options: {
   ...(options.numRuns === undefined ? {} : { numRuns: options.numRuns }),
   ...(options.seed === undefined ? {} : { seed: options.seed }),
 })
-
-/**
- * Registers a vitest `describe(name)` with the three properties of `suite` as tests.
- *
- * @category vitest suites
- * @since 0.1.0
- */
-export const describeValidation = (
-  name: string,
-  suite: ValidationSuite,
-  options: ValidationSuiteOptions,
-): void => {
-  describeProperties(name, validationProperties(options.validate, suite), options)
-}
-
-/**
- * Registers a vitest `describe(name)` with three given properties as tests.
- *
- * @category vitest suites
- * @since 0.1.0
- */
-export const describeProperties = (
-  name: string,
-  properties: ValidationProperties,
-  options: Omit<ValidationSuiteOptions, 'validate'>,
-): void => {
-  const parameters = parametersOf(options)
-  const timeout = options.timeout ?? 30_000
-  describe(name, () => {
-    it('accepts every valid request', () => fc.assert(properties.acceptsValid, parameters), timeout)
-    it(
-      'refuses every invalid request, naming its field and no unrelated one',
-      () => fc.assert(properties.refusesInvalid, parameters),
-      timeout,
-    )
-    it(
-      'never throws, whatever the input',
-      () => fc.assert(properties.neverThrows, parameters),
-      timeout,
-    )
-  })
-}

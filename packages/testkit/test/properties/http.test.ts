@@ -6,11 +6,8 @@ import {
   paymentMethodRequest,
 } from '../../src/arbitraries/PaymentMethod.js'
 import type { Send } from '../../src/properties/http.js'
-import {
-  describeRefusesBeforeSending,
-  refusesBeforeSending,
-  sendsValid,
-} from '../../src/properties/http.js'
+import { refusesBeforeSending, sendsValid } from '../../src/properties/http.js'
+import { describeRefusesBeforeSending } from '../../src/vitest.js'
 
 vi.setConfig({ testTimeout: 60_000 })
 

@@ -11,22 +11,18 @@ import type { FieldError } from '@paykit/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
-import {
-  describeChargeValidation,
-  chargeValidationProperties,
-} from '../../src/properties/Charge.js'
-import {
-  describePaymentLinkValidation,
-  paymentLinkValidationProperties,
-} from '../../src/properties/PaymentLink.js'
-import {
-  describePaymentMethodValidation,
-  paymentMethodValidationProperties,
-} from '../../src/properties/PaymentMethod.js'
-import { describeTokenValidation } from '../../src/properties/Token.js'
+import { chargeValidationProperties } from '../../src/properties/Charge.js'
+import { paymentLinkValidationProperties } from '../../src/properties/PaymentLink.js'
+import { paymentMethodValidationProperties } from '../../src/properties/PaymentMethod.js'
 import type { Validate } from '../../src/properties/validation.js'
 import { concerns } from '../../src/properties/validation.js'
 import { defaultProducts } from '../../src/TestCards.js'
+import {
+  describeChargeValidation,
+  describePaymentLinkValidation,
+  describePaymentMethodValidation,
+  describeTokenValidation,
+} from '../../src/vitest.js'
 
 vi.setConfig({ testTimeout: 60_000 })
 

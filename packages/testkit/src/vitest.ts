@@ -1,0 +1,169 @@
+/**
+ * @paykit/testkit/vitest: the property suites as vitest `describe` blocks, one call each.
+ * The only module of the testkit that imports `vitest`, so that the package root (the
+ * sandbox, the nock mock, the arbitraries and the fast-check properties) loads without it.
+ *
+ * @since 0.1.0
+ */
+import * as fc from 'fast-check'
+import { describe, it } from 'vitest'
+import { invalidPaymentLinkRequest, paymentLinkRequest } from './arbitraries/PaymentLink.js'
+import {
+  cardSecretsOf,
+  invalidPaymentMethodRequest,
+  paymentMethodRequest,
+} from './arbitraries/PaymentMethod.js'
+import { invalidTokenRequest, tokenRequest } from './arbitraries/Token.js'
+import type { ChargeSuiteOptions } from './properties/Charge.js'
+import { chargeValidationProperties } from './properties/Charge.js'
+import type { RefusesBeforeSendingOptions } from './properties/http.js'
+import { refusesBeforeSending, sendsValid } from './properties/http.js'
+import type { PaymentLinkSuiteOptions } from './properties/PaymentLink.js'
+import type { PaymentMethodSuiteOptions } from './properties/PaymentMethod.js'
+import type {
+  ValidationProperties,
+  ValidationSuite,
+  ValidationSuiteOptions,
+} from './properties/validation.js'
+import { parametersOf, validationProperties } from './properties/validation.js'
+
+// -------------------------------------------------------------------------------------
+// vitest suites
+// -------------------------------------------------------------------------------------
+
+/**
+ * Registers a vitest `describe(name)` with three given properties as tests.
+ *
+ * @category vitest suites
+ * @since 0.1.0
+ */
+export const describeProperties = (
+  name: string,
+  properties: ValidationProperties,
+  options: Omit<ValidationSuiteOptions, 'validate'>,
+): void => {
+  const parameters = parametersOf(options)
+  const timeout = options.timeout ?? 30_000
+  describe(name, () => {
+    it('accepts every valid request', () => fc.assert(properties.acceptsValid, parameters), timeout)
+    it(
+      'refuses every invalid request, naming its field and no unrelated one',
+      () => fc.assert(properties.refusesInvalid, parameters),
+      timeout,
+    )
+    it(
+      'never throws, whatever the input',
+      () => fc.assert(properties.neverThrows, parameters),
+      timeout,
+    )
+  })
+}
+
+/**
+ * Registers a vitest `describe(name)` with the three properties of `suite` as tests.
+ *
+ * @category vitest suites
+ * @since 0.1.0
+ */
+export const describeValidation = (
+  name: string,
+  suite: ValidationSuite,
+  options: ValidationSuiteOptions,
+): void => {
+  describeProperties(name, validationProperties(options.validate, suite), options)
+}
+
+/**
+ * Registers `describe('token request validation')` with the three tests.
+ *
+ * @category vitest suites
+ * @since 0.1.0
+ */
+export const describeTokenValidation = (options: ValidationSuiteOptions): void =>
+  describeValidation(
+    'token request validation',
+    { valid: tokenRequest(), invalid: invalidTokenRequest() },
+    options,
+  )
+
+/**
+ * Registers `describe('payment-method request validation')` with three tests: every valid
+ * card is accepted, every invalid one is refused naming its field (no message repeats the
+ * card number or CVV), validation never throws.
+ *
+ * @category vitest suites
+ * @since 0.1.0
+ */
+export const describePaymentMethodValidation = (options: PaymentMethodSuiteOptions): void => {
+  const arbitrary = options.now === undefined ? {} : { now: options.now }
+  describeValidation(
+    'payment-method request validation',
+    {
+      valid: paymentMethodRequest(arbitrary),
+      invalid: invalidPaymentMethodRequest(arbitrary),
+      secretsOf: cardSecretsOf,
+    },
+    options,
+  )
+}
+
+/**
+ * Registers `describe('charge request validation')` with three tests over payment
+ * methods: every valid charge is accepted, every invalid one is refused naming its field,
+ * validation never throws.
+ *
+ * @category vitest suites
+ * @since 0.1.0
+ */
+export const describeChargeValidation = (options: ChargeSuiteOptions): void =>
+  describeProperties(
+    'charge request validation',
+    chargeValidationProperties(options.validateFor, options.paymentMethods),
+    options,
+  )
+
+/**
+ * Registers `describe('payment-link request validation')` with three tests: every valid
+ * request is accepted, every invalid one is refused naming its field (and no unrelated
+ * field), validation never throws.
+ *
+ * @category vitest suites
+ * @since 0.1.0
+ */
+export const describePaymentLinkValidation = (options: PaymentLinkSuiteOptions): void =>
+  describeValidation(
+    'payment-link request validation',
+    {
+      valid: paymentLinkRequest(options.arbitrary),
+      invalid: invalidPaymentLinkRequest(options.arbitrary),
+    },
+    options,
+  )
+
+/**
+ * Registers a vitest `describe` whose tests check that every invalid payment-link request
+ * (or the `invalid` inputs given) is refused before any request is sent, naming the field,
+ * and that every valid one is sent.
+ *
+ * @category vitest suites
+ * @since 0.1.0
+ */
+export const describeRefusesBeforeSending = (options: RefusesBeforeSendingOptions): void => {
+  const invalid = options.invalid ?? invalidPaymentLinkRequest(options.arbitrary)
+  const valid = options.valid ?? paymentLinkRequest(options.arbitrary)
+  const timeout = options.timeout ?? 60_000
+  describe(options.name ?? 'refuses invalid payment-link requests before sending', () => {
+    it(
+      'refuses every invalid request before sending it, naming its field',
+      () => fc.assert(refusesBeforeSending(options.send, invalid), parametersOf(options)),
+      timeout,
+    )
+    if (options.checkValid ?? true) {
+      it(
+        'sends every valid request',
+        () => fc.assert(sendsValid(options.send, valid), parametersOf(options)),
+        timeout,
+      )
+    }
+  })
+}
