@@ -47,6 +47,7 @@ export { frameMessageOf, type AuthenticationResult } from './simulator/Authentic
 // adapters
 // -------------------------------------------------------------------------------------
 export * as Faults from './Faults.js'
+export { controlsOf, type ServiceControls } from './ServiceControls.js'
 export type { Fault, Failure, Latency, Target as FaultTarget, FaultInjection } from './Faults.js'
 export { REDACTED, redactBody, redactHeaders, type LoggedRequest } from './RequestLog.js'
 export {

@@ -5,20 +5,12 @@
  * @since 0.1.0
  */
 import { Readable } from 'node:stream'
-import * as E from 'fp-ts/lib/Either.js'
 import nock from 'nock'
-import type * as Faults from '../Faults.js'
 import { truncatedPart } from '../Faults.js'
-import {
-  makeLiveService,
-  type AuthenticationResult,
-  type LiveServiceOptions,
-  type ServiceEvent,
-} from '../LiveService.js'
+import { makeLiveService, type LiveServiceOptions } from '../LiveService.js'
 import type { LoggedRequest } from '../RequestLog.js'
+import { controlsOf, type ServiceControls } from '../ServiceControls.js'
 import type { SimRequest } from '../simulator/Http.js'
-import type { OrderPayment } from '../simulator/Orders.js'
-import type { SimulatorState } from '../simulator/State.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -41,34 +33,9 @@ export type MockPaymentServiceOptions = LiveServiceOptions
  * @category model
  * @since 0.1.0
  */
-export interface PaymentServiceMock {
+export interface PaymentServiceMock extends ServiceControls {
   /** The base URL the mock answers on. */
   readonly baseUrl: string
-  /** The simulator's current state. */
-  readonly state: () => SimulatorState
-  /** The webhook events emitted so far (the mock delivers none). */
-  readonly events: () => ReadonlyArray<ServiceEvent>
-  /** Every request received, with credentials and card data redacted. */
-  readonly requests: () => ReadonlyArray<LoggedRequest>
-  /** Moves the simulator clock forward by `ms` milliseconds. */
-  readonly advanceClock: (ms: number) => void
-  /** Adds a fault for the requests of `target` (all when omitted); `times` limits it. */
-  readonly injectFault: (
-    fault: Faults.Fault,
-    target?: Faults.Target & { readonly times?: number },
-  ) => void
-  /** Adds `ms` milliseconds of latency for the requests of `target` (all when omitted). */
-  readonly setLatency: (ms: number, target?: Faults.Target & { readonly times?: number }) => void
-  /** Removes every fault and latency. */
-  readonly clearFaults: () => void
-  /** Records a 3DS result for an authentication, as the frame's buttons do. */
-  readonly completeAuthentication: (authenticationId: string, result: AuthenticationResult) => void
-  /** Pays a payment-link order, as the hosted checkout does (success card unless given). */
-  readonly payOrder: (orderCode: string, payment?: OrderPayment) => void
-  /** Cancels a payment-link order. */
-  readonly cancelOrder: (orderCode: string) => void
-  /** Finalizes a paid order. */
-  readonly finalizeOrder: (orderCode: string) => void
   /** Back to the initial state: no tokens, orders, events, faults or request log. */
   readonly reset: () => void
   /**
@@ -99,10 +66,6 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as 
 
 const networkError = (code: string, message: string): Error =>
   Object.assign(new Error(message), { code })
-
-const orThrow = (result: E.Either<string, void>): void => {
-  if (E.isLeft(result)) throw new Error(result.left)
-}
 
 const basePathOf = (url: URL): string => url.pathname.replace(/\/+$/, '')
 
@@ -211,17 +174,7 @@ export const mockPaymentService = (options: MockPaymentServiceOptions): PaymentS
 
   return {
     baseUrl: options.baseUrl,
-    state: service.state,
-    events: service.events,
-    requests: service.requests,
-    advanceClock: service.advanceClock,
-    injectFault: service.injectFault,
-    setLatency: (ms, target) => service.injectFault({ kind: 'latency', ms }, target),
-    clearFaults: service.clearFaults,
-    completeAuthentication: (id, result) => orThrow(service.completeAuthentication(id, result)),
-    payOrder: (code, payment) => orThrow(service.payOrder(code, payment)),
-    cancelOrder: (code) => orThrow(service.cancelOrder(code)),
-    finalizeOrder: (code) => orThrow(service.finalizeOrder(code)),
+    ...controlsOf(service),
     reset: () => {
       service.reset()
       unknown = []

@@ -7,24 +7,12 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import * as E from 'fp-ts/lib/Either.js'
-import type * as Faults from '../Faults.js'
 import { truncatedPart } from '../Faults.js'
-import {
-  makeLiveService,
-  type AuthenticationResult,
-  type LiveService,
-  type ServiceEvent,
-} from '../LiveService.js'
-import type { LoggedRequest } from '../RequestLog.js'
+import { makeLiveService, type LiveService } from '../LiveService.js'
+import { controlsOf, type ServiceControls } from '../ServiceControls.js'
 import type { SimRequest, SimResponse } from '../simulator/Http.js'
-import type { OrderPayment } from '../simulator/Orders.js'
 import { internalError, problem } from '../simulator/Responses.js'
-import {
-  DEFAULT_MAX_BODY_BYTES,
-  type SimulatorOptions,
-  type SimulatorState,
-} from '../simulator/State.js'
+import { DEFAULT_MAX_BODY_BYTES, type SimulatorOptions } from '../simulator/State.js'
 import { handleControl, isControlPath } from './Control.js'
 import { makeWebhookDispatcher, type Delivery, type WebhookDispatcher } from './Webhooks.js'
 
@@ -74,32 +62,17 @@ export interface SandboxOptions extends Omit<SimulatorOptions, 'baseUrl'> {
  * @category model
  * @since 0.1.0
  */
-export interface Sandbox {
+export interface Sandbox extends ServiceControls {
   /** `http://<host>:<port>`, the base URL to give a client. */
   readonly url: string
   readonly port: number
   readonly host: string
   /** Stops listening, closes every socket (held ones too), and cancels webhook retries. */
   readonly close: () => Promise<void>
-  readonly state: () => SimulatorState
-  readonly events: () => ReadonlyArray<ServiceEvent>
   /** Every webhook delivery attempt. */
   readonly deliveries: () => ReadonlyArray<Delivery>
   /** Resolves once no webhook is in flight or waiting for a retry. */
   readonly webhooksIdle: () => Promise<void>
-  /** Every request received (control endpoints aside), redacted. */
-  readonly requests: () => ReadonlyArray<LoggedRequest>
-  readonly advanceClock: (ms: number) => void
-  readonly injectFault: (
-    fault: Faults.Fault,
-    target?: Faults.Target & { readonly times?: number },
-  ) => void
-  readonly setLatency: (ms: number, target?: Faults.Target & { readonly times?: number }) => void
-  readonly clearFaults: () => void
-  readonly completeAuthentication: (authenticationId: string, result: AuthenticationResult) => void
-  readonly payOrder: (orderCode: string, payment?: OrderPayment) => void
-  readonly cancelOrder: (orderCode: string) => void
-  readonly finalizeOrder: (orderCode: string) => void
   /** Back to the initial state; the webhook log and pending retries are dropped too. */
   readonly reset: () => void
 }
@@ -107,10 +80,6 @@ export interface Sandbox {
 // -------------------------------------------------------------------------------------
 // helpers
 // -------------------------------------------------------------------------------------
-
-const orThrow = (result: E.Either<string, void>): void => {
-  if (E.isLeft(result)) throw new Error(result.left)
-}
 
 type Body = { readonly _tag: 'body'; readonly text: string } | { readonly _tag: 'tooLarge' }
 
@@ -301,19 +270,9 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
         for (const socket of sockets) socket.destroy()
         server.closeAllConnections()
       }),
-    state: live.state,
-    events: live.events,
+    ...controlsOf(live),
     deliveries: () => webhooks?.deliveries() ?? [],
     webhooksIdle: () => webhooks?.idle() ?? Promise.resolve(),
-    requests: live.requests,
-    advanceClock: live.advanceClock,
-    injectFault: live.injectFault,
-    setLatency: (ms, target) => live.injectFault({ kind: 'latency', ms }, target),
-    clearFaults: live.clearFaults,
-    completeAuthentication: (id, result) => orThrow(live.completeAuthentication(id, result)),
-    payOrder: (code, payment) => orThrow(live.payOrder(code, payment)),
-    cancelOrder: (code) => orThrow(live.cancelOrder(code)),
-    finalizeOrder: (code) => orThrow(live.finalizeOrder(code)),
     reset: () => {
       live.reset()
       webhooks?.reset()
