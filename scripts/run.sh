@@ -5,6 +5,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/toolchain.sh"
 cd "$PAYKIT_ROOT"
 echo "paykit: node $(node --version), pnpm $(pnpm --version)" >&2
+rm -f .vitest-results.json
 pnpm install --frozen-lockfile --reporter=append-only >&2
 # The real-browser 3DS tests drive Debian's Chromium at /usr/bin/chromium (issue 4).
 # A machine without it gets it from apt (as root, else through passwordless sudo); if
@@ -31,6 +32,15 @@ ensure_chromium() {
 
 case "${1:-}" in
   main) pnpm run build && pnpm run demo ;;
-  test) ensure_chromium && pnpm run verify ;;
+  test)
+    ensure_chromium
+    status=0
+    pnpm run verify || status=$?
+    # One plain closing line that any CI reads: 'N passed, N failed'.
+    if [ -f .vitest-results.json ]; then
+      node -e 'const r = require("./.vitest-results.json"); console.log(`vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed`)'
+    fi
+    exit "$status"
+    ;;
   *) echo "usage: scripts/run.sh main|test" >&2; exit 2 ;;
 esac
