@@ -1,0 +1,170 @@
+// Conformance (black box, the built CLI over HTTP): DESIGN's sandbox clock (token,
+// authentication and link expiry) and the control endpoints being opt-in.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  call,
+  charge,
+  createCard,
+  credentials,
+  expectProblem,
+  frameMessageIn,
+  startCli,
+  token,
+  type Cli,
+} from './support.js'
+
+let cli: Cli
+let plain: Cli
+beforeAll(async () => {
+  ;[cli, plain] = await Promise.all([startCli(['--control']), startCli()])
+})
+afterAll(async () => {
+  await Promise.all([cli.stop(), plain.stop()])
+})
+
+const advance = async (seconds: number): Promise<void> => {
+  const res = await call(cli.url, 'POST', '/__sandbox/clock', { body: { advanceSeconds: seconds } })
+  expect(res.status).toBe(200)
+}
+const createLink = async (base: string, body: unknown): Promise<string> => {
+  const res = await call(base, 'POST', '/paymentlink/checkout', {
+    bearer: credentials.apiKey,
+    body,
+  })
+  expect(res.status).toBe(200)
+  return res.json.orderCode as string
+}
+const status = async (code: string): Promise<string> => {
+  const res = await call(cli.url, 'GET', `/paymentlink/order/${code}`, {
+    bearer: credentials.apiKey,
+  })
+  expect(res.status).toBe(200)
+  return res.json.orderStatus as string
+}
+
+describe('control endpoints are off unless --control', () => {
+  it.each([
+    ['POST', '/__sandbox/clock', { advanceSeconds: 10 }],
+    ['POST', '/__sandbox/reset', {}],
+    ['GET', '/__sandbox/events', undefined],
+  ] as const)('%s %s without --control -> 404 problem details', async (method, path, body) => {
+    const res = await call(plain.url, method, path, body === undefined ? {} : { body })
+    expectProblem(res, 404)
+  })
+
+  it('without --control the clock does not move (a token stays valid)', async () => {
+    const t = await token(plain.url)
+    await call(plain.url, 'POST', '/__sandbox/clock', { body: { advanceSeconds: 7200 } })
+    expect((await createCard(plain.url, t, '4242424242424242')).status).toBe(200)
+  })
+})
+
+describe('tokens live 3600 s of the sandbox clock', () => {
+  it('valid at 3599 s, 401 problem details past 3600 s, on every endpoint', async () => {
+    const t = await token(cli.url)
+    await advance(3599)
+    expect((await createCard(cli.url, t, '4242424242424242')).status).toBe(200)
+    await advance(2)
+    expectProblem(await createCard(cli.url, t, '4242424242424242'), 401)
+    const card = await createCard(cli.url, await token(cli.url), '4242424242424242')
+    expectProblem(await charge(cli.url, t, card.json.id, 'clock-o1'), 401)
+    expectProblem(
+      await call(cli.url, 'POST', '/paymentlink/checkout', { bearer: t, body: { amount: 1 } }),
+      401,
+    )
+    // A new token works; the API key does not expire.
+    expect((await createCard(cli.url, await token(cli.url), '4242424242424242')).status).toBe(200)
+    expect(
+      (
+        await call(cli.url, 'POST', '/paymentlink/checkout', {
+          bearer: credentials.apiKey,
+          body: { amount: 1 },
+        })
+      ).status,
+    ).toBe(200)
+  })
+})
+
+describe('authentications expire after 10 minutes', () => {
+  it('a PENDING authentication 10+ minutes old cannot succeed; the repeat is AUTHENTICATION_FAILED', async () => {
+    const t = await token(cli.url)
+    const card = await createCard(cli.url, t, '4000000000003220')
+    const first = await charge(cli.url, t, card.json.id, 'clock-3ds-1')
+    expect(first.json.status).toBe('AUTHENTICATION_REQUIRED')
+    await advance(601)
+    const u = new URL(first.json.authentication.url as string)
+    u.searchParams.set('result', 'success')
+    const page = await fetch(u)
+    const html = await page.text()
+    // The page must not report a success for an expired authentication.
+    if (
+      page.headers.get('content-type')?.includes('html') === true &&
+      html.includes('MessageType')
+    ) {
+      expect(frameMessageIn(html).Status).toBe('EXPIRED')
+    }
+    const t2 = await token(cli.url)
+    const repeated = await charge(cli.url, t2, card.json.id, 'clock-3ds-1', {
+      authenticationId: first.json.authentication.id,
+    })
+    expect(repeated.json.status).toBe('FAILED')
+    expect(repeated.json.error.code).toBe('AUTHENTICATION_FAILED')
+  })
+
+  it('one completed within 10 minutes still succeeds', async () => {
+    const t = await token(cli.url)
+    const card = await createCard(cli.url, t, '4000000000003220')
+    const first = await charge(cli.url, t, card.json.id, 'clock-3ds-2')
+    await advance(540)
+    const u = new URL(first.json.authentication.url as string)
+    u.searchParams.set('result', 'success')
+    expect(frameMessageIn(await (await fetch(u)).text()).Status).toBe('SUCCESS')
+    const repeated = await charge(cli.url, t, card.json.id, 'clock-3ds-2', {
+      authenticationId: first.json.authentication.id,
+    })
+    expect(repeated.json.status).toBe('SUCCEEDED')
+  })
+})
+
+describe('payment links expire after expirationMinutes', () => {
+  it('PENDING before, CANCELLED after; the default is 1440 minutes', async () => {
+    const short = await createLink(cli.url, { amount: 5, expirationMinutes: 5 })
+    const byDefault = await createLink(cli.url, { amount: 5 })
+    await advance(299)
+    expect(await status(short)).toBe('PENDING')
+    await advance(2)
+    expect(await status(short)).toBe('CANCELLED')
+    expect(await status(byDefault)).toBe('PENDING')
+    await advance(1440 * 60 - 301 - 1)
+    expect(await status(byDefault)).toBe('PENDING')
+    await advance(2)
+    expect(await status(byDefault)).toBe('CANCELLED')
+  })
+
+  it('an expired link cannot be paid', async () => {
+    const code = await createLink(cli.url, { amount: 5, expirationMinutes: 1 })
+    await advance(61)
+    const res = await fetch(`${cli.url}/pay/${code}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        action: 'pay',
+        number: '4242424242424242',
+        expirationMonth: '12',
+        expirationYear: String(new Date().getUTCFullYear() + 5),
+        cvv: '123',
+      }).toString(),
+      redirect: 'manual',
+    })
+    expect(res.status).toBeGreaterThanOrEqual(400)
+    expect(await status(code)).toBe('CANCELLED')
+  })
+
+  it('a paid link does not expire', async () => {
+    const code = await createLink(cli.url, { amount: 5, expirationMinutes: 1 })
+    const paid = await call(cli.url, 'POST', `/__sandbox/orders/${code}/pay`, { body: {} })
+    expect(paid.status).toBe(200)
+    await advance(120)
+    expect(await status(code)).toBe('PAID')
+  })
+})

@@ -1,0 +1,218 @@
+// Black-box helpers for the conformance suite: start the built `paykit-sandbox` CLI as a
+// child process and talk to it with plain fetch, as someone with curl and the spec would.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { expect } from 'vitest'
+
+/** The built CLI, as a user runs it (`node packages/testkit/dist/bin/paykit-sandbox.js`). */
+export const cliPath = fileURLToPath(new URL('../../dist/bin/paykit-sandbox.js', import.meta.url))
+
+/** A running sandbox process and its base URL. */
+export interface Cli {
+  readonly url: string
+  readonly port: number
+  readonly process: ChildProcess
+  readonly stderr: () => string
+  readonly stop: () => Promise<void>
+}
+
+/** Starts the CLI with `--port 0` plus `args`; resolves once it prints its listening line. */
+export const startCli = (args: ReadonlyArray<string> = []): Promise<Cli> =>
+  new Promise((resolve, reject) => {
+    // The project's Node (the one running vitest) first, as DESIGN asks for child processes.
+    const child = spawn(process.execPath, [cliPath, '--port', '0', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    let err = ''
+    const exited = new Promise<void>((done) => child.once('exit', () => done()))
+    const stop = async (): Promise<void> => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM')
+        await exited
+      }
+    }
+    const timer = setTimeout(() => {
+      void stop()
+      reject(new Error(`sandbox did not start in time: ${out} ${err}`))
+    }, 15_000)
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()))
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const match = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(out)
+      if (match?.[1] !== undefined && match[2] !== undefined) {
+        clearTimeout(timer)
+        resolve({
+          url: match[1],
+          port: Number(match[2]),
+          process: child,
+          stderr: () => err,
+          stop,
+        })
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`sandbox exited (${String(code)}) before listening: ${out} ${err}`))
+    })
+  })
+
+/** Default credentials of DESIGN.md, written out as a conformance author would. */
+export const credentials = {
+  clientId: 'sandbox-client',
+  clientSecret: 'sandbox-secret',
+  apiKey: 'sandbox-api-key',
+} as const
+
+/** A parsed answer: status, headers and the JSON (or text) body. */
+export interface Answer {
+  readonly status: number
+  readonly headers: Headers
+  readonly text: string
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly json: any
+}
+
+/** Sends one request with fetch and reads the whole answer. */
+export const call = async (
+  base: string,
+  method: string,
+  path: string,
+  options: {
+    readonly bearer?: string
+    readonly body?: unknown
+    readonly rawBody?: string
+    readonly contentType?: string
+    readonly headers?: Record<string, string>
+  } = {},
+): Promise<Answer> => {
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers }
+  if (options.bearer !== undefined) headers['authorization'] = `Bearer ${options.bearer}`
+  let body: string | undefined
+  if (options.rawBody !== undefined) body = options.rawBody
+  else if (options.body !== undefined) body = JSON.stringify(options.body)
+  if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json'
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    redirect: 'manual',
+    ...(body === undefined ? {} : { body }),
+  })
+  const text = await res.text()
+  let json: unknown = undefined
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  return { status: res.status, headers: res.headers, text, json }
+}
+
+/** POST /token with the default credentials; the access token. */
+export const token = async (base: string): Promise<string> => {
+  const res = await call(base, 'POST', '/token', {
+    body: { clientId: credentials.clientId, clientSecret: credentials.clientSecret },
+  })
+  expect(res.status).toBe(200)
+  return res.json.accessToken as string
+}
+
+/** A payment-method request body for `number`, with an expiry years ahead. */
+export const cardBody = (number: string, cvv = '737') => ({
+  customer: {
+    id: 'cust-1',
+    name: 'Ana Mora',
+    email: 'ana@example.com',
+    phoneNumber: '+50670000000',
+  },
+  card: {
+    number,
+    expirationMonth: '12',
+    expirationYear: String(new Date().getUTCFullYear() + 3),
+    cvv,
+    cardHolder: 'Ana Mora',
+    singleUse: false,
+  },
+})
+
+/** POST /paymentmethods for `number`; the answer. */
+export const createCard = (base: string, bearer: string, number: string, cvv?: string) =>
+  call(base, 'POST', '/paymentmethods', { bearer, body: cardBody(number, cvv) })
+
+/** A US billing address. */
+export const usBilling = { countryCode: 'US', stateCode: 'CA', zipCode: '94105' }
+
+/** POST /charges; the answer. */
+export const charge = (
+  base: string,
+  bearer: string,
+  cardId: string,
+  orderId: string,
+  options: { amount?: number; authenticationId?: string | null; billingInfo?: unknown } = {},
+) =>
+  call(base, 'POST', '/charges', {
+    bearer,
+    body: {
+      order: { id: orderId, amount: options.amount ?? 25.5, description: 'Coffee', name: 'Order' },
+      cardId,
+      authenticationId: options.authenticationId ?? null,
+      ...(options.billingInfo === undefined ? {} : { billingInfo: options.billingInfo }),
+    },
+  })
+
+/** Problem details of spec 7.2 with `status`. */
+export const expectProblem = (res: Answer, status: number): void => {
+  expect(res.status).toBe(status)
+  expect(res.headers.get('content-type') ?? '').toMatch(/json/)
+  expect(typeof res.json?.type).toBe('string')
+  expect(typeof res.json?.title).toBe('string')
+  expect(res.json?.status).toBe(status)
+}
+
+/** A 400 of spec 7.2 whose `errors` names `field` (a map to arrays of strings). */
+export const expectFieldError = (res: Answer, field: string | RegExp): void => {
+  expectProblem(res, 400)
+  expect(res.json.type).toMatch(/7231.*6\.5\.1/)
+  const errors = res.json.errors as Record<string, unknown>
+  expect(typeof errors).toBe('object')
+  for (const messages of Object.values(errors)) {
+    expect(Array.isArray(messages)).toBe(true)
+    for (const m of messages as unknown[]) expect(typeof m).toBe('string')
+  }
+  const keys = Object.keys(errors)
+  if (typeof field === 'string') expect(keys).toContain(field)
+  else
+    expect(
+      keys.some((k) => field.test(k)),
+      `errors ${keys.join(', ')}`,
+    ).toBe(true)
+}
+
+/** The 6.1 frame message inside a 3DS page (the object literal carrying MessageType). */
+export const frameMessageIn = (html: string): Record<string, unknown> => {
+  const match = /\{[^{}]*"MessageType"[^{}]*\}/.exec(html)
+  expect(match, 'frame message in the page').not.toBeNull()
+  return JSON.parse(match?.[0] ?? '{}') as Record<string, unknown>
+}
+
+/** Completes the Luhn check digit of `prefix` (digits only). */
+export const luhn = (prefix: string): string => {
+  const digits = [...prefix].map(Number)
+  let sum = 0
+  for (let i = 0; i < digits.length; i++) {
+    // Doubling starts at the rightmost digit of the prefix (the check digit goes after it).
+    let d = digits[digits.length - 1 - i] ?? 0
+    if (i % 2 === 0) {
+      d *= 2
+      if (d > 9) d -= 9
+    }
+    sum += d
+  }
+  return `${prefix}${(10 - (sum % 10)) % 10}`
+}
+
+/** ISO 8601 UTC with fractional seconds and a trailing Z. */
+export const isoFractionalZ = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z$/
+
+/** ISO 8601 UTC with milliseconds and a trailing Z. */
+export const isoMillisZ = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/

@@ -1,0 +1,194 @@
+// Conformance (black box, the built CLI over HTTP): DESIGN's webhooks, verified with
+// node:crypto directly (no project code), against a receiver that fails on purpose.
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { call, credentials, startCli, type Cli } from './support.js'
+
+interface Received {
+  readonly headers: IncomingHttpHeaders
+  readonly body: string
+  readonly answered: number
+}
+
+const secret = 'whsec_conformance'
+const received: Received[] = []
+/** While set, the receiver fails the first delivery of every new event id with a 500. */
+let failNew = false
+const seen = new Set<string>()
+let receiver: Server
+let cli: Cli
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c: Buffer) => (body += c.toString()))
+    req.on('end', () => {
+      let id = ''
+      try {
+        id = String((JSON.parse(body) as { id?: unknown }).id)
+      } catch {
+        id = ''
+      }
+      const answered = failNew && !seen.has(id) ? 500 : 200
+      seen.add(id)
+      received.push({ headers: req.headers, body, answered })
+      res.writeHead(answered).end()
+    })
+  })
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
+  const port = (receiver.address() as AddressInfo).port
+  cli = await startCli([
+    '--control',
+    '--webhook-url',
+    `http://127.0.0.1:${port}/hook`,
+    '--webhook-secret',
+    secret,
+  ])
+})
+afterAll(async () => {
+  await cli.stop()
+  await new Promise<void>((r) => receiver.close(() => r()))
+})
+
+const createLink = async (body: unknown): Promise<string> => {
+  const res = await call(cli.url, 'POST', '/paymentlink/checkout', {
+    bearer: credentials.apiKey,
+    body,
+  })
+  expect(res.status).toBe(200)
+  return res.json.orderCode as string
+}
+
+/** Waits until `predicate` holds over the deliveries received (bounded). */
+const waitFor = async (predicate: () => boolean, ms = 10_000): Promise<void> => {
+  const until = Date.now() + ms
+  while (!predicate()) {
+    if (Date.now() > until) throw new Error('timed out waiting for webhooks')
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+const eventsOf = (code: string, type: string) =>
+  received.filter((r) => {
+    const e = JSON.parse(r.body) as { type: string; data: { orderCode: string } }
+    return e.type === type && e.data.orderCode === code
+  })
+
+/** Checks `Paykit-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` by hand. */
+const expectSigned = (r: Received): void => {
+  const header = r.headers['paykit-signature']
+  expect(typeof header).toBe('string')
+  const parts = Object.fromEntries(
+    String(header)
+      .split(',')
+      .map((p) => p.split('=') as [string, string]),
+  )
+  expect(parts['t']).toMatch(/^\d+$/)
+  expect(Math.abs(Number(parts['t']) - Date.now() / 1000)).toBeLessThan(300)
+  const expected = createHmac('sha256', secret).update(`${parts['t']}.${r.body}`).digest('hex')
+  expect(parts['v1']).toMatch(/^[0-9a-f]{64}$/)
+  expect(timingSafeEqual(Buffer.from(parts['v1'] ?? '', 'hex'), Buffer.from(expected, 'hex'))).toBe(
+    true,
+  )
+  // A wrong secret does not verify.
+  const wrong = createHmac('sha256', 'other').update(`${parts['t']}.${r.body}`).digest('hex')
+  expect(parts['v1']).not.toBe(wrong)
+}
+
+const expectEvent = async (r: Received, type: string, code: string): Promise<void> => {
+  expect(r.headers['content-type']).toMatch(/application\/json/)
+  const event = JSON.parse(r.body) as Record<string, unknown>
+  expect(Object.keys(event).sort()).toEqual(['createdAt', 'data', 'id', 'type'])
+  expect(typeof event['id']).toBe('string')
+  expect(event['type']).toBe(type)
+  expect(event['createdAt']).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/)
+  // data: the order details, as GET /paymentlink/order/{code} reads them now.
+  const now = await call(cli.url, 'GET', `/paymentlink/order/${code}`, {
+    bearer: credentials.apiKey,
+  })
+  expect(event['data']).toEqual(now.json)
+  expectSigned(r)
+}
+
+describe('webhooks', () => {
+  it('order.paid: signed POST of {id, type, createdAt, data}', async () => {
+    const code = await createLink({ amount: 9.99, orderReference: 'wh-paid' })
+    const res = await fetch(`${cli.url}/pay/${code}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        action: 'pay',
+        number: '4242424242424242',
+        expirationMonth: '12',
+        expirationYear: String(new Date().getUTCFullYear() + 2),
+        cvv: '123',
+      }).toString(),
+      redirect: 'manual',
+    })
+    expect(res.status).toBeLessThan(400)
+    await waitFor(() => eventsOf(code, 'order.paid').length >= 1)
+    const [delivery] = eventsOf(code, 'order.paid')
+    if (delivery === undefined) throw new Error('no delivery')
+    await expectEvent(delivery, 'order.paid', code)
+    expect((JSON.parse(delivery.body) as { data: { orderStatus: string } }).data.orderStatus).toBe(
+      'PAID',
+    )
+    expect(delivery.body).not.toContain('4242424242424242')
+  })
+
+  it('order.cancelled on cancel, order.finalized on finalize', async () => {
+    const cancelCode = await createLink({ amount: 1 })
+    expect((await call(cli.url, 'POST', `/__sandbox/orders/${cancelCode}/cancel`)).status).toBe(200)
+    await waitFor(() => eventsOf(cancelCode, 'order.cancelled').length >= 1)
+    await expectEvent(
+      eventsOf(cancelCode, 'order.cancelled')[0] as Received,
+      'order.cancelled',
+      cancelCode,
+    )
+
+    const finalCode = await createLink({ amount: 1 })
+    expect(
+      (await call(cli.url, 'POST', `/__sandbox/orders/${finalCode}/pay`, { body: {} })).status,
+    ).toBe(200)
+    expect((await call(cli.url, 'POST', `/__sandbox/orders/${finalCode}/finalize`)).status).toBe(
+      200,
+    )
+    await waitFor(() => eventsOf(finalCode, 'order.finalized').length >= 1)
+    await expectEvent(
+      eventsOf(finalCode, 'order.finalized')[0] as Received,
+      'order.finalized',
+      finalCode,
+    )
+  })
+
+  it('order.cancelled when a link expires on a clock advance', async () => {
+    const code = await createLink({ amount: 1, expirationMinutes: 1 })
+    const moved = await call(cli.url, 'POST', '/__sandbox/clock', { body: { advanceSeconds: 61 } })
+    expect(moved.status).toBe(200)
+    await waitFor(() => eventsOf(code, 'order.cancelled').length >= 1)
+    const [delivery] = eventsOf(code, 'order.cancelled')
+    expectSigned(delivery as Received)
+    await new Promise((r) => setTimeout(r, 300))
+    expect(eventsOf(code, 'order.cancelled')).toHaveLength(1)
+  })
+
+  it('a delivery the receiver fails is retried with the same event, signed again', async () => {
+    const code = await createLink({ amount: 2 })
+    failNew = true
+    try {
+      const paid = await call(cli.url, 'POST', `/__sandbox/orders/${code}/pay`, { body: {} })
+      expect(paid.status).toBe(200)
+      await waitFor(() => eventsOf(code, 'order.paid').length >= 2, 15_000)
+    } finally {
+      failNew = false
+    }
+    const deliveries = eventsOf(code, 'order.paid')
+    expect(deliveries[0]?.answered).toBe(500)
+    expect(deliveries[1]?.answered).toBe(200)
+    const ids = deliveries.map((d) => (JSON.parse(d.body) as { id: string }).id)
+    expect(ids[0]).toBe(ids[1])
+    for (const d of deliveries) expectSigned(d)
+  })
+})
