@@ -192,3 +192,48 @@ describe('webhooks', () => {
     for (const d of deliveries) expectSigned(d)
   })
 })
+
+describe('webhooks without a secret, to a receiver that is down at first', () => {
+  it('are sent unsigned, and retried until the receiver comes up', async () => {
+    // Reserve a free port, then free it: the first deliveries find nobody listening.
+    const probe = createServer()
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r))
+    const port = (probe.address() as AddressInfo).port
+    await new Promise<void>((r) => probe.close(() => r()))
+
+    const got: Received[] = []
+    const late = createServer((req, res) => {
+      let body = ''
+      req.on('data', (c: Buffer) => (body += c.toString()))
+      req.on('end', () => {
+        got.push({ headers: req.headers, body, answered: 200 })
+        res.writeHead(204).end()
+      })
+    })
+    const unsigned = await startCli(['--control', '--webhook-url', `http://127.0.0.1:${port}/`])
+    try {
+      const link = await call(unsigned.url, 'POST', '/paymentlink/checkout', {
+        bearer: credentials.apiKey,
+        body: { amount: 3 },
+      })
+      const code = link.json.orderCode as string
+      expect((await call(unsigned.url, 'POST', `/__sandbox/orders/${code}/cancel`)).status).toBe(
+        200,
+      )
+      await new Promise((r) => setTimeout(r, 200))
+      await new Promise<void>((r) => late.listen(port, '127.0.0.1', r))
+      await waitFor(() => got.length >= 1, 15_000)
+      const [delivery] = got
+      expect(delivery?.headers['paykit-signature']).toBeUndefined()
+      const event = JSON.parse(delivery?.body ?? '{}') as {
+        type: string
+        data: { orderCode: string }
+      }
+      expect(event.type).toBe('order.cancelled')
+      expect(event.data.orderCode).toBe(code)
+    } finally {
+      await unsigned.stop()
+      await new Promise<void>((r) => late.close(() => r()))
+    }
+  })
+})
