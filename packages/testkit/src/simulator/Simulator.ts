@@ -119,14 +119,25 @@ const route = (
     if (params.some((p) => p === undefined))
       return [state, problem(404, 'The path is not a valid address.')]
     const method = request.method.toUpperCase()
-    const endpoint = Object.hasOwn(r.methods, method) ? r.methods[method] : undefined
-    const allowed = Object.keys(r.methods).join(', ')
+    // HEAD is GET without the body (RFC 9110 9.3.2), and safe: its state change is dropped.
+    const head = method === 'HEAD' && Object.hasOwn(r.methods, 'GET')
+    const key = head ? 'GET' : method
+    const endpoint = Object.hasOwn(r.methods, key) ? r.methods[key] : undefined
+    const methods = Object.keys(r.methods)
+    const allowed = (Object.hasOwn(r.methods, 'GET') ? [...methods, 'HEAD'] : methods).join(', ')
     if (endpoint === undefined)
       return [
         state,
         problem(405, `${method} is not allowed here; use ${allowed}.`, { allow: allowed }),
       ]
-    return endpoint({ state, request, atMs, params: params as ReadonlyArray<string>, query })
+    const result = endpoint({
+      state,
+      request,
+      atMs,
+      params: params as ReadonlyArray<string>,
+      query,
+    })
+    return head ? [state, result[1]] : result
   }
   return [state, problem(404, 'No endpoint of the service has this address.')]
 }

@@ -164,6 +164,10 @@ describe('mockPaymentService with native fetch', () => {
     })
     expect(o.created).toMatch(isoMillisZ)
 
+    const head = await fetch(created.json.paymentLinkUrl as string, { method: 'HEAD' })
+    expect(head.status).toBe(200)
+    expect(head.headers.get('content-type')).toMatch(/text\/html/)
+
     // Paying through the hosted checkout page.
     const paid = await fetch(created.json.paymentLinkUrl, {
       method: 'POST',

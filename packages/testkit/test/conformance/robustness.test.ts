@@ -106,6 +106,63 @@ describe('bad requests', () => {
   })
 })
 
+describe('HEAD (RFC 9110: a general-purpose server supports GET and HEAD)', () => {
+  it('HEAD of the checkout page and of an order: the GET status and type, no body', async () => {
+    const link = await call(cli.url, 'POST', '/paymentlink/checkout', {
+      bearer: credentials.apiKey,
+      body: { amount: 2 },
+    })
+    const page = await fetch(link.json.paymentLinkUrl as string, { method: 'HEAD' })
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toMatch(/text\/html/)
+    expect(await page.text()).toBe('')
+    const order = await call(cli.url, 'HEAD', `/paymentlink/order/${link.json.orderCode}`, {
+      bearer: credentials.apiKey,
+    })
+    expect(order.status).toBe(200)
+    expect(order.headers.get('content-type')).toMatch(/application\/json/)
+    expect(order.text).toBe('')
+    expect(
+      (await call(cli.url, 'HEAD', '/paymentlink/order/OC99999999', { bearer: credentials.apiKey }))
+        .status,
+    ).toBe(404)
+    expect((await call(cli.url, 'HEAD', `/paymentlink/order/${link.json.orderCode}`)).status).toBe(
+      401,
+    )
+  })
+
+  it('HEAD is safe: HEAD <authentication.url>?result=failed records nothing', async () => {
+    const t = await token(cli.url)
+    const card = await call(cli.url, 'POST', '/paymentmethods', {
+      bearer: t,
+      body: {
+        card: {
+          number: '4000000000003220',
+          expirationMonth: '12',
+          expirationYear: '2040',
+          cvv: '123',
+        },
+      },
+    })
+    const first = await call(cli.url, 'POST', '/charges', {
+      bearer: t,
+      body: { order: { id: 'head-3ds', amount: 1 }, cardId: card.json.id, authenticationId: null },
+    })
+    const url = new URL(first.json.authentication.url as string)
+    url.searchParams.set('result', 'failed')
+    expect((await fetch(url, { method: 'HEAD' })).status).toBe(200)
+    url.searchParams.set('result', 'success')
+    const page = await (await fetch(url)).text()
+    expect(page).toContain('"Status":"SUCCESS"')
+  })
+
+  it('a POST-only endpoint answers HEAD with 405 and allow', async () => {
+    const res = await call(cli.url, 'HEAD', '/token')
+    expect(res.status).toBe(405)
+    expect(res.headers.get('allow')).toBe('POST')
+  })
+})
+
 describe('where it listens', () => {
   it('prints listening on http://127.0.0.1:<port>', () => {
     expect(cli.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
