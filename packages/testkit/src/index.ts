@@ -72,7 +72,7 @@ export {
   type WebhookDispatcher,
   type WebhookOptions,
 } from './sandbox/Webhooks.js'
-export { CONTROL_PREFIX } from './sandbox/Control.js'
+export { CONTROL_PREFIX, MAX_CLOCK_OFFSET_SECONDS } from './sandbox/Control.js'
 
 // -------------------------------------------------------------------------------------
 // arbitraries (fast-check): valid requests, and invalid ones labelled with field and rule

@@ -28,6 +28,16 @@ import type { WebhookDispatcher } from './Webhooks.js'
  */
 export const CONTROL_PREFIX = '/__sandbox/'
 
+/**
+ * How far `POST /__sandbox/clock` moves the sandbox clock ahead of wall time at most (in
+ * total): 1000 years, well inside the range of a JavaScript `Date`, so every date the
+ * sandbox writes afterwards stays valid (past that range every request would be a 500).
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const MAX_CLOCK_OFFSET_SECONDS = 1000 * 365.25 * 24 * 60 * 60
+
 // -------------------------------------------------------------------------------------
 // codecs
 // -------------------------------------------------------------------------------------
@@ -138,7 +148,20 @@ export const handleControl = (
       E.map(({ advanceSeconds }: t.TypeOf<typeof ClockAdvance>) => {
         service.advanceClock(advanceSeconds * 1000)
         return json(200, { clockOffsetMs: service.state().clockOffsetMs })
-      })(decodeBody(ClockAdvance)(request.body)),
+      })(
+        E.chain((body: t.TypeOf<typeof ClockAdvance>) =>
+          service.state().clockOffsetMs / 1000 + body.advanceSeconds > MAX_CLOCK_OFFSET_SECONDS
+            ? E.left(
+                badRequest([
+                  {
+                    path: 'advanceSeconds',
+                    message: `would move the clock more than ${MAX_CLOCK_OFFSET_SECONDS} seconds (1000 years) ahead`,
+                  },
+                ]),
+              )
+            : E.right(body),
+        )(decodeBody(ClockAdvance)(request.body)),
+      ),
     )
   if (path === 'faults') {
     if (method === 'GET') return json(200, service.faults())

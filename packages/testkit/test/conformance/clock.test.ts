@@ -3,9 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   call,
+  cardBody,
   charge,
   createCard,
   credentials,
+  expectFieldError,
   expectProblem,
   frameMessageIn,
   startCli,
@@ -166,5 +168,44 @@ describe('payment links expire after expirationMinutes', () => {
     expect(paid.status).toBe(200)
     await advance(120)
     expect(await status(code)).toBe('PAID')
+  })
+})
+
+describe('the control clock cannot break the sandbox', () => {
+  it('an absurd advance is 400 naming advanceSeconds; the sandbox goes on serving', async () => {
+    const own = await startCli(['--control'])
+    try {
+      for (const advanceSeconds of [1e300, 1e13]) {
+        const res = await call(own.url, 'POST', '/__sandbox/clock', { body: { advanceSeconds } })
+        expect(res.status).toBe(400)
+        expect(Object.keys(res.json.errors as object)).toContain('advanceSeconds')
+      }
+      // Ten years ahead is fine, and every date written is still valid.
+      const ok = await call(own.url, 'POST', '/__sandbox/clock', {
+        body: { advanceSeconds: 10 * 365 * 24 * 3600 },
+      })
+      expect(ok.status).toBe(200)
+      const t = await token(own.url)
+      // A card that expires in 3 years of wall time is expired on the sandbox clock now.
+      expectFieldError(await createCard(own.url, t, '4242424242424242'), /^card\.expiration/)
+      const body = cardBody('4242424242424242')
+      const card = await call(own.url, 'POST', '/paymentmethods', {
+        bearer: t,
+        body: { ...body, card: { ...body.card, expirationYear: '2099' } },
+      })
+      expect(card.status).toBe(200)
+      const charged = await charge(own.url, t, card.json.id, 'far-future')
+      expect(charged.json.status).toBe('SUCCEEDED')
+      expect(new Date(charged.json.createdAt as string).getUTCFullYear()).toBeGreaterThan(
+        new Date().getUTCFullYear() + 8,
+      )
+      const link = await createLink(own.url, { amount: 1 })
+      const order = await call(own.url, 'GET', `/paymentlink/order/${link}`, {
+        bearer: credentials.apiKey,
+      })
+      expect(order.status).toBe(200)
+    } finally {
+      await own.stop()
+    }
   })
 })
