@@ -1,6 +1,11 @@
 // Conformance through the nock mock (`mockPaymentService` from the package root) with
 // native fetch only: the same contract as the sandbox, at a made-up base URL.
-import { mockPaymentService, type PaymentServiceMock } from '@paykit/testkit'
+import {
+  defaultCredentials,
+  mockPaymentService,
+  testCardTable,
+  type PaymentServiceMock,
+} from '@paykit/testkit'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   call,
@@ -209,5 +214,30 @@ describe('mockPaymentService with native fetch', () => {
     expectProblem(await call(base, 'POST', '/token', { rawBody: '{' }), 400)
     expectProblem(await call(base, 'GET', '/nowhere'), 404)
     expect(() => mock.assertNoUnexpectedRequests()).toThrow()
+  })
+})
+
+describe('exported constants (DESIGN: the testkit exports the table and the credentials)', () => {
+  it('defaultCredentials are the documented ones', () => {
+    expect(defaultCredentials).toEqual({
+      clientId: 'sandbox-client',
+      clientSecret: 'sandbox-secret',
+      apiKey: 'sandbox-api-key',
+    })
+  })
+
+  it('testCardTable holds exactly the seven cards of DESIGN, with brand, issuer and country', () => {
+    const rows = testCardTable.map((c) => [c.number, c.brand, c.issuerName, c.countryCode])
+    expect(rows.sort()).toEqual(
+      [
+        ['4242424242424242', 'VISA', 'Banco Sandbox', 'CRI'],
+        ['4111111111111111', 'VISA', 'Sandbox Bank USA', 'USA'],
+        ['5555555555554444', 'MASTERCARD', 'Sandbox Bank Canada', 'CAN'],
+        ['4000000000003220', 'VISA', 'Banco Sandbox', 'CRI'],
+        ['4000008400000027', 'VISA', 'Sandbox Bank USA', 'USA'],
+        ['4000000000009995', 'VISA', 'Banco Sandbox', 'CRI'],
+        ['4000000000000002', 'VISA', 'Banco Sandbox', 'CRI'],
+      ].sort(),
+    )
   })
 })

@@ -174,6 +174,22 @@ describe('webhooks', () => {
     expect(eventsOf(code, 'order.cancelled')).toHaveLength(1)
   })
 
+  it('after a clock advance the signature timestamp is still wall time (receivers check it)', async () => {
+    const code = await createLink({ amount: 1, expirationMinutes: 1440 * 3 })
+    expect(
+      (await call(cli.url, 'POST', '/__sandbox/clock', { body: { advanceSeconds: 7200 } })).status,
+    ).toBe(200)
+    expect(
+      (await call(cli.url, 'POST', `/__sandbox/orders/${code}/pay`, { body: {} })).status,
+    ).toBe(200)
+    await waitFor(() => eventsOf(code, 'order.paid').length >= 1)
+    const [delivery] = eventsOf(code, 'order.paid')
+    expectSigned(delivery as Received)
+    // createdAt is the sandbox clock's.
+    const event = JSON.parse(delivery?.body ?? '{}') as { createdAt: string }
+    expect(Date.parse(event.createdAt) - Date.now()).toBeGreaterThan(7000 * 1000)
+  })
+
   it('a delivery the receiver fails is retried with the same event, signed again', async () => {
     const code = await createLink({ amount: 2 })
     failNew = true
