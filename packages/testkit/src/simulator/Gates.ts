@@ -98,8 +98,13 @@ export const formBody = (request: SimRequest): Readonly<Record<string, string>> 
 
 const BEARER = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i
 
-const unauthorized = (detail: string): SimResponse =>
-  problem(401, detail, { 'www-authenticate': 'Bearer realm="paykit", error="invalid_token"' })
+// RFC 6750 3.1: no error code when the request carries no bearer credential at all.
+const unauthorized = (detail: string, invalidToken = true): SimResponse =>
+  problem(401, detail, {
+    'www-authenticate': invalidToken
+      ? 'Bearer realm="paykit", error="invalid_token"'
+      : 'Bearer realm="paykit"',
+  })
 
 /**
  * Checks the `Authorization: Bearer <credential>` header at simulator time `atMs`:
@@ -116,11 +121,11 @@ export const bearer = (
 ): E.Either<SimResponse, void> => {
   const header = request.headers['authorization']
   if (header === undefined || header.trim() === '')
-    return E.left(unauthorized('The Authorization header is missing (Bearer credential).'))
+    return E.left(unauthorized('The Authorization header is missing (Bearer credential).', false))
   const m = BEARER.exec(header)
   const credential = m?.[1]
   if (credential === undefined)
-    return E.left(unauthorized('The Authorization header must be "Bearer <credential>".'))
+    return E.left(unauthorized('The Authorization header must be "Bearer <credential>".', false))
   if (accepts === 'accessTokenOrApiKey' && credential === state.config.apiKey)
     return E.right(undefined)
   const token = own(state.tokens, credential)

@@ -120,6 +120,32 @@ describe('bearer credential on every other endpoint', () => {
   })
 })
 
+describe('WWW-Authenticate on a 401 (RFC 6750 3.1)', () => {
+  it('names the Bearer scheme; error="invalid_token" only when a bearer credential was sent', async () => {
+    const missing = await call(cli.url, 'POST', '/paymentmethods', {
+      body: cardBody('4242424242424242'),
+    })
+    expect(missing.status).toBe(401)
+    expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer\b/)
+    expect(missing.headers.get('www-authenticate')).not.toMatch(/error=/)
+    const basic = await call(cli.url, 'POST', '/paymentmethods', {
+      body: cardBody('4242424242424242'),
+      headers: { authorization: 'Basic eDp5' },
+    })
+    expect(basic.headers.get('www-authenticate')).not.toMatch(/error=/)
+    const unknown = await createCard(cli.url, 'not-a-token', '4242424242424242')
+    expect(unknown.headers.get('www-authenticate')).toMatch(/^Bearer\b.*error="invalid_token"/)
+  })
+
+  it('a lower-case "bearer" scheme is accepted (auth schemes are case-insensitive)', async () => {
+    const res = await call(cli.url, 'POST', '/paymentlink/checkout', {
+      headers: { authorization: 'bearer sandbox-api-key' },
+      body: { amount: 1 },
+    })
+    expect(res.status).toBe(200)
+  })
+})
+
 describe('which credential each endpoint takes (spec 5.4, DESIGN)', () => {
   it('payment-link endpoints take the API key', async () => {
     const created = await call(cli.url, 'POST', '/paymentlink/checkout', {
