@@ -87,6 +87,23 @@ describe('tokens live 3600 s of the sandbox clock', () => {
   })
 })
 
+describe('lifetimes count from the sandbox time of creation', () => {
+  it('a token, a link and an authentication made after an advance live their full lifetime', async () => {
+    await advance(5 * 3600)
+    const t = await token(cli.url)
+    const code = await createLink(cli.url, { amount: 1, expirationMinutes: 30 })
+    const card = await createCard(cli.url, t, '4000000000003220')
+    const first = await charge(cli.url, t, card.json.id, 'clock-after-advance')
+    expect(first.json.status).toBe('AUTHENTICATION_REQUIRED')
+    await advance(9 * 60)
+    expect((await createCard(cli.url, t, '4242424242424242')).status).toBe(200)
+    expect(await status(code)).toBe('PENDING')
+    const u = new URL(first.json.authentication.url as string)
+    u.searchParams.set('result', 'success')
+    expect(frameMessageIn(await (await fetch(u)).text()).Status).toBe('SUCCESS')
+  })
+})
+
 describe('authentications expire after 10 minutes', () => {
   it('a PENDING authentication 10+ minutes old cannot succeed; the repeat is AUTHENTICATION_FAILED', async () => {
     const t = await token(cli.url)
