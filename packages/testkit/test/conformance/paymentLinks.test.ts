@@ -310,6 +310,44 @@ describe('GET /paymentlink/order/{orderCode} (spec 2.8, DESIGN)', () => {
     expect(o.store).toEqual(expectedStore)
   })
 
+  it('the documented default catalogue: each sku resolves to its product', async () => {
+    const catalogue = [
+      [
+        1,
+        'TSHIRT-BLUE-M',
+        'Blue T-shirt (M)',
+        19.99,
+        'https://images.example.com/tshirt-blue-m.png',
+      ],
+      [2, 'MUG-LOGO', 'Logo mug', 8.5, 'https://images.example.com/mug-logo.png'],
+      [
+        3,
+        'COFFEE-1KG',
+        'Costa Rican coffee, 1 kg',
+        24,
+        'https://images.example.com/coffee-1kg.png',
+      ],
+      [4, 'STICKER-PACK', 'Sticker pack', 0.99, 'https://images.example.com/sticker-pack.png'],
+    ] as const
+    const created = await create({ lineItems: catalogue.map(([, s]) => ({ sku: s, quantity: 3 })) })
+    expect(created.status).toBe(200)
+    const o = (await read(created.json.orderCode)).json
+    expect(o.lineItems).toEqual(
+      catalogue.map(([productId, s, name, price, imageUrl]) => ({
+        productId,
+        sku: s,
+        name,
+        price,
+        promoPrice: price,
+        quantity: 3,
+        imageUrl,
+        subTotal: Math.round(price * 300) / 100,
+      })),
+    )
+    // 3 x (19.99 + 8.50 + 24.00 + 0.99) = 160.44, exact
+    expect(o.total).toBe(160.44)
+  })
+
   it('0.1 + 0.2 totals exactly 0.3', async () => {
     const created = await create({
       amount: 0.3,
