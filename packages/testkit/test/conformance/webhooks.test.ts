@@ -206,6 +206,16 @@ describe('webhooks', () => {
     const ids = deliveries.map((d) => (JSON.parse(d.body) as { id: string }).id)
     expect(ids[0]).toBe(ids[1])
     for (const d of deliveries) expectSigned(d)
+    // The sandbox logs both attempts.
+    const log = await call(cli.url, 'GET', '/__sandbox/deliveries')
+    expect(log.status).toBe(200)
+    const attempts = (log.json as Array<Record<string, unknown>>).filter(
+      (d) => d['eventId'] === ids[0],
+    )
+    expect(attempts.map((a) => [a['attempt'], a['status'], a['delivered']])).toEqual([
+      [1, 500, false],
+      [2, 200, true],
+    ])
   })
 })
 
