@@ -119,8 +119,30 @@ export const messageOf = (error: t.ValidationError): string => {
 const throughUnion = (context: t.Context): boolean =>
   context.some((entry) => (entry.type as { readonly _tag?: unknown })._tag === 'UnionType')
 
-const extendsPath = (deeper: string, path: string): boolean =>
-  deeper !== path && (path === '' || deeper.startsWith(`${path}.`) || deeper.startsWith(`${path}[`))
+/** The index of the first path in `sorted` that is not below `key` (binary search). */
+const lowerBound = (sorted: ReadonlyArray<string>, key: string): number => {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((sorted[mid] ?? '') < key) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * Whether some path lies below `path`. A sorted search keeps this linearithmic: a huge
+ * array of broken items must not make `validate` quadratic.
+ */
+const hasDeeperPath =
+  (sorted: ReadonlyArray<string>) =>
+  (path: string): boolean =>
+    path === ''
+      ? sorted.some((p) => p !== '')
+      : [`${path}.`, `${path}[`].some((prefix) =>
+          (sorted[lowerBound(sorted, prefix)] ?? '').startsWith(prefix),
+        )
 
 /**
  * io-ts errors as field errors, one per field and message, in the order found.
@@ -135,10 +157,11 @@ export const fromValidationErrors = (errors: t.Errors): ReadonlyArray<FieldError
     message: messageOf(error),
     viaUnion: throughUnion(error.context),
   }))
+  const hasDeeper = hasDeeperPath([...new Set(all.map((fe) => fe.path))].sort())
   const out: Array<FieldError> = []
   for (const fe of all) {
     // A union branch that failed at the field itself says less than one that got deeper.
-    if (fe.viaUnion && all.some((other) => extendsPath(other.path, fe.path))) continue
+    if (fe.viaUnion && hasDeeper(fe.path)) continue
     const id = `${fe.path}\u0000${fe.message}`
     if (!seen.has(id)) {
       seen.add(id)
