@@ -6,8 +6,11 @@ import {
   ChargeRequest,
   PaymentLinkRequest,
   PaymentMethodRequest,
+  ValidationProblem,
   chargeRequestFor,
+  toErrorMap,
   validate,
+  validationProblem,
 } from '@paykit/core'
 import * as S from './samples.js'
 
@@ -248,5 +251,44 @@ describe('payment link rules (spec 2.6, issue 2)', () => {
     expect(
       E.isLeft(r) && r.left.every((e) => typeof e.message === 'string' && e.message.length > 0),
     ).toBe(true)
+  })
+})
+
+describe('the 400 error-map helper (spec 7.2)', () => {
+  it('field errors become the service errors map: field name -> messages', () => {
+    const errors = S.decodeLeft(PaymentLinkRequest, {
+      amount: 0,
+      lineItems: [{ sku: 'A', quantity: 0 }],
+      metadata: [{}],
+    })
+    const map = toErrorMap(errors)
+    expect(Object.keys(map).sort()).toEqual([
+      'amount',
+      'lineItems[0].quantity',
+      'metadata[0].name',
+      'metadata[0].value',
+    ])
+    for (const messages of Object.values(map)) {
+      expect(messages.length).toBeGreaterThan(0)
+      for (const m of messages) expect(typeof m).toBe('string')
+    }
+  })
+  it('several messages for one field stay together, in order', () => {
+    expect(
+      toErrorMap([
+        { path: 'amount', message: 'first' },
+        { path: 'lineItems', message: 'x' },
+        { path: 'amount', message: 'second' },
+      ]),
+    ).toEqual({ amount: ['first', 'second'], lineItems: ['x'] })
+  })
+  it('validationProblem builds a 400 body that ValidationProblem decodes, naming the field', () => {
+    const body = validationProblem(S.decodeLeft(PaymentLinkRequest, { amount: -5 }))
+    expect(body.status).toBe(400)
+    expect(body.type).toContain('rfc7231#section-6.5.1')
+    expect(typeof body.title).toBe('string')
+    expect(Object.keys(body.errors)).toEqual(['amount'])
+    const decoded = S.decodeRight(ValidationProblem, JSON.parse(JSON.stringify(body)))
+    expect(decoded.errors).toEqual(body.errors)
   })
 })
