@@ -22,7 +22,7 @@ import { chargeRequestFor } from './Charge.js'
 import type { ChargeFlowState } from './ChargeFlow.js'
 import * as ChargeFlow from './ChargeFlow.js'
 import { fetchTransport } from './FetchTransport.js'
-import type { FieldError } from './FieldError.js'
+import type { FieldError, FieldErrorMap } from './FieldError.js'
 import { validate } from './FieldError.js'
 import type { OrderDetails } from './Order.js'
 import { OrderDetails as OrderDetailsCodec } from './Order.js'
@@ -301,6 +301,32 @@ interface Call<A> {
 
 const HttpErrorsMap = t.record(t.string, t.readonlyArray(t.string))
 
+const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
+  typeof u === 'object' && u !== null && !Array.isArray(u)
+
+/** Messages of one `errors` entry whatever its form: a string, an array, a nested map. */
+const messagesOf = (name: string, value: unknown): ReadonlyArray<[string, Array<string>]> => {
+  if (value === null || value === undefined) return []
+  if (isRecord(value))
+    return Object.entries(value).flatMap(([key, v]) => messagesOf(`${name}.${key}`, v))
+  const list = Array.isArray(value) ? (value as ReadonlyArray<unknown>) : [value]
+  const messages = list.flatMap((m) =>
+    typeof m === 'string' ? [m] : m === null || typeof m === 'object' ? [] : [String(m)],
+  )
+  return messages.length === 0 ? [] : [[name, messages]]
+}
+
+/**
+ * The 400 `errors` member as field name -> messages. The spec says names and structure
+ * vary: names are kept as given, and an entry in another form (a single string, a nested
+ * map) is read rather than dropped with the whole map.
+ */
+const errorsMapOf = (errors: unknown): FieldErrorMap | undefined => {
+  if (HttpErrorsMap.is(errors)) return errors
+  if (!isRecord(errors)) return undefined
+  return Object.fromEntries(Object.entries(errors).flatMap(([name, v]) => messagesOf(name, v)))
+}
+
 /** The problem details of an error body, if it has them; `errors` kept as given. */
 const problemOf = (body: string): HttpProblem | undefined => {
   let json: unknown
@@ -312,14 +338,14 @@ const problemOf = (body: string): HttpProblem | undefined => {
   const decoded = validate(ProblemDetails)(json)
   if (E.isLeft(decoded)) return undefined
   const p = decoded.right
-  const errors = (json as { errors?: unknown }).errors
+  const errors = errorsMapOf((json as { errors?: unknown }).errors)
   return {
     title: p.title,
     status: p.status,
     ...(p.type === undefined ? {} : { type: p.type }),
     ...(p.detail === undefined ? {} : { detail: p.detail }),
     ...(p.instance === undefined ? {} : { instance: p.instance }),
-    ...(HttpErrorsMap.is(errors) ? { errors } : {}),
+    ...(errors === undefined ? {} : { errors }),
   }
 }
 
