@@ -8,6 +8,7 @@ import {
   FrameMessage,
   createClient,
   transportError,
+  traverseWithConcurrency,
   type Authenticate,
   type ClientConfig,
   type Credentials,
@@ -669,5 +670,31 @@ describe('chargeWith3ds', () => {
     const e = left(await clientOf(service).chargeWith3ds(chargeInput, () => TE.left(failure))())
     expect(e._tag).toBe('Timeout')
     expect(service.count('POST /charges')).toBe(1)
+  })
+})
+
+describe('bounded concurrency for many calls', () => {
+  it('one Either per input, in input order, at most `limit` at once, a failure loses nothing', async () => {
+    let running = 0
+    let peak = 0
+    const f =
+      (n: number): TE.TaskEither<string, number> =>
+      async () => {
+        running++
+        peak = Math.max(peak, running)
+        await new Promise((r) => setTimeout(r, (7 - n) * 3))
+        running--
+        return n === 3 ? E.left(`failed ${n}`) : E.right(n * 10)
+      }
+    const results = await traverseWithConcurrency(2)([1, 2, 3, 4, 5, 6], f)()
+    expect(results).toEqual([
+      E.right(10),
+      E.right(20),
+      E.left('failed 3'),
+      E.right(40),
+      E.right(50),
+      E.right(60),
+    ])
+    expect(peak).toBe(2)
   })
 })
