@@ -88,7 +88,13 @@ export const pathOf = (context: t.Context): string => {
 }
 
 const describe = (u: unknown): string =>
-  u === null ? 'null' : Array.isArray(u) ? 'an array' : `a ${typeof u}`
+  u === null
+    ? 'null'
+    : Array.isArray(u)
+      ? 'an array'
+      : typeof u === 'object'
+        ? 'an object'
+        : `a ${typeof u}`
 
 /**
  * The type that defines the field an error is at: the last context entry that is not a

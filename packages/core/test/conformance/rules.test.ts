@@ -246,6 +246,16 @@ describe('payment link rules (spec 2.6, issue 2)', () => {
       'successUrl',
     ])
   })
+  it('messages read as English and name the kind of value, never the value', () => {
+    const errors = S.decodeLeft(P, {
+      amount: { secret: 'x' },
+      orderName: ['x'],
+      lineItems: 'x',
+      metadata: [{ name: { secret: 'x' }, value: 'v' }],
+    })
+    expect(errors.map((e) => e.message).join(' ')).not.toMatch(/\ba (object|array|undefined)\b/)
+    expect(JSON.stringify(errors)).not.toContain('secret')
+  })
   it('every message is a non-empty string', () => {
     const r = validate(P)({ amount: 0 })
     expect(

@@ -87,15 +87,13 @@ describe('charge flow', () => {
       expect(O.isNone(ChargeFlow.nextRequest(s))).toBe(true)
     }
   })
-  it('authentication.failed never leads to a retry', () => {
-    const r = ChargeFlow.reduce(
-      run(respond(S.chargeAuthRequired)),
+  it('authentication.failed (even with Status SUCCESS) -> AuthenticationFailed, no retry', () => {
+    const s = run(
+      respond(S.chargeAuthRequired),
       frame('SUCCESS', 'auth-1', 'authentication.failed'),
     )
-    if (E.isRight(r)) {
-      expect(r.right._tag).not.toBe('ReadyToRetry')
-      expect(O.isNone(ChargeFlow.nextRequest(r.right))).toBe(true)
-    }
+    expect(s._tag).toBe('AuthenticationFailed')
+    expect(O.isNone(ChargeFlow.nextRequest(s))).toBe(true)
   })
   it('Status PENDING keeps it awaiting', () => {
     const awaiting = run(respond(S.chargeAuthRequired))
