@@ -750,26 +750,52 @@ export const createClient = (config: ClientConfig): Client => {
       options.intervalMs,
       options.maxIntervalMs ?? options.intervalMs * 10,
     )
+    const timedOut = (detail: string): E.Either<PaykitError, never> =>
+      E.left(
+        timeout(
+          `waiting for order ${orderCode} to be ${statuses.join(' or ')}`,
+          options.timeoutMs,
+          detail,
+        ),
+      )
     return async () => {
       const started = now()
-      let interval = options.intervalMs
-      for (;;) {
-        const order = await getOrder(orderCode, options)()
-        if (E.isLeft(order)) return order
-        const status = order.right.orderStatus
-        if (statuses.includes(status)) return order
-        const remaining = options.timeoutMs - (now() - started)
-        if (remaining <= 0 || options.signal?.aborted === true)
-          return E.left(
-            timeout(
-              `waiting for order ${orderCode} to be ${statuses.join(' or ')}`,
-              options.timeoutMs,
-              `last status ${status}`,
-            ),
-          )
-        // The last poll falls on the deadline rather than giving up an interval early.
-        await sleep(Math.min(interval, remaining), options.signal)
-        interval = Math.min(maxInterval, interval * 1.5)
+      // A poll that hangs must not outlive the deadline: it is cancelled (for transports
+      // that honour the signal) and no longer awaited (for those that do not).
+      const deadline = new AbortController()
+      let onDeadline: () => void = () => undefined
+      const expired = new Promise<'expired'>((resolve) => {
+        onDeadline = () => resolve('expired')
+      })
+      const timer = setTimeout(() => {
+        deadline.abort()
+        onDeadline()
+      }, options.timeoutMs)
+      const signal =
+        options.signal === undefined
+          ? deadline.signal
+          : AbortSignal.any([options.signal, deadline.signal])
+      let last = 'no answer yet'
+      try {
+        let interval = options.intervalMs
+        for (;;) {
+          const order = await Promise.race([getOrder(orderCode, { signal })(), expired])
+          if (order === 'expired') return timedOut(last)
+          if (E.isLeft(order))
+            return deadline.signal.aborted && options.signal?.aborted !== true
+              ? timedOut(last)
+              : order
+          const status = order.right.orderStatus
+          if (statuses.includes(status)) return order
+          last = `last status ${status}`
+          const remaining = options.timeoutMs - (now() - started)
+          if (remaining <= 0 || signal.aborted) return timedOut(last)
+          // The last poll falls on the deadline rather than giving up an interval early.
+          await sleep(Math.min(interval, remaining), signal)
+          interval = Math.min(maxInterval, interval * 1.5)
+        }
+      } finally {
+        clearTimeout(timer)
       }
     }
   }

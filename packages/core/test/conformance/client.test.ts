@@ -585,6 +585,31 @@ describe('waitForOrderStatus', () => {
   })
 })
 
+describe('waitForOrderStatus keeps its deadline when a poll hangs', () => {
+  it.each([
+    ['a transport that ignores the signal', false],
+    ['a transport that honours the signal', true],
+  ])('%s: a Timeout at the deadline, not whenever the poll ends', async (_n, honours) => {
+    let cancelled = false
+    const hanging: Transport = (req) => () =>
+      new Promise((resolve) => {
+        if (honours)
+          req.signal?.addEventListener('abort', () => {
+            cancelled = true
+            resolve(E.left(transportError('aborted', 'cancelled', 'maybe')))
+          })
+      })
+    const client = createClient({ baseUrl, credentials: { apiKey: API_KEY }, transport: hanging })
+    const started = Date.now()
+    const e = left(
+      await client.waitForOrderStatus('PL-1', ['PAID'], { timeoutMs: 150, intervalMs: 10 })(),
+    )
+    expect(e._tag).toBe('Timeout')
+    expect(Date.now() - started).toBeLessThan(1_500)
+    expect(cancelled).toBe(honours)
+  })
+})
+
 describe('chargeWith3ds', () => {
   const frame = (status: string, id = 'auth-1', type?: string) =>
     S.decodeRight(FrameMessage, S.frameMessage(status, id, type))
