@@ -29,13 +29,9 @@ import { OrderDetails as OrderDetailsCodec } from './Order.js'
 import type { OrderStatus } from './OrderStatus.js'
 import type { HttpProblem, PaykitError } from './PaykitError.js'
 import {
-  REDACTED,
   decodeError,
   httpError,
   networkError,
-  redactError,
-  redactJsonText,
-  redactValue,
   timeout,
   unauthorized,
   validationError,
@@ -51,6 +47,7 @@ import {
   PaymentMethodRequest as PaymentMethodRequestCodec,
 } from './PaymentMethod.js'
 import { ProblemDetails } from './Problem.js'
+import { redactBody, redactError, redactHeaders, redactJsonText, redactValue } from './Redaction.js'
 import type { RequestKind, RetryPolicy } from './Retry.js'
 import { decide, defaultRetryPolicy, failure, response as responseOutcome } from './Retry.js'
 import type { AccessToken } from './Token.js'
@@ -80,7 +77,8 @@ export interface Credentials {
 
 /**
  * One attempt of one call as `onExchange` sees it, with `Authorization`, `clientSecret`,
- * `accessToken`, the API key, the card number and the CVV replaced by `[redacted]`.
+ * `accessToken`, the API key, the card number and the CVV replaced by `[redacted]`
+ * (`Authorization` keeps its scheme: `Bearer [redacted]`).
  *
  * @category model
  * @since 0.1.0
@@ -415,14 +413,6 @@ export const createClient = (config: ClientConfig): Client => {
   const report = (exchange: Exchange, extra: ReadonlyArray<string>): void => {
     if (config.onExchange === undefined) return
     const all = [...secrets, ...extra]
-    const headers = (h: Readonly<Record<string, string>>) =>
-      Object.fromEntries(
-        Object.entries(h).map(([k, v]) =>
-          /^(authorization|proxy-authorization|x-api-key|cookie|set-cookie)$/i.test(k)
-            ? [k, REDACTED]
-            : [k, redactJsonText(v, all)],
-        ),
-      )
     const { request, response, error } = exchange
     const record: Exchange = {
       ...exchange,
@@ -430,16 +420,16 @@ export const createClient = (config: ClientConfig): Client => {
       request: {
         method: request.method,
         url: redactJsonText(request.url, all),
-        headers: headers(request.headers),
-        ...(request.body === undefined ? {} : { body: redactJsonText(request.body, all) }),
+        headers: redactHeaders(request.headers, all),
+        ...(request.body === undefined ? {} : { body: redactBody(request.body, all) }),
       },
       ...(response === undefined
         ? {}
         : {
             response: {
               status: response.status,
-              headers: headers(response.headers),
-              body: redactJsonText(response.body, all),
+              headers: redactHeaders(response.headers, all),
+              body: redactBody(response.body, all),
             },
           }),
     }

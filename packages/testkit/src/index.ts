@@ -49,7 +49,8 @@ export { frameMessageOf, type AuthenticationResult } from './simulator/Authentic
 export * as Faults from './Faults.js'
 export { controlsOf, type ServiceControls } from './ServiceControls.js'
 export type { Fault, Failure, Latency, Target as FaultTarget, FaultInjection } from './Faults.js'
-export { REDACTED, redactBody, redactHeaders, type LoggedRequest } from './RequestLog.js'
+export { REDACTED, redactBody, redactHeaders } from '@paykit/core'
+export type { LoggedRequest } from './RequestLog.js'
 export {
   makeLiveService,
   type Exchange,
