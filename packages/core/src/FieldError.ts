@@ -6,6 +6,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
+import { expectedOf } from './internal/expected.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -119,7 +120,8 @@ const fieldType = (context: t.Context): t.Decoder<unknown, unknown> | undefined 
 export const messageOf = (error: t.ValidationError): string => {
   if (error.message !== undefined) return error.message
   if (error.value === undefined) return 'is required'
-  return `must be ${fieldType(error.context)?.name ?? 'valid'}, got ${describe(error.value)}`
+  const type = fieldType(error.context)
+  return `must be ${type === undefined ? 'valid' : expectedOf(type)}, got ${describe(error.value)}`
 }
 
 const throughUnion = (context: t.Context): boolean =>

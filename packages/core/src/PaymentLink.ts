@@ -27,6 +27,7 @@ import {
   Int,
   MaxLengthString,
   NonEmptyString,
+  nullOr,
   PositiveInt,
   refine,
   withDefault,
@@ -56,15 +57,6 @@ export const defaultExpirationMinutes = 1440
 // -------------------------------------------------------------------------------------
 // leaf codecs
 // -------------------------------------------------------------------------------------
-
-/** `codec` or null, reporting only `codec`'s error for a non-null value. */
-const orNull = <A, O>(codec: t.Type<A, O, unknown>): t.Type<A | null, O | null, unknown> =>
-  new t.Type<A | null, O | null, unknown>(
-    `${codec.name} | null`,
-    (u): u is A | null => u === null || codec.is(u),
-    (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
-    (a) => (a === null ? null : codec.encode(a)),
-  )
 
 const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
   u !== null && typeof u === 'object' && !Array.isArray(u)
@@ -245,7 +237,7 @@ export const PaymentLinkRequest = t.intersection(
     t.exact(
       t.partial({
         orderReference: MaxLengthString(255),
-        orderDescription: orNull(MaxLengthString(2048)),
+        orderDescription: nullOr(MaxLengthString(2048)),
         amount: Amount,
         lineItems: LineItems,
         successUrl: HttpUrl,

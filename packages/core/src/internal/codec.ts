@@ -5,6 +5,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
+import { validatesThrough } from './expected.js'
 
 // -------------------------------------------------------------------------------------
 // combinators
@@ -17,23 +18,29 @@ export const refine = <A, O>(
   message: string,
   name = `Refined<${codec.name}>`,
 ): t.Type<A, O, unknown> =>
-  new t.Type<A, O, unknown>(
-    name,
-    (u): u is A => codec.is(u) && predicate(u),
-    (u, c) =>
-      E.chain((a: A) => (predicate(a) ? t.success(a) : t.failure<A>(u, c, message)))(
-        codec.validate(u, c),
-      ),
-    codec.encode,
+  validatesThrough(
+    new t.Type<A, O, unknown>(
+      name,
+      (u): u is A => codec.is(u) && predicate(u),
+      (u, c) =>
+        E.chain((a: A) => (predicate(a) ? t.success(a) : t.failure<A>(u, c, message)))(
+          codec.validate(u, c),
+        ),
+      codec.encode,
+    ),
+    codec,
   )
 
 /** Decodes `undefined` (an absent field) as `value`; everything else goes to `codec`. */
 export const withDefault = <A, O>(codec: t.Type<A, O, unknown>, value: A): t.Type<A, O, unknown> =>
-  new t.Type<A, O, unknown>(
-    codec.name,
-    codec.is,
-    (u, c): t.Validation<A> => (u === undefined ? t.success(value) : codec.validate(u, c)),
-    codec.encode,
+  validatesThrough(
+    new t.Type<A, O, unknown>(
+      codec.name,
+      codec.is,
+      (u, c): t.Validation<A> => (u === undefined ? t.success(value) : codec.validate(u, c)),
+      codec.encode,
+    ),
+    codec,
   )
 
 /** The context of a field below the value being decoded, for a rule that spans fields. */
@@ -70,15 +77,18 @@ export const withRule = <A, O>(
   rule: (a: A, u: unknown, c: t.Context) => ReadonlyArray<t.ValidationError>,
   name = codec.name,
 ): t.Type<A, O, unknown> =>
-  new t.Type<A, O, unknown>(
-    name,
-    (u): u is A => codec.is(u) && rule(u, u, []).length === 0,
-    (u, c) =>
-      E.chain((a: A) => {
-        const errors = rule(a, u, c)
-        return errors.length === 0 ? t.success(a) : E.left([...errors])
-      })(codec.validate(u, c)),
-    codec.encode,
+  validatesThrough(
+    new t.Type<A, O, unknown>(
+      name,
+      (u): u is A => codec.is(u) && rule(u, u, []).length === 0,
+      (u, c) =>
+        E.chain((a: A) => {
+          const errors = rule(a, u, c)
+          return errors.length === 0 ? t.success(a) : E.left([...errors])
+        })(codec.validate(u, c)),
+      codec.encode,
+    ),
+    codec,
   )
 
 // -------------------------------------------------------------------------------------
@@ -170,7 +180,7 @@ export const exactStruct = <R extends t.Props, P extends t.Props>(
 > => {
   const inner = t.intersection([t.type(required), t.partial(optional)])
   const exact = t.exact(inner)
-  return new t.Type(
+  const struct = new t.Type(
     name,
     exact.is,
     (u, c) => {
@@ -185,15 +195,19 @@ export const exactStruct = <R extends t.Props, P extends t.Props>(
     },
     exact.encode,
   )
+  return validatesThrough(struct, exact)
 }
 
 /** `codec` or null, with one precise error (a bare `t.union` reports both branches). */
 export const nullOr = <A, O>(codec: t.Type<A, O, unknown>): t.Type<A | null, O | null, unknown> =>
-  new t.Type<A | null, O | null, unknown>(
-    `${codec.name} | null`,
-    (u): u is A | null => u === null || codec.is(u),
-    (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
-    (a) => (a === null ? null : codec.encode(a)),
+  validatesThrough(
+    new t.Type<A | null, O | null, unknown>(
+      `${codec.name} | null`,
+      (u): u is A | null => u === null || codec.is(u),
+      (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
+      (a) => (a === null ? null : codec.encode(a)),
+    ),
+    t.union([codec, t.null]),
   )
 
 /**
@@ -205,16 +219,41 @@ export const withInputRule = <A, O>(
   rule: (u: unknown, c: t.Context) => ReadonlyArray<t.ValidationError>,
   name = codec.name,
 ): t.Type<A, O, unknown> =>
-  new t.Type<A, O, unknown>(
-    name,
-    (u): u is A => codec.is(u) && rule(u, []).length === 0,
-    (u, c) => {
-      const decoded = codec.validate(u, c)
-      const broken = rule(u, c)
-      if (broken.length === 0) return decoded
-      return E.left([...(E.isLeft(decoded) ? decoded.left : []), ...broken])
-    },
-    codec.encode,
+  validatesThrough(
+    new t.Type<A, O, unknown>(
+      name,
+      (u): u is A => codec.is(u) && rule(u, []).length === 0,
+      (u, c) => {
+        const decoded = codec.validate(u, c)
+        const broken = rule(u, c)
+        if (broken.length === 0) return decoded
+        return E.left([...(E.isLeft(decoded) ? decoded.left : []), ...broken])
+      },
+      codec.encode,
+    ),
+    codec,
+  )
+
+/**
+ * `codec` for an object input whose `key`, when null, reads as absent: JSON clients often
+ * send `null` for an optional field they do not use.
+ */
+export const nullAsAbsent = <A, O>(
+  codec: t.Type<A, O, unknown>,
+  key: string,
+): t.Type<A, O, unknown> =>
+  validatesThrough(
+    new t.Type<A, O, unknown>(
+      codec.name,
+      codec.is,
+      (u, c) => {
+        if (!t.UnknownRecord.is(u) || u[key] !== null) return codec.validate(u, c)
+        const { [key]: _null, ...rest } = u
+        return codec.validate(rest, c)
+      },
+      codec.encode,
+    ),
+    codec,
   )
 
 /** One of a few string literals, failing with the list of accepted values. */
