@@ -19,6 +19,7 @@ import {
   NonEmptyString,
   exactStruct,
   failureAt,
+  nullAsAbsent,
   nullOr,
   refine,
   withDefault,
@@ -90,20 +91,23 @@ export const BillingInfo = exactStruct(
 
 /**
  * Body of `POST /charges` (spec 2.4) without the issuer rule: `billingInfo` is optional
- * here (use `chargeRequestFor` to require it for USA and CAN cards). Unknown fields are
- * stripped.
+ * here, and `null` reads as absent (use `chargeRequestFor` to require it for USA and CAN
+ * cards). Unknown fields are stripped.
  *
  * @category codecs
  * @since 0.1.0
  */
-export const ChargeRequest = exactStruct(
-  {
-    order: ChargeOrderRequest,
-    cardId: NonEmptyString,
-    authenticationId: withDefault(nullOr(NonEmptyString), null),
-  },
-  { billingInfo: BillingInfo },
-  'ChargeRequest',
+export const ChargeRequest = nullAsAbsent(
+  exactStruct(
+    {
+      order: ChargeOrderRequest,
+      cardId: NonEmptyString,
+      authenticationId: withDefault(nullOr(NonEmptyString), null),
+    },
+    { billingInfo: BillingInfo },
+    'ChargeRequest',
+  ),
+  'billingInfo',
 )
 
 // -------------------------------------------------------------------------------------
@@ -144,7 +148,7 @@ export const chargeRequestFor = (paymentMethod: {
     ? withInputRule(
         ChargeRequest,
         (u, c) =>
-          t.UnknownRecord.is(u) && u['billingInfo'] === undefined
+          t.UnknownRecord.is(u) && (u['billingInfo'] === undefined || u['billingInfo'] === null)
             ? [
                 failureAt(
                   u,

@@ -119,7 +119,7 @@ describe('ChargeRequest', () => {
       { billingInfo: { countryCode: 'US', stateCode: 'CA' } },
       'billingInfo.zipCode',
     ],
-    ['billingInfo null', { billingInfo: null }, 'billingInfo'],
+    ['billingInfo a string', { billingInfo: 'US' }, 'billingInfo'],
   ])('refuses %s naming that field only', (_, patch, path) => {
     expect(paths(validate(ChargeRequest)({ ...sampleRequest, ...patch }))).toEqual([path])
   })
@@ -132,6 +132,28 @@ describe('ChargeRequest', () => {
 
   it('does not require billingInfo without the issuer rule', () => {
     expect(E.isRight(validate(ChargeRequest)(withoutBilling))).toBe(true)
+  })
+
+  it('reads billingInfo null as absent (JSON clients send null for an unused field)', () => {
+    expect(validate(ChargeRequest)({ ...withoutBilling, billingInfo: null })).toEqual(
+      validate(ChargeRequest)(withoutBilling),
+    )
+    expect(
+      E.isRight(
+        validate(chargeRequestFor({ bin: { countryCode: 'CRI' } }))({
+          ...withoutBilling,
+          billingInfo: null,
+        }),
+      ),
+    ).toBe(true)
+    expect(
+      paths(
+        validate(chargeRequestFor({ bin: { countryCode: 'USA' } }))({
+          ...withoutBilling,
+          billingInfo: null,
+        }),
+      ),
+    ).toEqual(['billingInfo'])
   })
 
   test.prop([validChargeRequest])('valid requests decode Right', (req) => {
