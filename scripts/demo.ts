@@ -51,7 +51,7 @@ const pureCore = (): void => {
     orderReference: 'ORD-1001',
     lineItems: [
       { product: { name: 'Coffee beans 1 kg', price: 18.9 }, quantity: 2 },
-      { sku: 'TSHIRT-M', quantity: 1 },
+      { sku: 'MUG-LOGO', quantity: 1 },
     ],
     successUrl: 'https://shop.example/thanks',
     trackingPixel: 'dropped',
