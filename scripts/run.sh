@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
 # The README's two commands: `npm start` (install, build, run the demo end to end)
-# and `npm test` (install, lint, format check, type check, build, every test).
+# and `npm test` (install, lint, format check, type check, build, every test); and
+# `npm run sandbox -- [options]` (paykit-sandbox on the project's Node, built first if needed).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/toolchain.sh"
 cd "$PAYKIT_ROOT"
 echo "paykit: node $(node --version), pnpm $(pnpm --version)" >&2
+mode="${1:-}"
+shift || true
+if [ "$mode" = sandbox ]; then
+  if [ ! -f packages/testkit/dist/bin/paykit-sandbox.js ]; then
+    pnpm install --frozen-lockfile --reporter=append-only >&2
+    pnpm run build >&2
+  fi
+  exec node packages/testkit/dist/bin/paykit-sandbox.js "$@"
+fi
 rm -f .vitest-results.json
 pnpm install --frozen-lockfile --reporter=append-only >&2
 # The real-browser 3DS tests drive Debian's Chromium at /usr/bin/chromium (issue 4).
@@ -30,7 +40,7 @@ ensure_chromium() {
   fi
 }
 
-case "${1:-}" in
+case "$mode" in
   main) pnpm run build && pnpm run demo ;;
   test)
     ensure_chromium
@@ -42,5 +52,5 @@ case "${1:-}" in
     fi
     exit "$status"
     ;;
-  *) echo "usage: scripts/run.sh main|test" >&2; exit 2 ;;
+  *) echo "usage: scripts/run.sh main|test|sandbox [options]" >&2; exit 2 ;;
 esac
