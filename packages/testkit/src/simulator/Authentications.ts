@@ -144,6 +144,18 @@ const recordAndShow = (
     : [state, html(409, framePage(state, a, `The result was already recorded: ${a.status}.`))]
 }
 
+/** Records a result the page gave (query or form), or answers a 400 page for another value. */
+const recordFromPage = (state: SimulatorState, a: AuthenticationRecord, result: unknown): Result =>
+  AuthenticationResult.is(result)
+    ? recordAndShow(state, a, result)
+    : [
+        state,
+        html(
+          400,
+          messagePage('Bad result', 'result must be one of success, failed, error, expired.'),
+        ),
+      ]
+
 /**
  * `GET /3ds/<id>`: the frame page; with `?result=success|failed|error|expired` the
  * result is recorded at once and the page posts its message (automation without a
@@ -158,15 +170,7 @@ export const getAuthenticationPage = ({ state, params, query }: Context): Result
   if (a === undefined) return [state, html(404, notFound(id))]
   const result = query.get('result')
   if (result === null) return [state, html(200, framePage(state, a))]
-  if (!AuthenticationResult.is(result))
-    return [
-      state,
-      html(
-        400,
-        messagePage('Bad result', 'result must be one of success, failed, error, expired.'),
-      ),
-    ]
-  return recordAndShow(state, a, result)
+  return recordFromPage(state, a, result)
 }
 
 /**
@@ -182,16 +186,7 @@ export const postAuthenticationResult = ({ state, request, params }: Context): R
   const a = own(state.authentications, id)
   if (isForm(request)) {
     if (a === undefined) return [state, html(404, notFound(id))]
-    const result = formBody(request)['result']
-    if (!AuthenticationResult.is(result))
-      return [
-        state,
-        html(
-          400,
-          messagePage('Bad result', 'result must be one of success, failed, error, expired.'),
-        ),
-      ]
-    return recordAndShow(state, a, result)
+    return recordFromPage(state, a, formBody(request)['result'])
   }
   if (!isJson(request))
     return [state, problem(415, 'Send the result as a form or as JSON { "result": ... }.')]

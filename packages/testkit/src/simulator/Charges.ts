@@ -16,11 +16,11 @@ import {
 } from '@paykit/core'
 import * as E from 'fp-ts/lib/Either.js'
 import { isoOf } from './Clock.js'
-import { bearer, jsonBody } from './Gates.js'
+import { authenticatedJson } from './Gates.js'
 import { authorizationCodeOf } from './Orders.js'
 import { paymentMethodOf } from './PaymentMethods.js'
 import { badRequest, json } from './Responses.js'
-import { through, type Context, type Result } from './Route.js'
+import type { Context, Result } from './Route.js'
 import {
   AUTHENTICATION_LIFETIME_MS,
   idOf,
@@ -248,29 +248,25 @@ const charge = (
  * @category endpoints
  * @since 0.1.0
  */
-export const postCharge = ({ state, request, atMs }: Context): Result =>
-  through(
-    state,
-    bearer(state, request, atMs, 'accessToken'),
-  )(() =>
-    through(
-      state,
-      jsonBody(request),
-    )((body) => {
-      const cardId =
-        body !== null && typeof body === 'object'
-          ? (body as Record<string, unknown>)['cardId']
-          : undefined
-      const card = typeof cardId === 'string' ? own(state.paymentMethods, cardId) : undefined
-      const decoded = validate(
-        card === undefined ? ChargeRequest : chargeRequestFor(paymentMethodOf(card)),
-      )(body)
-      if (E.isLeft(decoded)) return [state, badRequest(decoded.left)]
-      if (card === undefined)
-        return [
-          state,
-          badRequest([{ path: 'cardId', message: 'is not a payment method of this service' }]),
-        ]
-      return charge(state, card, decoded.right, atMs)
-    }),
-  )
+export const postCharge = (context: Context): Result =>
+  authenticatedJson(
+    context,
+    'accessToken',
+  )((body) => {
+    const { state, atMs } = context
+    const cardId =
+      body !== null && typeof body === 'object'
+        ? (body as Record<string, unknown>)['cardId']
+        : undefined
+    const card = typeof cardId === 'string' ? own(state.paymentMethods, cardId) : undefined
+    const decoded = validate(
+      card === undefined ? ChargeRequest : chargeRequestFor(paymentMethodOf(card)),
+    )(body)
+    if (E.isLeft(decoded)) return [state, badRequest(decoded.left)]
+    if (card === undefined)
+      return [
+        state,
+        badRequest([{ path: 'cardId', message: 'is not a payment method of this service' }]),
+      ]
+    return charge(state, card, decoded.right, atMs)
+  })

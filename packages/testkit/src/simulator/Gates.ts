@@ -8,6 +8,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { SimRequest, SimResponse } from './Http.js'
 import { badRequest, problem } from './Responses.js'
+import { through, type Context, type Result } from './Route.js'
 import { own, type SimulatorState } from './State.js'
 
 // -------------------------------------------------------------------------------------
@@ -140,3 +141,22 @@ export const bearer = (
   if (token.expiresAtMs <= atMs) return E.left(unauthorized('The access token has expired.'))
   return E.right(undefined)
 }
+
+// -------------------------------------------------------------------------------------
+// combinators
+// -------------------------------------------------------------------------------------
+
+/**
+ * The gates of an authenticated JSON endpoint, in the order the service checks them: the
+ * bearer credential, then a JSON body; `handler` runs with the parsed body.
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const authenticatedJson =
+  ({ state, request, atMs }: Context, accepts: Credential) =>
+  (handler: (body: unknown) => Result): Result =>
+    through(
+      state,
+      bearer(state, request, atMs, accepts),
+    )(() => through(state, jsonBody(request))(handler))

@@ -19,7 +19,7 @@ import {
   type OrderLineItem,
 } from '@paykit/core'
 import * as E from 'fp-ts/lib/Either.js'
-import { bearer, formBody, isForm, jsonBody } from './Gates.js'
+import { authenticatedJson, bearer, formBody, isForm } from './Gates.js'
 import {
   checkoutCard,
   defaultBuyer,
@@ -115,55 +115,51 @@ const priceLookup = (state: SimulatorState) =>
  * @category endpoints
  * @since 0.1.0
  */
-export const postCheckout = ({ state, request, atMs }: Context): Result =>
-  through(
-    state,
-    bearer(state, request, atMs, 'accessTokenOrApiKey'),
-  )(() =>
-    through(
-      state,
-      jsonBody(request),
-    )((body) => {
-      const decoded = validate(PaymentLinkRequest)(body)
-      if (E.isLeft(decoded)) return [state, badRequest(decoded.left)]
-      const req = decoded.right
-      const total = orderTotal(priceLookup(state))(req)
-      if (E.isLeft(total)) return [state, badRequest(total.left)]
-      const [s1, n] = nextId(state, 'order')
-      const orderId = FIRST_ORDER_ID + n - 1
-      const orderCode = orderCodeOf(orderId)
-      const [s2, lineItems] = lineItemsOf(s1, req.lineItems ?? [])
-      const order: OrderRecord = {
-        orderId,
-        orderCode,
-        orderReference: req.orderReference ?? null,
-        name: req.orderName,
-        description: req.orderDescription ?? null,
-        lineItems,
-        subtotal: total.right,
-        total: total.right,
-        metadata: (req.metadata ?? []).map(({ name, value }) => ({ name, value })),
-        successUrl: req.successUrl ?? null,
-        cancelUrl: req.cancelUrl ?? null,
-        locationCode: req.locationCode ?? null,
-        status: 'PENDING',
-        payment: null,
-        createdAtMs: atMs,
-        expiresAtMs: atMs + req.expirationMinutes * 60_000,
-      }
-      return [
-        { ...s2, orders: { ...s2.orders, [orderCode]: order } },
-        json(
-          200,
-          PaymentLinkResponse.encode({
-            orderCode,
-            orderId,
-            paymentLinkUrl: paymentLinkUrlOf(state, orderCode),
-          }),
-        ),
-      ]
-    }),
-  )
+export const postCheckout = (context: Context): Result =>
+  authenticatedJson(
+    context,
+    'accessTokenOrApiKey',
+  )((body) => {
+    const { state, atMs } = context
+    const decoded = validate(PaymentLinkRequest)(body)
+    if (E.isLeft(decoded)) return [state, badRequest(decoded.left)]
+    const req = decoded.right
+    const total = orderTotal(priceLookup(state))(req)
+    if (E.isLeft(total)) return [state, badRequest(total.left)]
+    const [s1, n] = nextId(state, 'order')
+    const orderId = FIRST_ORDER_ID + n - 1
+    const orderCode = orderCodeOf(orderId)
+    const [s2, lineItems] = lineItemsOf(s1, req.lineItems ?? [])
+    const order: OrderRecord = {
+      orderId,
+      orderCode,
+      orderReference: req.orderReference ?? null,
+      name: req.orderName,
+      description: req.orderDescription ?? null,
+      lineItems,
+      subtotal: total.right,
+      total: total.right,
+      metadata: (req.metadata ?? []).map(({ name, value }) => ({ name, value })),
+      successUrl: req.successUrl ?? null,
+      cancelUrl: req.cancelUrl ?? null,
+      locationCode: req.locationCode ?? null,
+      status: 'PENDING',
+      payment: null,
+      createdAtMs: atMs,
+      expiresAtMs: atMs + req.expirationMinutes * 60_000,
+    }
+    return [
+      { ...s2, orders: { ...s2.orders, [orderCode]: order } },
+      json(
+        200,
+        PaymentLinkResponse.encode({
+          orderCode,
+          orderId,
+          paymentLinkUrl: paymentLinkUrlOf(state, orderCode),
+        }),
+      ),
+    ]
+  })
 
 /**
  * `GET /paymentlink/order/<orderCode>` (API key or access token): 200 with every field of

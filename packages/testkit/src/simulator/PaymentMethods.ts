@@ -8,9 +8,9 @@
 import { last4, paymentMethodRequestAt, validate, type PaymentMethod } from '@paykit/core'
 import * as E from 'fp-ts/lib/Either.js'
 import { testCardOf } from '../TestCards.js'
-import { bearer, jsonBody } from './Gates.js'
+import { authenticatedJson } from './Gates.js'
 import { badRequest, json } from './Responses.js'
-import { through, type Context, type Result } from './Route.js'
+import type { Context, Result } from './Route.js'
 import { idOf, nextId, type PaymentMethodRecord } from './State.js'
 
 // -------------------------------------------------------------------------------------
@@ -42,30 +42,26 @@ export const paymentMethodOf = (record: PaymentMethodRecord): PaymentMethod => (
  * @category endpoints
  * @since 0.1.0
  */
-export const postPaymentMethod = ({ state, request, atMs }: Context): Result =>
-  through(
-    state,
-    bearer(state, request, atMs, 'accessToken'),
-  )(() =>
-    through(
-      state,
-      jsonBody(request),
-    )((body) => {
-      const decoded = validate(paymentMethodRequestAt(new Date(atMs)))(body)
-      if (E.isLeft(decoded)) return [state, badRequest(decoded.left)]
-      const card = testCardOf(decoded.right.card.number)
-      const [s1, n] = nextId(state, 'paymentMethod')
-      const record: PaymentMethodRecord = {
-        id: idOf('pm', n),
-        brand: card.brand,
-        issuerName: card.issuerName,
-        countryCode: card.countryCode,
-        last4: last4(card.number),
-        outcome: card.outcome,
-      }
-      return [
-        { ...s1, paymentMethods: { ...s1.paymentMethods, [record.id]: record } },
-        json(200, paymentMethodOf(record)),
-      ]
-    }),
-  )
+export const postPaymentMethod = (context: Context): Result =>
+  authenticatedJson(
+    context,
+    'accessToken',
+  )((body) => {
+    const { state, atMs } = context
+    const decoded = validate(paymentMethodRequestAt(new Date(atMs)))(body)
+    if (E.isLeft(decoded)) return [state, badRequest(decoded.left)]
+    const card = testCardOf(decoded.right.card.number)
+    const [s1, n] = nextId(state, 'paymentMethod')
+    const record: PaymentMethodRecord = {
+      id: idOf('pm', n),
+      brand: card.brand,
+      issuerName: card.issuerName,
+      countryCode: card.countryCode,
+      last4: last4(card.number),
+      outcome: card.outcome,
+    }
+    return [
+      { ...s1, paymentMethods: { ...s1.paymentMethods, [record.id]: record } },
+      json(200, paymentMethodOf(record)),
+    ]
+  })
