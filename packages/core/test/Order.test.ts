@@ -5,28 +5,7 @@ import { validate, type FieldError } from '../src/FieldError.js'
 import * as Money from '../src/Money.js'
 import { Locale, OrderDetails, TimeZone } from '../src/Order.js'
 import { orderStatuses } from '../src/OrderStatus.js'
-
-/** Deep equality that compares `Money` by value. */
-const same = (a: unknown, b: unknown): boolean => {
-  if (Money.isMoney(a) || Money.isMoney(b))
-    return Money.isMoney(a) && Money.isMoney(b) && Money.Eq.equals(a, b)
-  if (Array.isArray(a) || Array.isArray(b))
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((x, i) => same(x, b[i]))
-    )
-  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
-    const ka = Object.keys(a)
-    const kb = Object.keys(b)
-    return (
-      ka.length === kb.length &&
-      ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
-    )
-  }
-  return Object.is(a, b)
-}
+import { same, sandboxStore } from './fixtures.js'
 
 const paths = (r: E.Either<ReadonlyArray<FieldError>, unknown>): ReadonlyArray<string> =>
   E.isLeft(r) ? r.left.map((e) => e.path) : []
@@ -68,14 +47,7 @@ const paidOrder = {
   paymentLinkUrl: 'http://127.0.0.1:4010/checkout/PL-7F3A9C',
   successUrl: 'https://shop.example.com/ok',
   cancelUrl: 'https://shop.example.com/cancel',
-  store: {
-    name: 'Paykit Sandbox Store',
-    countryCode: 'CRI',
-    currencyCode: 'USD',
-    currencySymbol: '$',
-    locale: 'es_CR',
-    timezone: 'America/Costa_Rica',
-  },
+  store: sandboxStore,
   payment: {
     authorizationCode: 'A12345',
     voucherUrl: 'http://127.0.0.1:4010/voucher/PL-7F3A9C',

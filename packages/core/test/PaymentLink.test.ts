@@ -21,31 +21,13 @@ import {
   orderTotal,
   subtotal,
 } from '../src/PaymentLink.js'
+import { same } from './fixtures.js'
 
 // -------------------------------------------------------------------------------------
 // helpers
 // -------------------------------------------------------------------------------------
 
 type Json = Record<string, unknown>
-
-/** Deep equality that compares `Money` by value. */
-const same = (a: unknown, b: unknown): boolean => {
-  if (Money.isMoney(a) || Money.isMoney(b))
-    return Money.isMoney(a) && Money.isMoney(b) && Money.Eq.equals(a, b)
-  if (Array.isArray(a) || Array.isArray(b))
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((x, i) => same(x, b[i]))
-    )
-  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
-    const ka = Object.keys(a)
-    const kb = Object.keys(b)
-    return ka.length === kb.length && ka.every((k) => same((a as Json)[k], (b as Json)[k]))
-  }
-  return Object.is(a, b)
-}
 
 const decode = validate(PaymentLinkRequest)
 

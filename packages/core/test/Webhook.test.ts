@@ -8,6 +8,7 @@ import {
   verifyWebhookEvent,
   WebhookEvent,
 } from '../src/Webhook.js'
+import { amountOnlyOrder } from './fixtures.js'
 
 const secret = 'whsec_test'
 const now = new Date('2026-11-22T01:00:00.000Z')
@@ -139,32 +140,7 @@ describe('verifyWebhook', () => {
   })
 })
 
-const orderDetails = {
-  orderId: 1001,
-  orderCode: 'OC00001001',
-  orderReference: null,
-  name: 'PaymentLink Order',
-  description: null,
-  lineItems: [],
-  orderStatus: 'PAID',
-  subtotal: 10,
-  totalDetails: { shippingAmount: 0, discountAmount: 0, surchargeAmount: 0 },
-  total: 10,
-  metadata: [],
-  paymentLinkUrl: 'http://127.0.0.1:4010/pay/OC00001001',
-  successUrl: null,
-  cancelUrl: null,
-  store: {
-    name: 'Paykit Sandbox Store',
-    countryCode: 'CRI',
-    currencyCode: 'USD',
-    currencySymbol: '$',
-    locale: 'es_CR',
-    timezone: 'America/Costa_Rica',
-  },
-  payment: null,
-  created: '2026-11-22T01:00:00.000Z',
-}
+const orderDetails = amountOnlyOrder({ orderStatus: 'PAID' })
 
 describe('WebhookEvent', () => {
   const event = {
