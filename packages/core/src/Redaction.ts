@@ -55,8 +55,12 @@ const SECRET_HEADERS: ReadonlySet<string> = new Set([
 // No word boundaries: over-redacting a long id is better than leaking `ref4242...`.
 const PAN = /\d(?:[ -]?\d){12,18}/g
 
-// An `application/x-www-form-urlencoded` body: `name=value` pairs joined by `&`.
-const FORM = /^[^\s=&]+=[^&]*(&[^\s=&]+=[^&]*)*$/
+// An `application/x-www-form-urlencoded` body: `name=value` pairs joined by `&`. Empty
+// pairs, a trailing `&` and bare names are allowed (a body read as text keeps its CVV).
+const FORM = /^[^\s=&]*(=[^&]*)?(&[^\s=&]*(=[^&]*)?)*$/
+
+// Headers whose value is `<scheme> <credential>`: the scheme is kept.
+const SCHEME_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization'])
 
 const ENCODED_REDACTED = encodeURIComponent(REDACTED)
 
@@ -108,7 +112,7 @@ const redactText = (secrets: ReadonlyArray<string>): ((text: string) => string) 
  * A copy of any JSON-like value with secrets removed: the values of secret keys
  * (`Authorization`, `clientSecret`, `accessToken`, `apiKey`, `cardNumber`, `cvv`, ...,
  * any case) and of `card.number` become `[redacted]`, every string has `secrets` and card
- * numbers redacted, and so does a card number sent as a JSON number. Cycles are cut.
+ * numbers redacted, and a number is hidden when its digits hold either. Cycles are cut.
  *
  * @category values
  * @since 0.1.0
@@ -118,7 +122,8 @@ export const redactValue = (value: unknown, secrets: ReadonlyArray<string> = [])
   const seen = new WeakSet<object>()
   const go = (u: unknown, parentKey: string, depth: number): unknown => {
     if (typeof u === 'string') return text(u)
-    if (typeof u === 'number') return /^\d{13,19}$/.test(u.toFixed(0)) ? REDACTED : u
+    // A number is hidden when its text holds a card number or a known secret (a CVV).
+    if (typeof u === 'number') return text(String(u)) === String(u) ? u : REDACTED
     if (typeof u !== 'object' || u === null) return u
     if (depth > 32 || seen.has(u)) return REDACTED
     seen.add(u)
@@ -190,13 +195,14 @@ const redactForm = (body: string, secrets: ReadonlyArray<string>): string => {
  * @since 0.1.0
  */
 export const redactBody = (body: string, secrets: ReadonlyArray<string> = []): string =>
-  FORM.test(body) && E.isLeft(J.parse(body))
+  body.includes('=') && FORM.test(body) && E.isLeft(J.parse(body))
     ? redactForm(body, secrets)
     : redactJsonText(body, secrets)
 
 /**
- * `headers` with every credential replaced by {@link REDACTED} (`Authorization` keeps its
- * scheme: `Bearer [redacted]`) and the other values cleared like a body.
+ * `headers` with every credential replaced by {@link REDACTED} (`Authorization` and
+ * `Proxy-Authorization` keep their scheme: `Bearer [redacted]`; cookies and API keys are
+ * hidden whole) and the other values cleared like a body.
  *
  * @category bodies and headers
  * @since 0.1.0
@@ -207,8 +213,10 @@ export const redactHeaders = (
 ): Readonly<Record<string, string>> =>
   Object.fromEntries(
     Object.entries(headers).map(([name, value]) => {
-      if (!SECRET_HEADERS.has(name.toLowerCase())) return [name, redactJsonText(value, secrets)]
-      const scheme = /^(\S+)\s+\S/.exec(value)?.[1]
+      const lower = name.toLowerCase()
+      if (!SECRET_HEADERS.has(lower)) return [name, redactJsonText(value, secrets)]
+      // Only Authorization has a scheme: `sid=...; x=y` is a cookie, not a scheme and a value.
+      const scheme = SCHEME_HEADERS.has(lower) ? /^(\S+)\s+\S/.exec(value)?.[1] : undefined
       return [name, scheme === undefined ? REDACTED : `${redactText(secrets)(scheme)} ${REDACTED}`]
     }),
   )

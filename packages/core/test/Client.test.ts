@@ -853,3 +853,39 @@ describe('Client: no secrets in errors or logs', () => {
     },
   )
 })
+
+describe('Client: card numbers echoed by the service', () => {
+  it('a card number in an error body reaches neither the PaykitError nor the onExchange record', async () => {
+    // Another card than the one sent: only its shape (13-19 digits) can give it away.
+    const echoed = { title: 'card 5555 5555 5555 4444 refused', status: 400 }
+    const service = fakeService({
+      'POST /api/token': [tokenReply()],
+      'POST /api/paymentmethods': [
+        json(400, {
+          ...echoed,
+          detail: 'ref5555555555554444, sent 4242-4242-4242-4242 cvv 123',
+          errors: { cardNumber: ['5555555555554444 is not valid'], 'card.expiry': ['expired'] },
+          securityCode: '987',
+        }),
+      ],
+    })
+    const records: Array<Exchange> = []
+    const e = left(
+      await client(service, { onExchange: (x) => records.push(x) }).createPaymentMethod({
+        card,
+      })(),
+    )
+    expect(e).toMatchObject({ _tag: 'HttpError', status: 400 })
+    expect(e._tag === 'HttpError' && e.problem?.errors).toEqual({
+      cardNumber: ['[redacted]'],
+      'card.expiry': ['expired'],
+    })
+    const record = records.find((r) => r.operation === 'POST /paymentmethods')
+    expect(record?.response?.status).toBe(400)
+    const shown = [e.message, JSON.stringify(e), JSON.stringify(records)]
+    for (const text of shown) {
+      expect(text).not.toMatch(/5555[ -]?5555[ -]?5555[ -]?4444|4242[ -]?4242[ -]?4242[ -]?4242/)
+      expect(text).not.toMatch(/(?<!\d)(123|987)(?!\d)/)
+    }
+  })
+})

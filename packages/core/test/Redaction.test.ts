@@ -109,3 +109,312 @@ describe('redactBody', () => {
     expect(redactBody('')).toBe('')
   })
 })
+
+// -------------------------------------------------------------------------------------
+// the rules a user depends on: no secret, card number or CVV in any output
+// -------------------------------------------------------------------------------------
+
+/** The Luhn check digit that completes `partial`. */
+const luhnDigit = (partial: string): string => {
+  let sum = 0
+  for (let i = 0; i < partial.length; i++) {
+    let d = Number(partial[partial.length - 1 - i])
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2
+    sum += d
+  }
+  return String((10 - (sum % 10)) % 10)
+}
+
+const digits = (min: number, max: number) =>
+  fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max })
+
+/** A Luhn-valid card number of 13 to 19 digits. */
+const pan = fc
+  .tuple(fc.constantFrom(...'123456789'), digits(11, 17))
+  .map(([first, rest]) => `${first}${rest}`)
+  .map((partial) => `${partial}${luhnDigit(partial)}`)
+
+const cvv = digits(3, 4)
+
+/** A credential: 8 to 40 URL-ish characters (not the replacement itself). */
+const secret = fc
+  .stringMatching(/^[A-Za-z0-9_.~+/-]{8,40}$/)
+  .filter((s) => !REDACTED.includes(s) && !/^[\d -]+$/.test(s))
+
+/** Free text without digits, so that nothing next to a card number lengthens it. */
+const words = fc.string({ maxLength: 30 }).map((s) => s.replace(/\d/g, ''))
+
+/** How many of the card number, the CVV (standing alone) and the secret `text` holds. */
+const leaks = (text: string, data: { pan: string; cvv: string; secret: string }): number =>
+  [data.pan, data.secret, encodeURIComponent(data.secret)].filter((s) => text.includes(s)).length +
+  (new RegExp(`(?<!\\d)${data.cvv}(?!\\d)`).test(text) ? 1 : 0)
+
+describe('card numbers in core errors and exchange records', () => {
+  it.each([13, 14, 15, 16, 17, 18, 19])('hides a run of %i digits anywhere in a text', (n) => {
+    const run = '4'.repeat(n)
+    for (const text of [run, `ref${run}x`, `card ${run}.`, `{"note":"id:${run}"}`])
+      expect(redactBody(text)).not.toMatch(/\d{13}/)
+  })
+
+  it('hides a card number grouped by spaces or dashes', () => {
+    expect(redactBody('card 4242 4242 4242 4242 was declined')).toBe(
+      `card ${REDACTED} was declined`,
+    )
+    expect(redactBody('card 4242-4242-4242-4242')).toBe(`card ${REDACTED}`)
+  })
+
+  it('leaves shorter digit runs (amounts, ids, dates) as they are', () => {
+    expect(redactBody('order 123456789012 paid 2026-01-01')).toBe(
+      'order 123456789012 paid 2026-01-01',
+    )
+  })
+
+  it('hides an echoed card number in every part of an HttpError, with no known secret', () => {
+    const e = redactError([])(
+      httpError('POST /paymentmethods', 400, {
+        title: 'card 4111111111111111 refused',
+        status: 400,
+        detail: 'ref4111111111111111',
+        errors: { '4111111111111111': ['4111 1111 1111 1111 is invalid'] },
+      }),
+    )
+    expect(JSON.stringify(e)).not.toContain('4111')
+    expect(e.message).not.toContain('4111')
+    expect(e.message).toContain('POST /paymentmethods failed with HTTP 400')
+  })
+
+  it('hides the values of cardNumber and securityCode in any case', () => {
+    expect(
+      redactValue({
+        cardNumber: 'x',
+        CardNumber: 'x',
+        CARDNUMBER: 'x',
+        securityCode: '12',
+        SecurityCode: '12',
+        securitycode: '12',
+        nested: [{ cardNumber: 1, securityCode: 2 }],
+      }),
+    ).toEqual({
+      cardNumber: REDACTED,
+      CardNumber: REDACTED,
+      CARDNUMBER: REDACTED,
+      securityCode: REDACTED,
+      SecurityCode: REDACTED,
+      securitycode: REDACTED,
+      nested: [{ cardNumber: REDACTED, securityCode: REDACTED }],
+    })
+  })
+
+  it('hides cardNumber and securityCode in a JSON body an exchange record shows', () => {
+    const body = JSON.stringify({ errors: { cardNumber: ['bad'], securityCode: 'must be 3' } })
+    expect(JSON.parse(redactBody(body))).toEqual({
+      errors: { cardNumber: [REDACTED], securityCode: REDACTED },
+    })
+  })
+})
+
+describe('headers', () => {
+  it('keeps the scheme of Authorization and Proxy-Authorization, hides the credential', () => {
+    expect(
+      redactHeaders({
+        Authorization: 'Bearer eyJhbGciOi.abc.def',
+        'Proxy-Authorization': 'Basic dXNlcjpwYXNz',
+      }),
+    ).toEqual({
+      Authorization: `Bearer ${REDACTED}`,
+      'Proxy-Authorization': `Basic ${REDACTED}`,
+    })
+  })
+
+  it('clears the scheme itself of known secrets and card numbers', () => {
+    expect(redactHeaders({ authorization: 'sk_live_123 rest' }, ['sk_live_123'])).toEqual({
+      authorization: `${REDACTED} ${REDACTED}`,
+    })
+    expect(redactHeaders({ authorization: '4242424242424242 x' })).toEqual({
+      authorization: `${REDACTED} ${REDACTED}`,
+    })
+  })
+
+  it('hides an Authorization value with no scheme whole', () => {
+    expect(redactHeaders({ authorization: 'tok_only' })).toEqual({ authorization: REDACTED })
+  })
+
+  it('hides the whole of cookie, set-cookie and x-api-key, even when they hold spaces', () => {
+    expect(
+      redactHeaders({
+        cookie: 'sid=s3ss10n-abc; theme=dark',
+        'Set-Cookie': 'sid=s3ss10n-abc; Path=/; HttpOnly',
+        'x-api-key': 'pk_live key with spaces',
+        'X-API-KEY': 'pk_live_2',
+      }),
+    ).toEqual({
+      cookie: REDACTED,
+      'Set-Cookie': REDACTED,
+      'x-api-key': REDACTED,
+      'X-API-KEY': REDACTED,
+    })
+  })
+
+  it('clears other headers of known secrets and card numbers, keeping the rest', () => {
+    expect(
+      redactHeaders(
+        { 'x-request-id': 'req-sk_live_123', 'x-note': 'pan 4242424242424242', accept: '*/*' },
+        ['sk_live_123'],
+      ),
+    ).toEqual({
+      'x-request-id': `req-${REDACTED}`,
+      'x-note': `pan ${REDACTED}`,
+      accept: '*/*',
+    })
+  })
+})
+
+describe('form bodies', () => {
+  it('redacts the checkout form field by field, keeping the other fields as sent', () => {
+    const form = new URLSearchParams({
+      action: 'pay',
+      number: '4242424242424242',
+      expirationMonth: '12',
+      expirationYear: '2030',
+      cvv: '987',
+      cardHolder: 'Grace Hopper',
+      email: 'grace@example.com',
+    }).toString()
+    expect(redactBody(form)).toBe(
+      `action=pay&number=${REDACTED}&expirationMonth=12&expirationYear=2030&cvv=${REDACTED}` +
+        '&cardHolder=Grace%20Hopper&email=grace%40example.com',
+    )
+  })
+
+  it('redacts a form number written in groups and a card number in any other field', () => {
+    const redacted = redactBody('number=4242+4242+4242+4242&note=paid+with+4000-0000-0000-3220')
+    expect(redacted).toBe(`number=${REDACTED}&note=paid%20with%20${REDACTED}`)
+  })
+
+  it('redacts card[number], card[cvv] and secret keys of a form', () => {
+    expect(
+      redactBody('card%5Bnumber%5D=4242424242424242&card[cvv]=123&client_secret=shh&amount=7'),
+    ).toBe(
+      `card%5Bnumber%5D=${REDACTED}&card%5Bcvv%5D=${REDACTED}&client_secret=${REDACTED}&amount=7`,
+    )
+  })
+
+  it('redacts a form with a trailing & or an empty pair', () => {
+    for (const body of ['number=4242424242424242&cvv=987&', 'a=1&&cvv=987&number=1'])
+      expect(redactBody(body)).not.toMatch(/987|4242/)
+  })
+})
+
+describe('JSON numbers', () => {
+  it("redacts 'number' only under card: a number elsewhere stays", () => {
+    expect(
+      JSON.parse(
+        redactBody(
+          JSON.stringify({ number: 7, order: { number: 'A-1' }, card: { number: '4000' } }),
+        ),
+      ),
+    ).toEqual({ number: 7, order: { number: 'A-1' }, card: { number: REDACTED } })
+  })
+
+  it('redacts card.number in any case and inside an array of cards', () => {
+    expect(redactValue({ Card: { Number: 1 }, card: [{ number: 2 }] })).toEqual({
+      Card: { Number: REDACTED },
+      card: [{ number: REDACTED }],
+    })
+  })
+
+  it('catches any 13-19 digit value as a card number, also written as a JSON number', () => {
+    const body = '{"id":4242424242424242,"neg":-4242424242424242,"f":4242424242424242.5,"n":123}'
+    const redacted = redactBody(body)
+    expect(redacted).not.toContain('4242424242424242')
+    expect(JSON.parse(redacted)).toMatchObject({ id: REDACTED, n: 123 })
+  })
+
+  it('hides a known CVV or secret sent back as a JSON number', () => {
+    expect(redactValue({ echoed: 987, amount: 10 }, ['987'])).toEqual({
+      echoed: REDACTED,
+      amount: 10,
+    })
+  })
+})
+
+describe('secret keys', () => {
+  it('shows null under a secret key (the field was absent, nothing is hidden)', () => {
+    expect(redactValue({ clientSecret: null, card: { number: null, cvv: null } })).toEqual({
+      clientSecret: null,
+      card: { number: null, cvv: null },
+    })
+  })
+
+  it('hides an array under a secret key item by item, and an object whole', () => {
+    expect(
+      redactValue({ cvv: ['123', '456'], accessToken: { value: 'tok', expiresIn: 60 } }),
+    ).toEqual({ cvv: [REDACTED, REDACTED], accessToken: REDACTED })
+  })
+
+  it.each(['access_token', 'api_key', 'x-api-key', 'refreshtoken', 'client_secret'])(
+    'hides the value of %s in any case, in values and JSON bodies',
+    (key) => {
+      for (const k of [key, key.toUpperCase()]) {
+        expect(redactValue({ [k]: 'tok_abcdef', other: 'kept' })).toEqual({
+          [k]: REDACTED,
+          other: 'kept',
+        })
+        expect(redactBody(JSON.stringify({ nested: { [k]: 12345 } }))).toBe(
+          `{"nested":{"${k}":"${REDACTED}"}}`,
+        )
+      }
+    },
+  )
+})
+
+describe('no card number, CVV or secret survives, whatever surrounds it', () => {
+  const data = fc.record({ pan, cvv, secret })
+
+  test.prop([data, words, words])('in free text', (d, before, after) => {
+    const text = `${before} ${d.pan} ${after} cvv ${d.cvv}, key ${d.secret}${after}`
+    expect(leaks(redactBody(text, [d.cvv, d.secret]), d)).toBe(0)
+    expect(leaks(redactJsonText(text, [d.cvv, d.secret]), d)).toBe(0)
+  })
+
+  test.prop([data, fc.jsonValue(), fc.dictionary(words, fc.jsonValue(), { maxKeys: 4 })])(
+    'in a JSON body, under any key and in any string',
+    (d, around, extra) => {
+      const body = JSON.stringify({
+        ...extra,
+        around,
+        card: { number: d.pan, cvv: d.cvv },
+        echo: { note: `declined ${d.pan}`, value: Number(d.pan), code: Number(d.cvv) },
+        list: [around, `secret=${d.secret}`, d.cvv],
+        [`k-${d.secret}`]: d.secret,
+      })
+      const secrets = [d.cvv, d.secret]
+      expect(leaks(redactBody(body, secrets), d)).toBe(0)
+      expect(leaks(JSON.stringify(redactValue(JSON.parse(body), secrets)), d)).toBe(0)
+    },
+  )
+
+  test.prop([data, fc.dictionary(words, words, { maxKeys: 4 })])(
+    'in a form body, in the card fields and in any other field',
+    (d, extra) => {
+      const form = new URLSearchParams({ ...extra })
+      form.append('number', d.pan)
+      form.append('cvv', d.cvv)
+      form.append('note', `paid with ${d.pan} ${d.cvv}`)
+      form.append(d.secret, d.secret)
+      expect(leaks(redactBody(form.toString(), [d.cvv, d.secret]), d)).toBe(0)
+      // Without knowing the CVV, the form's own fields still hide the card.
+      expect(redactBody(form.toString())).not.toContain(d.pan)
+    },
+  )
+
+  test.prop([data, words])('in headers', (d, text) => {
+    const headers = {
+      authorization: `Bearer ${d.secret}`,
+      cookie: `sid=${d.secret}; x=${text}`,
+      'x-api-key': d.secret,
+      'x-note': `${text} ${d.pan} ${d.cvv}`,
+    }
+    expect(leaks(JSON.stringify(redactHeaders(headers, [d.cvv])), d)).toBe(0)
+  })
+})
