@@ -15,6 +15,7 @@ import type {
   TransportResponse,
 } from '../src/Transport.js'
 import { transportError } from '../src/Transport.js'
+import { amountOnlyOrder } from './fixtures.js'
 
 // -------------------------------------------------------------------------------------
 // an in-memory service: scripted replies per "METHOD /path", every request recorded
@@ -97,32 +98,16 @@ const failedCharge = {
   createdAt,
 }
 const link = { orderCode: 'ORD1', orderId: 7, paymentLinkUrl: 'https://pay.example.test/l/ORD1' }
-const order = (orderStatus: string) => ({
-  orderId: 7,
-  orderCode: 'ORD1',
-  orderReference: null,
-  name: 'PaymentLink Order',
-  description: null,
-  lineItems: [],
-  orderStatus,
-  subtotal: 25,
-  totalDetails: { shippingAmount: 0, discountAmount: 0, surchargeAmount: 0 },
-  total: 25,
-  metadata: [],
-  paymentLinkUrl: 'https://pay.example.test/l/ORD1',
-  successUrl: null,
-  cancelUrl: null,
-  store: {
-    name: 'Paykit Sandbox Store',
-    countryCode: 'CRI',
-    currencyCode: 'USD',
-    currencySymbol: '$',
-    locale: 'es_CR',
-    timezone: 'America/Costa_Rica',
-  },
-  payment: null,
-  created: createdAt,
-})
+const order = (orderStatus: string) =>
+  amountOnlyOrder({
+    orderId: 7,
+    orderCode: 'ORD1',
+    orderStatus,
+    subtotal: 25,
+    total: 25,
+    paymentLinkUrl: 'https://pay.example.test/l/ORD1',
+    created: createdAt,
+  })
 const frame = (over: Partial<Record<string, unknown>> = {}): FrameMessage => {
   const decoded = validate(FrameMessageCodec)({
     MessageType: 'authentication.complete',
