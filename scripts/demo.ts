@@ -225,7 +225,9 @@ const serviceFlow = async (): Promise<void> => {
       describeCharge(await run(client.charge({ order: order('ORD-2001'), cardId: visa.id }))),
     )
 
-    section('sandbox: a charge that needs 3DS (authenticated headlessly with ?result=success)')
+    section(
+      'sandbox: a charge that needs 3DS (the buyer answered headlessly: authenticateHeadless)',
+    )
     const threeDs = await run(client.createPaymentMethod(card(testCards.authentication.number)))
     const final = await run(
       client.chargeWith3ds(
