@@ -19,6 +19,7 @@ import type * as Faults from '../../src/Faults.js'
 import type { AuthenticationResult } from '../../src/LiveService.js'
 import type { LoggedRequest } from '../../src/RequestLog.js'
 import { defaultCredentials, testCards } from '../../src/TestCards.js'
+import { adaCard, adaCustomer } from '../samples.js'
 
 /** What the suite needs from a fake service. */
 export interface Fake {
@@ -42,18 +43,7 @@ const tokenOnly = {
   clientSecret: defaultCredentials.clientSecret,
 }
 
-const nextYear = String(new Date().getUTCFullYear() + 1)
-
-const card = (number: string) => ({
-  customer: { id: 'cus-1', name: 'Ada Lovelace', email: 'ada@example.com' },
-  card: {
-    number,
-    expirationMonth: '12',
-    expirationYear: nextYear,
-    cvv: '123',
-    cardHolder: 'Ada Lovelace',
-  },
-})
+const card = (number: string) => ({ customer: adaCustomer, card: adaCard(number) })
 
 let orderSeq = 0
 const chargeOf = (cardId: string, amount = 25.5) => ({

@@ -1,5 +1,5 @@
 // Conformance (black box, the built CLI over HTTP): spec 4.1 / 5 and DESIGN's credentials.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   call,
   cardBody,
@@ -8,16 +8,10 @@ import {
   expectProblem,
   startCli,
   token,
-  type Cli,
+  useCli,
 } from './support.js'
 
-let cli: Cli
-beforeAll(async () => {
-  cli = await startCli()
-})
-afterAll(async () => {
-  await cli.stop()
-})
+const cli = useCli()
 
 describe('POST /token', () => {
   it('gives accessToken, tokenType Bearer, expiresIn 3600 for the default credentials', async () => {

@@ -1,5 +1,5 @@
 // Conformance (black box, the built CLI over HTTP): POST /paymentmethods, DESIGN's test cards.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   call,
   cardBody,
@@ -7,20 +7,15 @@ import {
   createCard,
   expectFieldError,
   luhn,
-  startCli,
   token,
   usBilling,
-  type Cli,
+  useCli,
 } from './support.js'
 
-let cli: Cli
+const cli = useCli()
 let bearer: string
 beforeAll(async () => {
-  cli = await startCli()
   bearer = await token(cli.url)
-})
-afterAll(async () => {
-  await cli.stop()
 })
 
 /** DESIGN.md's table, copied by hand as an outside author would. */

@@ -1,36 +1,27 @@
 // Conformance (black box, the built CLI over HTTP): POST /charges (spec 2.5, 3.1, 6.1) and
 // DESIGN's 3DS choices.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   call,
+  cardId as createCardId,
   charge,
-  createCard,
   frameMessageIn,
   isoFractionalZ,
-  startCli,
   token,
   usBilling,
+  useCli,
   type Answer,
-  type Cli,
 } from './support.js'
 
-let cli: Cli
+const cli = useCli()
 let bearer: string
 beforeAll(async () => {
-  cli = await startCli()
   bearer = await token(cli.url)
-})
-afterAll(async () => {
-  await cli.stop()
 })
 
 let seq = 0
 const nextOrder = () => `charge-order-${++seq}`
-const cardId = async (number: string): Promise<string> => {
-  const res = await createCard(cli.url, bearer, number)
-  expect(res.status).toBe(200)
-  return res.json.id as string
-}
+const cardId = (number: string): Promise<string> => createCardId(cli.url, bearer, number)
 
 /** Spec 2.5: every field present; the ones not non-null for the status are null. */
 const expectChargeShape = (res: Answer, status: string): void => {
@@ -147,6 +138,9 @@ describe('3DS (spec 3.1, 6.1; DESIGN)', () => {
       id: first.json.authentication.id as string,
     }
   }
+  /** The charge of `start`'s order and card sent again with its authentication id. */
+  const repeat = (a: Awaited<ReturnType<typeof start>>) =>
+    charge(cli.url, bearer, a.card, a.order, { ...a.opts, authenticationId: a.id })
 
   it('?result=success: HTML posting the 6.1 message; the repeated charge SUCCEEDS', async () => {
     const a = await start()
@@ -161,10 +155,7 @@ describe('3DS (spec 3.1, 6.1; DESIGN)', () => {
       OrderId: a.order,
       OrderAmount: 42.5,
     })
-    const repeated = await charge(cli.url, bearer, a.card, a.order, {
-      ...a.opts,
-      authenticationId: a.id,
-    })
+    const repeated = await repeat(a)
     expectChargeShape(repeated, 'SUCCEEDED')
     expect(repeated.json.order.reference).toBe(a.order)
   })
@@ -177,10 +168,7 @@ describe('3DS (spec 3.1, 6.1; DESIGN)', () => {
     const html = await res.text()
     expect(html).toMatch(/Complete/i)
     expect(html).toMatch(/Fail/i)
-    const repeated = await charge(cli.url, bearer, a.card, a.order, {
-      ...a.opts,
-      authenticationId: a.id,
-    })
+    const repeated = await repeat(a)
     expect(repeated.json.status).toBe('FAILED')
     expect(repeated.json.error.code).toBe('AUTHENTICATION_FAILED')
   })
@@ -202,10 +190,7 @@ describe('3DS (spec 3.1, 6.1; DESIGN)', () => {
         OrderId: a.order,
         OrderAmount: 42.5,
       })
-      const repeated = await charge(cli.url, bearer, a.card, a.order, {
-        ...a.opts,
-        authenticationId: a.id,
-      })
+      const repeated = await repeat(a)
       expectChargeShape(repeated, 'FAILED')
       expect(repeated.json.error.code).toBe('AUTHENTICATION_FAILED')
     },
@@ -231,10 +216,7 @@ describe('3DS (spec 3.1, 6.1; DESIGN)', () => {
     expectChargeShape(res, 'FAILED')
     expect(res.json.error.code).toBe('AUTHENTICATION_FAILED')
     // ... and it still works for its own order.
-    const own = await charge(cli.url, bearer, a.card, a.order, {
-      ...a.opts,
-      authenticationId: a.id,
-    })
+    const own = await repeat(a)
     expect(own.json.status).toBe('SUCCEEDED')
   })
 
@@ -256,10 +238,7 @@ describe('3DS (spec 3.1, 6.1; DESIGN)', () => {
     const later = await frame(a.url, 'failed')
     // Whatever the answer code, the page must not report the later result as recorded.
     expect(frameMessageIn(later.text).Status).toBe('SUCCESS')
-    const repeated = await charge(cli.url, bearer, a.card, a.order, {
-      ...a.opts,
-      authenticationId: a.id,
-    })
+    const repeated = await repeat(a)
     expect(repeated.json.status).toBe('SUCCEEDED')
   })
 
@@ -268,22 +247,16 @@ describe('3DS (spec 3.1, 6.1; DESIGN)', () => {
     await frame(a.url, 'failed')
     const later = await frame(a.url, 'success')
     expect(frameMessageIn(later.text).Status).toBe('FAILED')
-    const repeated = await charge(cli.url, bearer, a.card, a.order, {
-      ...a.opts,
-      authenticationId: a.id,
-    })
+    const repeated = await repeat(a)
     expect(repeated.json.error?.code).toBe('AUTHENTICATION_FAILED')
   })
 
   it('after a 3DS success, a third charge of the order is DUPLICATE_ORDER', async () => {
     const a = await start()
     await frame(a.url, 'success')
-    const ok = await charge(cli.url, bearer, a.card, a.order, { ...a.opts, authenticationId: a.id })
+    const ok = await repeat(a)
     expect(ok.json.status).toBe('SUCCEEDED')
-    const again = await charge(cli.url, bearer, a.card, a.order, {
-      ...a.opts,
-      authenticationId: a.id,
-    })
+    const again = await repeat(a)
     expect(again.json.error?.code).toBe('DUPLICATE_ORDER')
   })
 
@@ -294,10 +267,7 @@ describe('3DS (spec 3.1, 6.1; DESIGN)', () => {
     expect(Object.keys(missing.json.errors as object)).toContain('billingInfo')
     const a = await start('4000008400000027', 10, usBilling)
     expect(frameMessageIn((await frame(a.url, 'success')).text).Status).toBe('SUCCESS')
-    const repeated = await charge(cli.url, bearer, a.card, a.order, {
-      ...a.opts,
-      authenticationId: a.id,
-    })
+    const repeated = await repeat(a)
     expect(repeated.json.status).toBe('SUCCEEDED')
   })
 

@@ -1,41 +1,27 @@
 // Conformance (black box, the built CLI over HTTP): DESIGN's sandbox clock (token,
 // authentication and link expiry) and the control endpoints being opt-in.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
+  advanceClock,
   call,
   cardBody,
   charge,
   createCard,
+  createLink,
   credentials,
   expectFieldError,
   expectProblem,
   frameMessageIn,
+  payByForm,
   startCli,
   token,
-  type Cli,
+  useCli,
 } from './support.js'
 
-let cli: Cli
-let plain: Cli
-beforeAll(async () => {
-  ;[cli, plain] = await Promise.all([startCli(['--control']), startCli()])
-})
-afterAll(async () => {
-  await Promise.all([cli.stop(), plain.stop()])
-})
+const cli = useCli(['--control'])
+const plain = useCli()
 
-const advance = async (seconds: number): Promise<void> => {
-  const res = await call(cli.url, 'POST', '/__sandbox/clock', { body: { advanceSeconds: seconds } })
-  expect(res.status).toBe(200)
-}
-const createLink = async (base: string, body: unknown): Promise<string> => {
-  const res = await call(base, 'POST', '/paymentlink/checkout', {
-    bearer: credentials.apiKey,
-    body,
-  })
-  expect(res.status).toBe(200)
-  return res.json.orderCode as string
-}
+const advance = (seconds: number): Promise<void> => advanceClock(cli.url, seconds)
 const status = async (code: string): Promise<string> => {
   const res = await call(cli.url, 'GET', `/paymentlink/order/${code}`, {
     bearer: credentials.apiKey,
@@ -163,18 +149,7 @@ describe('payment links expire after expirationMinutes', () => {
   it('an expired link cannot be paid', async () => {
     const code = await createLink(cli.url, { amount: 5, expirationMinutes: 1 })
     await advance(61)
-    const res = await fetch(`${cli.url}/pay/${code}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        action: 'pay',
-        number: '4242424242424242',
-        expirationMonth: '12',
-        expirationYear: String(new Date().getUTCFullYear() + 5),
-        cvv: '123',
-      }).toString(),
-      redirect: 'manual',
-    })
+    const res = await payByForm(`${cli.url}/pay/${code}`, 5)
     expect(res.status).toBeGreaterThanOrEqual(400)
     expect(await status(code)).toBe('CANCELLED')
   })

@@ -1,15 +1,9 @@
 // Conformance (black box, the built CLI over HTTP): issue 3's injected faults through the
 // control endpoints, and concurrent requests.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { call, charge, createCard, credentials, startCli, token, type Cli } from './support.js'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { call, charge, createCard, credentials, payByForm, token, useCli } from './support.js'
 
-let cli: Cli
-beforeAll(async () => {
-  cli = await startCli(['--control'])
-})
-afterAll(async () => {
-  await cli.stop()
-})
+const cli = useCli(['--control'])
 beforeEach(async () => {
   expect((await call(cli.url, 'DELETE', '/__sandbox/faults')).status).toBe(200)
 })
@@ -112,19 +106,7 @@ describe('concurrency', () => {
       bearer: credentials.apiKey,
       body: { amount: 4 },
     })
-    const pay = () =>
-      fetch(link.json.paymentLinkUrl as string, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          action: 'pay',
-          number: '4242424242424242',
-          expirationMonth: '12',
-          expirationYear: String(new Date().getUTCFullYear() + 1),
-          cvv: '123',
-        }).toString(),
-        redirect: 'manual',
-      })
+    const pay = () => payByForm(link.json.paymentLinkUrl as string, 1)
     const answers = await Promise.all([pay(), pay(), pay(), pay()])
     expect(answers.filter((a) => a.status < 400)).toHaveLength(1)
     const order = await call(cli.url, 'GET', `/paymentlink/order/${link.json.orderCode}`, {

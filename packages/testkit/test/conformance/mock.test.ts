@@ -16,6 +16,7 @@ import {
   frameMessageIn,
   isoFractionalZ,
   isoMillisZ,
+  payByForm,
   token,
   usBilling,
 } from './support.js'
@@ -174,18 +175,7 @@ describe('mockPaymentService with native fetch', () => {
     expect(head.headers.get('content-type')).toMatch(/text\/html/)
 
     // Paying through the hosted checkout page.
-    const paid = await fetch(created.json.paymentLinkUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        action: 'pay',
-        number: '4242424242424242',
-        expirationMonth: '12',
-        expirationYear: String(new Date().getUTCFullYear() + 1),
-        cvv: '123',
-      }).toString(),
-      redirect: 'manual',
-    })
+    const paid = await payByForm(created.json.paymentLinkUrl, 1)
     expect(paid.status).toBeLessThan(400)
     const after = (await read()).json
     expect(after.orderStatus).toBe('PAID')

@@ -1,23 +1,16 @@
 // Conformance (black box, the built CLI over HTTP): POST /paymentlink/checkout (spec 2.6,
 // 2.7, 7.2, 8), GET /paymentlink/order/{code} (2.8) and DESIGN's payment-link choices.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   call,
   credentials,
   expectFieldError,
   expectProblem,
   isoMillisZ,
-  startCli,
-  type Cli,
+  useCli,
 } from './support.js'
 
-let cli: Cli
-beforeAll(async () => {
-  cli = await startCli()
-})
-afterAll(async () => {
-  await cli.stop()
-})
+const cli = useCli()
 
 const key = credentials.apiKey
 const create = (body: unknown) =>

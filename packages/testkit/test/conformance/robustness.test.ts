@@ -1,16 +1,10 @@
 // Conformance (black box, the built CLI over HTTP): bad requests get 4xx problem details
 // and the sandbox keeps serving; it listens on 127.0.0.1 only.
 import { connect } from 'node:net'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { call, credentials, expectProblem, startCli, token, type Cli } from './support.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import { call, credentials, expectProblem, token, useCli } from './support.js'
 
-let cli: Cli
-beforeAll(async () => {
-  cli = await startCli()
-})
-afterAll(async () => {
-  await cli.stop()
-})
+const cli = useCli()
 // After every abuse the sandbox still serves, and the process is alive.
 afterEach(async () => {
   expect(cli.process.exitCode).toBeNull()

@@ -1,8 +1,10 @@
 // Black-box helpers for the conformance suite: start the built `paykit-sandbox` CLI as a
 // child process and talk to it with plain fetch, as someone with curl and the spec would.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 
 /** The built CLI, as a user runs it (`node packages/testkit/dist/bin/paykit-sandbox.js`). */
 export const cliPath = fileURLToPath(new URL('../../dist/bin/paykit-sandbox.js', import.meta.url))
@@ -56,6 +58,65 @@ export const startCli = (args: ReadonlyArray<string> = []): Promise<Cli> =>
       reject(new Error(`sandbox exited (${String(code)}) before listening: ${out} ${err}`))
     })
   })
+
+/**
+ * Starts the CLI with `args` before the file's tests and stops it after them. The answer
+ * reads through to the running sandbox, so it is only usable inside hooks and tests.
+ */
+export const useCli = (args: ReadonlyArray<string> = []): Cli => {
+  let started: Cli | undefined
+  const running = (): Cli => {
+    if (started === undefined) throw new Error('the sandbox is not started yet')
+    return started
+  }
+  beforeAll(async () => {
+    started = await startCli(args)
+  })
+  afterAll(async () => {
+    await started?.stop()
+  })
+  return {
+    get url() {
+      return running().url
+    },
+    get port() {
+      return running().port
+    },
+    get process() {
+      return running().process
+    },
+    stderr: () => running().stderr(),
+    stop: () => running().stop(),
+  }
+}
+
+/** A local HTTP server standing in for a merchant's webhook endpoint. */
+export interface Receiver {
+  readonly port: number
+  readonly close: () => Promise<void>
+}
+
+/**
+ * Listens on 127.0.0.1:`port` (0: any free port); every request is read whole and
+ * answered with the status `onRequest` returns for its headers and body.
+ */
+export const startReceiver = async (
+  onRequest: (headers: IncomingHttpHeaders, body: string) => number,
+  port = 0,
+): Promise<Receiver> => {
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c: Buffer) => (body += c.toString()))
+    req.on('end', () => {
+      res.writeHead(onRequest(req.headers, body)).end()
+    })
+  })
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r))
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  }
+}
 
 /** Default credentials of DESIGN.md, written out as a conformance author would. */
 export const credentials = {
@@ -158,6 +219,47 @@ export const charge = (
       authenticationId: options.authenticationId ?? null,
       ...(options.billingInfo === undefined ? {} : { billingInfo: options.billingInfo }),
     },
+  })
+
+/** POST /paymentmethods for `number`, expecting 200; the new card's id. */
+export const cardId = async (base: string, bearer: string, number: string): Promise<string> => {
+  const res = await createCard(base, bearer, number)
+  expect(res.status).toBe(200)
+  return res.json.id as string
+}
+
+/** POST /paymentlink/checkout with the API key, expecting 200; the orderCode. */
+export const createLink = async (base: string, body: unknown): Promise<string> => {
+  const res = await call(base, 'POST', '/paymentlink/checkout', {
+    bearer: credentials.apiKey,
+    body,
+  })
+  expect(res.status).toBe(200)
+  return res.json.orderCode as string
+}
+
+/** Moves the sandbox clock `seconds` ahead through the control endpoint, expecting 200. */
+export const advanceClock = async (base: string, seconds: number): Promise<void> => {
+  const res = await call(base, 'POST', '/__sandbox/clock', { body: { advanceSeconds: seconds } })
+  expect(res.status).toBe(200)
+}
+
+/**
+ * Submits the hosted checkout form at `url` as a buyer would: action=pay with a
+ * 4242 4242 4242 4242 card expiring 12/(this year + `yearsAhead`); the raw answer.
+ */
+export const payByForm = (url: string, yearsAhead: number): Promise<Response> =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      action: 'pay',
+      number: '4242424242424242',
+      expirationMonth: '12',
+      expirationYear: String(new Date().getUTCFullYear() + yearsAhead),
+      cvv: '123',
+    }).toString(),
+    redirect: 'manual',
   })
 
 /** Problem details of spec 7.2 with `status`. */

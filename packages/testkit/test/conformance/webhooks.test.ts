@@ -1,10 +1,20 @@
 // Conformance (black box, the built CLI over HTTP): DESIGN's webhooks, verified with
 // node:crypto directly (no project code), against a receiver that fails on purpose.
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { call, credentials, startCli, type Cli } from './support.js'
+import {
+  advanceClock,
+  call,
+  createLink as createLinkAt,
+  credentials,
+  payByForm,
+  startCli,
+  startReceiver,
+  type Cli,
+  type Receiver,
+} from './support.js'
 
 interface Received {
   readonly headers: IncomingHttpHeaders
@@ -17,49 +27,36 @@ const received: Received[] = []
 /** While set, the receiver fails the first delivery of every new event id with a 500. */
 let failNew = false
 const seen = new Set<string>()
-let receiver: Server
+let receiver: Receiver
 let cli: Cli
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = ''
-    req.on('data', (c: Buffer) => (body += c.toString()))
-    req.on('end', () => {
-      let id = ''
-      try {
-        id = String((JSON.parse(body) as { id?: unknown }).id)
-      } catch {
-        id = ''
-      }
-      const answered = failNew && !seen.has(id) ? 500 : 200
-      seen.add(id)
-      received.push({ headers: req.headers, body, answered })
-      res.writeHead(answered).end()
-    })
+  receiver = await startReceiver((headers, body) => {
+    let id = ''
+    try {
+      id = String((JSON.parse(body) as { id?: unknown }).id)
+    } catch {
+      id = ''
+    }
+    const answered = failNew && !seen.has(id) ? 500 : 200
+    seen.add(id)
+    received.push({ headers, body, answered })
+    return answered
   })
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
-  const port = (receiver.address() as AddressInfo).port
   cli = await startCli([
     '--control',
     '--webhook-url',
-    `http://127.0.0.1:${port}/hook`,
+    `http://127.0.0.1:${receiver.port}/hook`,
     '--webhook-secret',
     secret,
   ])
 })
 afterAll(async () => {
   await cli.stop()
-  await new Promise<void>((r) => receiver.close(() => r()))
+  await receiver.close()
 })
 
-const createLink = async (body: unknown): Promise<string> => {
-  const res = await call(cli.url, 'POST', '/paymentlink/checkout', {
-    bearer: credentials.apiKey,
-    body,
-  })
-  expect(res.status).toBe(200)
-  return res.json.orderCode as string
-}
+const createLink = (body: unknown): Promise<string> => createLinkAt(cli.url, body)
 
 /** Waits until `predicate` holds over the deliveries received (bounded). */
 const waitFor = async (predicate: () => boolean, ms = 10_000): Promise<void> => {
@@ -115,18 +112,7 @@ const expectEvent = async (r: Received, type: string, code: string): Promise<voi
 describe('webhooks', () => {
   it('order.paid: signed POST of {id, type, createdAt, data}', async () => {
     const code = await createLink({ amount: 9.99, orderReference: 'wh-paid' })
-    const res = await fetch(`${cli.url}/pay/${code}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        action: 'pay',
-        number: '4242424242424242',
-        expirationMonth: '12',
-        expirationYear: String(new Date().getUTCFullYear() + 2),
-        cvv: '123',
-      }).toString(),
-      redirect: 'manual',
-    })
+    const res = await payByForm(`${cli.url}/pay/${code}`, 2)
     expect(res.status).toBeLessThan(400)
     await waitFor(() => eventsOf(code, 'order.paid').length >= 1)
     const [delivery] = eventsOf(code, 'order.paid')
@@ -165,8 +151,7 @@ describe('webhooks', () => {
 
   it('order.cancelled when a link expires on a clock advance', async () => {
     const code = await createLink({ amount: 1, expirationMinutes: 1 })
-    const moved = await call(cli.url, 'POST', '/__sandbox/clock', { body: { advanceSeconds: 61 } })
-    expect(moved.status).toBe(200)
+    await advanceClock(cli.url, 61)
     await waitFor(() => eventsOf(code, 'order.cancelled').length >= 1)
     const [delivery] = eventsOf(code, 'order.cancelled')
     expectSigned(delivery as Received)
@@ -176,9 +161,7 @@ describe('webhooks', () => {
 
   it('after a clock advance the signature timestamp is still wall time (receivers check it)', async () => {
     const code = await createLink({ amount: 1, expirationMinutes: 1440 * 3 })
-    expect(
-      (await call(cli.url, 'POST', '/__sandbox/clock', { body: { advanceSeconds: 7200 } })).status,
-    ).toBe(200)
+    await advanceClock(cli.url, 7200)
     expect(
       (await call(cli.url, 'POST', `/__sandbox/orders/${code}/pay`, { body: {} })).status,
     ).toBe(200)
@@ -228,14 +211,7 @@ describe('webhooks without a secret, to a receiver that is down at first', () =>
     await new Promise<void>((r) => probe.close(() => r()))
 
     const got: Received[] = []
-    const late = createServer((req, res) => {
-      let body = ''
-      req.on('data', (c: Buffer) => (body += c.toString()))
-      req.on('end', () => {
-        got.push({ headers: req.headers, body, answered: 200 })
-        res.writeHead(204).end()
-      })
-    })
+    let late: Receiver | undefined
     const unsigned = await startCli(['--control', '--webhook-url', `http://127.0.0.1:${port}/`])
     try {
       const link = await call(unsigned.url, 'POST', '/paymentlink/checkout', {
@@ -247,7 +223,10 @@ describe('webhooks without a secret, to a receiver that is down at first', () =>
         200,
       )
       await new Promise((r) => setTimeout(r, 200))
-      await new Promise<void>((r) => late.listen(port, '127.0.0.1', r))
+      late = await startReceiver((headers, body) => {
+        got.push({ headers, body, answered: 200 })
+        return 204
+      }, port)
       await waitFor(() => got.length >= 1, 15_000)
       const [delivery] = got
       expect(delivery?.headers['paykit-signature']).toBeUndefined()
@@ -259,7 +238,7 @@ describe('webhooks without a secret, to a receiver that is down at first', () =>
       expect(event.data.orderCode).toBe(code)
     } finally {
       await unsigned.stop()
-      await new Promise<void>((r) => late.close(() => r()))
+      await late?.close()
     }
   })
 })

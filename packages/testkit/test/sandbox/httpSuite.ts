@@ -7,6 +7,7 @@ import { defaultCredentials, testCards } from '../../src/TestCards.js'
 import type * as Faults from '../../src/Faults.js'
 import type { AuthenticationResult } from '../../src/LiveService.js'
 import type { SimulatorState } from '../../src/simulator/State.js'
+import { adaCard, adaCustomer } from '../samples.js'
 
 /** What a suite needs from an adapter. */
 export interface Subject {
@@ -24,24 +25,10 @@ export interface Subject {
   readonly close: () => Promise<void>
 }
 
-const nextYear = String(new Date().getUTCFullYear() + 1)
-
 /** A card body for `POST /paymentmethods`. */
 export const cardBody = (number: string) => ({
-  customer: {
-    id: 'cus-1',
-    name: 'Ada Lovelace',
-    email: 'ada@example.com',
-    phoneNumber: '+50688887777',
-  },
-  card: {
-    number,
-    expirationMonth: '12',
-    expirationYear: nextYear,
-    cvv: '123',
-    cardHolder: 'Ada Lovelace',
-    singleUse: false,
-  },
+  customer: { ...adaCustomer, phoneNumber: '+50688887777' },
+  card: { ...adaCard(number), singleUse: false },
 })
 
 /** A charge body for `POST /charges`. */
