@@ -7,7 +7,6 @@
 import { fc, test } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
-import type * as t from 'io-ts'
 import { expect } from 'vitest'
 import type { AuthenticationStatus, FrameMessageType } from '../src/Authentication.js'
 import {
@@ -25,13 +24,7 @@ import {
   reduce,
   start,
 } from '../src/ChargeFlow.js'
-import { validate } from '../src/FieldError.js'
-
-const decoded = <A, O>(codec: t.Type<A, O, unknown>, u: unknown): A => {
-  const r = validate(codec)(u)
-  if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
-  return r.right
-}
+import { decoded } from './fixtures.js'
 
 const request = decoded(ChargeRequest, {
   order: { id: 'ORD-7', amount: 99.99 },

@@ -4,7 +4,6 @@ import { promisify } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type * as t from 'io-ts'
 import { describe, expect, it } from 'vitest'
 import type { AuthenticationStatus, FrameMessageType } from '../src/Authentication.js'
 import { FrameMessage } from '../src/Authentication.js'
@@ -19,13 +18,7 @@ import {
   start,
   transition,
 } from '../src/ChargeFlow.js'
-import { validate } from '../src/FieldError.js'
-
-const decoded = <A, O>(codec: t.Type<A, O, unknown>, u: unknown): A => {
-  const r = validate(codec)(u)
-  if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
-  return r.right
-}
+import { decoded } from './fixtures.js'
 
 const request = decoded(ChargeRequest, {
   order: { id: 'ORD-1001', amount: 25.5, description: 'Two coffees', name: 'Coffee order' },

@@ -1,10 +1,20 @@
 /**
- * Fixtures shared by the core's unit tests: Money-aware equality, and the order details
+ * Fixtures shared by the core's unit tests: decoding a sample, Money-aware equality, and the order details
  * the sandbox answers (DESIGN.md's store; optional fields null when not given).
  */
+import * as E from 'fp-ts/lib/Either.js'
+import type * as t from 'io-ts'
+import { validate } from '../src/FieldError.js'
 import * as Money from '../src/Money.js'
 
 type Json = Record<string, unknown>
+
+/** `u` decoded with `codec`; throws with the field errors when it does not decode. */
+export const decoded = <A, O>(codec: t.Type<A, O, unknown>, u: unknown): A => {
+  const r = validate(codec)(u)
+  if (E.isLeft(r)) throw new Error(JSON.stringify(r.left))
+  return r.right
+}
 
 /** Deep equality that compares `Money` by value (`1.50` equals `1.5`). */
 export const same = (a: unknown, b: unknown): boolean => {

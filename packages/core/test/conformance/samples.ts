@@ -5,6 +5,23 @@ import type * as t from 'io-ts'
 import { expect } from 'vitest'
 import { validate, type FieldError } from '@paykit/core'
 
+/** The codecs of spec sections 2, 6.1 and 7.2 under test, re-exported for the suites. */
+export {
+  AccessToken,
+  ChargeRequest,
+  ChargeResponse,
+  FrameMessage,
+  OrderDetails,
+  PaymentLinkRequest,
+  PaymentLinkResponse,
+  PaymentMethod,
+  PaymentMethodRequest,
+  ServerProblem,
+  TokenRequest,
+  ValidationProblem,
+  chargeRequestFor,
+} from '@paykit/core'
+
 /** The decoded value, failing the test with the field errors when it does not decode. */
 export const decodeRight = <A, O>(codec: t.Type<A, O, unknown>, input: unknown): A => {
   const r = validate(codec)(input)
