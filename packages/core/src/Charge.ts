@@ -21,7 +21,6 @@ import {
   failureAt,
   nullAsAbsent,
   nullOr,
-  refine,
   withDefault,
   withInputRule,
 } from './internal/codec.js'
@@ -36,12 +35,7 @@ import {
  * @category codecs
  * @since 0.1.0
  */
-export const ChargeAmount = refine(
-  MoneyFromNumber,
-  Money.isPositive,
-  'must be greater than 0',
-  'ChargeAmount',
-)
+export const ChargeAmount = Money.PositiveMoney
 
 /**
  * The order being paid (spec 2.4 `order`). Unknown fields are stripped.

@@ -10,6 +10,7 @@ import type * as Eq_ from 'fp-ts/lib/Eq.js'
 import type * as Monoid_ from 'fp-ts/lib/Monoid.js'
 import type * as Ord_ from 'fp-ts/lib/Ord.js'
 import * as t from 'io-ts'
+import { refine } from './internal/codec.js'
 
 // 40 significant digits: exact for 10^9 prices x 10^6 quantities x many lines.
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN })
@@ -192,4 +193,18 @@ export const MoneyFromNumber: t.Type<Money, number, unknown> = new t.Type<Money,
         ? t.success(u)
         : t.failure(u, c, typeof u === 'number' ? 'must be a finite number' : 'must be a number'),
   toNumber,
+)
+
+/**
+ * An amount greater than 0 (a charge's `order.amount`, a payment link's `amount`), decoded
+ * as `Money`.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const PositiveMoney: t.Type<Money, number, unknown> = refine(
+  MoneyFromNumber,
+  isPositive,
+  'must be greater than 0',
+  'PositiveMoney',
 )

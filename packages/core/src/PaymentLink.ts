@@ -67,12 +67,7 @@ const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
  * @category codecs
  * @since 0.1.0
  */
-export const Amount = refine(
-  Money.MoneyFromNumber,
-  Money.isPositive,
-  'must be greater than 0',
-  'Amount',
-)
+export const Amount = Money.PositiveMoney
 
 /**
  * `product.price`: a finite JSON number greater than or equal to 0, decoded as `Money`.
