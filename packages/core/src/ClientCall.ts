@@ -1,16 +1,16 @@
 /**
  * One call of the client: the request sent with the retries its kind allows, each attempt
  * bounded by the timeout and shown (redacted) to `onExchange`, the access token fetched
- * and refreshed once on a 401, the response judged (decoded or an `HttpError`) and every
- * error cleared of the secrets the client has seen.
+ * and refreshed once on a 401 (or, when the transport holds the credentials, left to the
+ * transport), the response judged (decoded or an `HttpError`) and every error cleared of
+ * the secrets the client has seen. Transport, clock and sleep are injected, never defaulted.
  *
  * @since 0.1.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import * as t from 'io-ts'
-import type { Client, ClientConfig, Exchange } from './Client.js'
-import { fetchTransport } from './FetchTransport.js'
+import type { Client, ClientConfigWithRuntime, Exchange, Sleep } from './ClientWith.js'
 import type { FieldError, FieldErrorMap } from './FieldError.js'
 import { validate } from './FieldError.js'
 import type { HttpProblem, PaykitError } from './PaykitError.js'
@@ -29,7 +29,12 @@ import { decide, defaultRetryPolicy, failure, response as responseOutcome } from
 import type { AccessToken } from './Token.js'
 import { AccessToken as AccessTokenCodec, TokenRequest, authorizationHeader } from './Token.js'
 import { createTokenCache } from './TokenCache.js'
-import type { TransportError, TransportRequest, TransportResponse } from './Transport.js'
+import type {
+  TransportCredential,
+  TransportError,
+  TransportRequest,
+  TransportResponse,
+} from './Transport.js'
 import { transportError } from './Transport.js'
 import { HttpUrl } from './internal/codec.js'
 
@@ -39,12 +44,12 @@ import { HttpUrl } from './internal/codec.js'
 
 /**
  * The credential a call needs: none, the access token, or the payment-link credential
- * (the API key when configured, else the access token).
+ * (the API key when configured, else the access token). The transport is told it too.
  *
  * @category model
  * @since 0.1.0
  */
-export type Auth = 'none' | 'token' | 'paymentLink'
+export type Auth = TransportCredential
 
 /**
  * One call: the request, how to decode its success, and what may be repeated.
@@ -86,7 +91,7 @@ export interface Caller {
   /** A valid access token (cached; one request shared by concurrent calls). */
   readonly getToken: Client['getToken']
   readonly now: () => number
-  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>
+  readonly sleep: Sleep
 }
 
 // -------------------------------------------------------------------------------------
@@ -184,20 +189,6 @@ const redactExchange = (exchange: Exchange, secrets: ReadonlyArray<string>): Exc
   }
 }
 
-const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal?.aborted === true) return resolve()
-    const onAbort = () => {
-      clearTimeout(timer)
-      resolve()
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
-
 const aborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true
 
 /**
@@ -217,24 +208,39 @@ export const cardSecrets = (request: unknown): ReadonlyArray<string> => {
 
 const TOKEN = 'POST /token'
 
+/** The credential a refused call used, as `Unauthorized` names it. */
+const credentialOf = (auth: Auth): 'accessToken' | 'apiKey' =>
+  auth === 'paymentLink' ? 'apiKey' : 'accessToken'
+
+const heldByTransport: PaykitError = validationError(
+  [
+    {
+      path: 'credentials',
+      message: "is 'transport': the transport holds the access token, the client has none",
+    },
+  ],
+  'getToken call',
+)
+
 // -------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------
 
 /**
- * The caller of a client built from `config`. It holds the token cache and the secrets
- * the client has seen (its credentials and every access token it was given).
+ * The caller of a client built from `config`, over its injected transport, clock and
+ * sleep. It holds the token cache and the secrets the client has seen (its credentials and
+ * every access token it was given).
  *
  * @category constructors
  * @since 0.1.0
  */
-export const createCaller = (config: ClientConfig): Caller => {
-  const transport = config.transport ?? fetchTransport()
+export const createCaller = (config: ClientConfigWithRuntime): Caller => {
+  const { transport, now, sleep } = config
   const timeoutMs = config.timeoutMs ?? 30_000
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...config.retry }
-  const now = config.now ?? Date.now
-  const sleep = config.sleep ?? defaultSleep
-  const { clientId, clientSecret, apiKey } = config.credentials
+  // The transport authenticates: no token of the client's own, no Authorization header.
+  const byTransport = config.credentials === 'transport'
+  const { clientId, clientSecret, apiKey } = byTransport ? {} : config.credentials
   const base = config.baseUrl.replace(/\/+$/, '')
   const baseUrlErrors: ReadonlyArray<FieldError> = E.isRight(validate(HttpUrl)(config.baseUrl))
     ? []
@@ -275,6 +281,7 @@ export const createCaller = (config: ClientConfig): Caller => {
       ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
       ...(call.signal === undefined ? {} : { signal: call.signal }),
       timeoutMs,
+      credential: call.auth,
     }
     const next = decide(policy, call.kind, call.optIn)
     for (let attempt = 1; ; attempt++) {
@@ -351,7 +358,15 @@ export const createCaller = (config: ClientConfig): Caller => {
   /** Runs a call with its credential; a 401 on an access token is cured once. */
   const perform = async <A>(call: Call<A>): Promise<E.Either<PaykitError, A>> => {
     if (baseUrlErrors.length > 0) return E.left(validationError(baseUrlErrors, 'client config'))
-    const useToken = call.auth === 'token' || (call.auth === 'paymentLink' && !apiKey)
+    if (byTransport) {
+      const response = await exchange(call, undefined)
+      if (E.isLeft(response)) return response
+      // The transport renewed its credential and sent again already: a 401 is final.
+      if (response.right.status === 401)
+        return E.left(unauthorized(call.operation, credentialOf(call.auth), 'transport'))
+      return judge(call, response.right)
+    }
+    const useToken = call.auth === 'accessToken' || (call.auth === 'paymentLink' && !apiKey)
     if (!useToken) {
       const authorization =
         call.auth === 'paymentLink' && apiKey ? authorizationHeader(apiKey) : undefined
@@ -389,6 +404,7 @@ export const createCaller = (config: ClientConfig): Caller => {
       E.left(clean(extra)(validationError(errors, what)))
 
   const getToken: Client['getToken'] = (options = {}) => {
+    if (byTransport) return async () => E.left(heldByTransport)
     const get = tokens.get(options.signal)
     return async () => E.mapLeft(clean([]))(await get())
   }

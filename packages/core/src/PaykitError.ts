@@ -98,7 +98,9 @@ export interface Timeout {
 
 /**
  * A 401 that a fresh access token did not cure (or a 401 on a credential the client
- * cannot refresh: the client credentials themselves or the API key).
+ * cannot refresh: the client credentials themselves or the API key; or any 401 when the
+ * transport holds the credentials, which renewed them already: then `credential` is
+ * `apiKey` on the payment-link endpoints and `accessToken` on the others).
  *
  * @category model
  * @since 0.1.0
@@ -258,8 +260,25 @@ export const timeout = (operation: string, timeoutMs: number, detail = ''): Time
   }
 }
 
+const byClient = (operation: string, credential: Unauthorized['credential']): string =>
+  credential === 'clientCredentials'
+    ? `${operation} was refused (HTTP 401): check the client id and client secret.`
+    : credential === 'apiKey'
+      ? `${operation} was refused (HTTP 401): check the API key.`
+      : `${operation} was refused (HTTP 401) even with a fresh access token: check the credentials' permissions. It was not processed.`
+
+// The client never saw the credential: it can name only the kind the endpoint takes.
+const byTransport = (operation: string, credential: Unauthorized['credential']): string =>
+  `${operation} was refused (HTTP 401) with the credential the transport added ` +
+  (credential === 'apiKey'
+    ? '(the API key, or the access token when no API key is set)'
+    : '(the access token)') +
+  ': check the credentials and their permissions. It was not processed.'
+
 /**
- * A 401 the client cannot cure.
+ * A 401 the client cannot cure. `sentBy` is `'transport'` when the transport added the
+ * credential (and renewed it) itself: the message then says so rather than naming what
+ * the client would have done.
  *
  * @category constructors
  * @since 0.1.0
@@ -267,16 +286,12 @@ export const timeout = (operation: string, timeoutMs: number, detail = ''): Time
 export const unauthorized = (
   operation: string,
   credential: Unauthorized['credential'],
+  sentBy: 'client' | 'transport' = 'client',
 ): Unauthorized => ({
   _tag: 'Unauthorized',
   operation,
   credential,
-  message:
-    credential === 'clientCredentials'
-      ? `${operation} was refused (HTTP 401): check the client id and client secret.`
-      : credential === 'apiKey'
-        ? `${operation} was refused (HTTP 401): check the API key.`
-        : `${operation} was refused (HTTP 401) even with a fresh access token: check the credentials' permissions. It was not processed.`,
+  message: (sentBy === 'client' ? byClient : byTransport)(operation, credential),
 })
 
 // -------------------------------------------------------------------------------------

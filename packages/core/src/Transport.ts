@@ -1,7 +1,7 @@
 /**
  * The client's only door to the network: a function from a plain request description to a
- * response or a transport error. The fetch transport ships for Node; the n8n node passes
- * one built on n8n's request helpers; tests pass an in-memory one.
+ * response or a transport error. The fetch transport ships for Node (`DefaultRuntime`); the
+ * n8n node passes one built on n8n's request helpers; tests pass an in-memory one.
  *
  * @since 0.1.0
  */
@@ -12,9 +12,22 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
 // -------------------------------------------------------------------------------------
 
 /**
+ * The credential a request needs: `none` (`POST /token`), `accessToken` (cards and
+ * charges) or `paymentLink` (the payment-link endpoints: the API key when one is
+ * configured, else the access token). A transport that authenticates requests itself
+ * reads it to choose what to add.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type TransportCredential = 'none' | 'accessToken' | 'paymentLink'
+
+/**
  * One HTTP request as the client describes it. `url` is absolute; `body` is the raw JSON
  * text; `timeoutMs` bounds the whole exchange (headers and body); `signal` lets the caller
- * cancel it.
+ * cancel it; `credential` says which credential the endpoint needs (the client always sets
+ * it; with `credentials: 'transport'` the request carries no `authorization` and the
+ * transport adds it).
  *
  * @category model
  * @since 0.1.0
@@ -26,6 +39,7 @@ export interface TransportRequest {
   readonly body?: string
   readonly signal?: AbortSignal
   readonly timeoutMs?: number
+  readonly credential?: TransportCredential
 }
 
 /**

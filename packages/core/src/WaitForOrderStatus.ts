@@ -1,12 +1,13 @@
 /**
  * Polling an order until its status is one of those waited for, with a growing interval
- * and a deadline that a hanging poll cannot outlive.
+ * and a deadline that a hanging poll cannot outlive. Time is the client's injected `now`
+ * and `sleep` only (no global timer): each poll races a sleep until the deadline.
  *
  * @since 0.1.0
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { Client } from './Client.js'
 import type { Caller } from './ClientCall.js'
+import type { Client } from './ClientWith.js'
 import type { FieldError } from './FieldError.js'
 import type { PaykitError } from './PaykitError.js'
 import { timeout } from './PaykitError.js'
@@ -28,6 +29,8 @@ export interface WaitForOrderStatusDeps extends Pick<Caller, 'invalid' | 'now' |
 // -------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------
+
+const EXPIRED = 'expired' as const
 
 /**
  * `waitForOrderStatus` of a client: polls until the order's status is one of `statuses`,
@@ -63,17 +66,10 @@ export const waitForOrderStatus =
       )
     return async () => {
       const started = deps.now()
-      // A poll that hangs must not outlive the deadline: it is cancelled (for transports
+      const remaining = () => options.timeoutMs - (deps.now() - started)
+      // Aborted when the wait ends: a poll still running then is cancelled (for transports
       // that honour the signal) and no longer awaited (for those that do not).
       const deadline = new AbortController()
-      let onDeadline: () => void = () => undefined
-      const expired = new Promise<'expired'>((resolve) => {
-        onDeadline = () => resolve('expired')
-      })
-      const timer = setTimeout(() => {
-        deadline.abort()
-        onDeadline()
-      }, options.timeoutMs)
       const signal =
         options.signal === undefined
           ? deadline.signal
@@ -82,23 +78,28 @@ export const waitForOrderStatus =
       try {
         let interval = options.intervalMs
         for (;;) {
+          // Released as soon as the poll answers, so no sleep outlives its poll; a sleep
+          // that rejects when released (n8n's does) must not leave a rejection unhandled.
+          const watch = new AbortController()
+          const expired = deps.sleep(Math.max(0, remaining()), watch.signal).then(
+            (): typeof EXPIRED => EXPIRED,
+            (): typeof EXPIRED => EXPIRED,
+          )
           const order = await Promise.race([deps.getOrder(orderCode, { signal })(), expired])
-          if (order === 'expired') return timedOut(last)
-          if (E.isLeft(order))
-            return deadline.signal.aborted && options.signal?.aborted !== true
-              ? timedOut(last)
-              : order
+          watch.abort()
+          if (order === EXPIRED) return timedOut(last)
+          if (E.isLeft(order)) return order
           const status = order.right.orderStatus
           if (statuses.includes(status)) return order
           last = `last status ${status}`
-          const remaining = options.timeoutMs - (deps.now() - started)
-          if (remaining <= 0 || signal.aborted) return timedOut(last)
+          const rest = remaining()
+          if (rest <= 0 || signal.aborted) return timedOut(last)
           // The last poll falls on the deadline rather than giving up an interval early.
-          await deps.sleep(Math.min(interval, remaining), signal)
+          await deps.sleep(Math.min(interval, rest), signal)
           interval = Math.min(maxInterval, interval * 1.5)
         }
       } finally {
-        clearTimeout(timer)
+        deadline.abort()
       }
     }
   }

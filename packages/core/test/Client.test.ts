@@ -5,6 +5,8 @@ import type { FrameMessage } from '../src/Authentication.js'
 import { FrameMessage as FrameMessageCodec } from '../src/Authentication.js'
 import type { ClientConfig, Exchange } from '../src/Client.js'
 import { createClient } from '../src/Client.js'
+import type { ClientConfigWithRuntime } from '../src/ClientWith.js'
+import { createClientWith } from '../src/ClientWith.js'
 import { traverseWithConcurrency } from '../src/Concurrency.js'
 import { validate } from '../src/FieldError.js'
 import type { PaykitError } from '../src/PaykitError.js'
@@ -29,6 +31,9 @@ const json = (status: number, body: unknown): Result =>
 const raw = (status: number, body: string): Result => E.right({ status, headers: {}, body })
 const fails = (failure: TransportError['failure']): Result => E.left(transportError(failure))
 
+// Requests a fake service is answering: the fake clock lets no time pass while one runs.
+let answering = 0
+
 /** Replies are taken in order; the last one repeats. */
 const fakeService = (routes: Readonly<Record<string, ReadonlyArray<Reply>>>) => {
   const requests: Array<TransportRequest> = []
@@ -40,8 +45,13 @@ const fakeService = (routes: Readonly<Record<string, ReadonlyArray<Reply>>>) => 
     const n = used[key] ?? 0
     used[key] = n + 1
     const reply = replies[Math.min(n, replies.length - 1)] as Reply
-    await new Promise((r) => setTimeout(r, 1))
-    return typeof reply === 'function' ? reply(request) : reply
+    answering++
+    try {
+      await new Promise((r) => setTimeout(r, 1))
+      return await (typeof reply === 'function' ? reply(request) : reply)
+    } finally {
+      answering--
+    }
   }
   const count = (key: string) =>
     requests.filter((r) => `${r.method} ${new URL(r.url).pathname}` === key).length
@@ -674,20 +684,56 @@ describe('Client: chargeWith3ds', () => {
   })
 })
 
-describe('Client: waitForOrderStatus', () => {
-  const fakeClock = () => {
-    let now = 0
-    const sleeps: Array<number> = []
-    return {
-      now: () => now,
-      sleep: async (ms: number) => {
-        sleeps.push(ms)
-        now += ms
-      },
-      sleeps,
-    }
+/**
+ * A virtual clock. `sleep` resolves when the clock reaches its end, or at once when its
+ * signal aborts; sleeps overlap, as real ones do. Once nothing else can happen (no fake
+ * service request running, a macrotask gone by) the clock jumps to the earliest end.
+ * `sleeps` lists the sleeps that ran their whole time, not those released by a signal.
+ */
+const fakeClock = () => {
+  let now = 0
+  const sleeps: Array<number> = []
+  const pending = new Set<{ readonly at: number; readonly ms: number; readonly wake: () => void }>()
+  let scheduled = false
+  const step = (): void => {
+    if (answering > 0) return void setTimeout(step, 1)
+    scheduled = false
+    const next = [...pending].sort((a, b) => a.at - b.at)[0]
+    if (next === undefined) return
+    pending.delete(next)
+    now = next.at
+    sleeps.push(next.ms)
+    next.wake()
+    schedule()
   }
+  const schedule = () => {
+    if (scheduled) return
+    scheduled = true
+    setTimeout(step, 0)
+  }
+  const sleep = (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      if (signal?.aborted === true) return resolve()
+      const release = () => {
+        pending.delete(timer)
+        resolve()
+      }
+      const timer = {
+        at: now + ms,
+        ms,
+        wake: () => {
+          signal?.removeEventListener('abort', release)
+          resolve()
+        },
+      }
+      pending.add(timer)
+      signal?.addEventListener('abort', release, { once: true })
+      schedule()
+    })
+  return { now: () => now, sleep, sleeps }
+}
 
+describe('Client: waitForOrderStatus', () => {
   it('polls with growing intervals until a wanted status', async () => {
     const clock = fakeClock()
     const service = fakeService({
@@ -737,6 +783,194 @@ describe('Client: waitForOrderStatus', () => {
       })(),
     )
     expect(e).toMatchObject({ _tag: 'HttpError', status: 404 })
+  })
+})
+
+describe('Client: waitForOrderStatus on the injected clock only', () => {
+  const orderCode = 'ORD1'
+  const hour = 3_600_000
+
+  it('ends with a Timeout at its deadline while a poll hangs, in no real time', async () => {
+    const clock = fakeClock()
+    const requests: Array<TransportRequest> = []
+    // Never answers and ignores its signal: only the injected sleep can end the wait.
+    const hanging: Transport = (request) => () => {
+      requests.push(request)
+      return new Promise<never>(() => undefined)
+    }
+    const started = Date.now()
+    const c = createClientWith({
+      baseUrl: BASE,
+      credentials: { apiKey: 'key-1' },
+      transport: hanging,
+      now: clock.now,
+      sleep: clock.sleep,
+    })
+    const e = left(
+      await c.waitForOrderStatus(orderCode, ['PAID'], { timeoutMs: hour, intervalMs: 1000 })(),
+    )
+    expect(e).toMatchObject({ _tag: 'Timeout', timeoutMs: hour })
+    expect(e.message).toContain('no answer yet')
+    expect(clock.now()).toBe(hour)
+    expect(clock.sleeps).toEqual([hour])
+    expect(requests).toHaveLength(1)
+    expect(requests[0]?.signal?.aborted).toBe(true)
+    expect(Date.now() - started).toBeLessThan(2000)
+  })
+
+  it('gives each poll only the time left, and cancels a poll that honours its signal', async () => {
+    const clock = fakeClock()
+    let polls = 0
+    let cancelled = false
+    const transport: Transport = (request) => async () => {
+      polls++
+      if (polls === 1) return json(200, order('PENDING'))
+      return new Promise<Result>((resolve) =>
+        request.signal?.addEventListener('abort', () => {
+          cancelled = true
+          resolve(fails('aborted'))
+        }),
+      )
+    }
+    const c = createClientWith({
+      baseUrl: BASE,
+      credentials: { apiKey: 'key-1' },
+      transport,
+      now: clock.now,
+      sleep: clock.sleep,
+    })
+    const e = left(
+      await c.waitForOrderStatus(orderCode, ['PAID'], { timeoutMs: 5000, intervalMs: 1000 })(),
+    )
+    expect(e).toMatchObject({ _tag: 'Timeout' })
+    expect(e.message).toContain('last status PENDING')
+    expect(clock.now()).toBe(5000)
+    // One interval, then the hanging poll's watch over the 4 s left.
+    expect(clock.sleeps).toEqual([1000, 4000])
+    expect(cancelled).toBe(true)
+  })
+})
+
+describe('Client: credentials held by the transport', () => {
+  const routes = {
+    'POST /api/paymentmethods': [json(200, paymentMethod)],
+    'POST /api/charges': [json(200, succeeded)],
+    'POST /api/paymentlink/checkout': [json(200, link)],
+    'GET /api/paymentlink/order/ORD1': [json(200, order('PAID'))],
+  }
+  const byTransport = (
+    service: ReturnType<typeof fakeService>,
+    over: Partial<ClientConfigWithRuntime> = {},
+  ) =>
+    createClientWith({
+      baseUrl: BASE,
+      credentials: 'transport',
+      transport: service.transport,
+      now: () => 0,
+      sleep: () => Promise.resolve(),
+      ...over,
+    })
+  const credentialsSeen = (service: ReturnType<typeof fakeService>) =>
+    service.requests.map((r) => [`${r.method} ${new URL(r.url).pathname}`, r.credential])
+
+  it('asks for no token, sets no Authorization, and names the credential of each endpoint', async () => {
+    const service = fakeService(routes)
+    const records: Array<Exchange> = []
+    const c = byTransport(service, { onExchange: (x) => records.push(x) })
+    expect(await c.createPaymentMethod({ card })()).toEqual(E.right(paymentMethod))
+    expect(E.isRight(await c.charge(chargeRequest)())).toBe(true)
+    expect(await c.createPaymentLink({ amount: 25 })()).toEqual(E.right(link))
+    expect(E.isRight(await c.getOrder('ORD1')())).toBe(true)
+    expect(service.count('POST /api/token')).toBe(0)
+    expect(service.requests.map((r) => r.headers['authorization'])).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ])
+    expect(credentialsSeen(service)).toEqual([
+      ['POST /api/paymentmethods', 'accessToken'],
+      ['POST /api/charges', 'accessToken'],
+      ['POST /api/paymentlink/checkout', 'paymentLink'],
+      ['GET /api/paymentlink/order/ORD1', 'paymentLink'],
+    ])
+    expect(records.map((r) => r.request.headers['authorization'])).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ])
+  })
+
+  it("names the credential in the client's own mode too: none for POST /token", async () => {
+    const service = fakeService({ ...routes, 'POST /api/token': [tokenReply()] })
+    const c = client(service)
+    expect(E.isRight(await c.charge(chargeRequest)())).toBe(true)
+    expect(E.isRight(await c.createPaymentLink({ amount: 25 })())).toBe(true)
+    expect(E.isRight(await c.getOrder('ORD1')())).toBe(true)
+    expect(credentialsSeen(service)).toEqual([
+      ['POST /api/token', 'none'],
+      ['POST /api/charges', 'accessToken'],
+      ['POST /api/paymentlink/checkout', 'paymentLink'],
+      ['GET /api/paymentlink/order/ORD1', 'paymentLink'],
+    ])
+    const withKey = fakeService(routes)
+    const k = client(withKey, { credentials: { apiKey: 'key-1' } })
+    expect(E.isRight(await k.getOrder('ORD1')())).toBe(true)
+    expect(withKey.requests[0]).toMatchObject({
+      credential: 'paymentLink',
+      headers: { authorization: 'Bearer key-1' },
+    })
+  })
+
+  it('a 401 is Unauthorized at once: the transport renewed and retried already', async () => {
+    const refused = json(401, { title: 'Unauthorized', status: 401 })
+    const service = fakeService({
+      'POST /api/charges': [refused, json(200, succeeded)],
+      'POST /api/paymentlink/checkout': [refused, json(200, link)],
+    })
+    const c = byTransport(service)
+    const charge = left(await c.charge(chargeRequest)())
+    expect(charge).toMatchObject({ _tag: 'Unauthorized', credential: 'accessToken' })
+    expect(charge.message).toContain('the transport')
+    expect(left(await c.createPaymentLink({ amount: 5 })())).toMatchObject({
+      _tag: 'Unauthorized',
+      credential: 'apiKey',
+    })
+    expect(service.count('POST /api/charges')).toBe(1)
+    expect(service.count('POST /api/paymentlink/checkout')).toBe(1)
+    expect(service.count('POST /api/token')).toBe(0)
+  })
+
+  it('never repeats a charge answered 500; still retries a GET', async () => {
+    const service = fakeService({
+      'POST /api/charges': [json(500, { title: 'Oops', status: 500 }), json(200, succeeded)],
+      'GET /api/paymentlink/order/ORD1': [json(503, {}), json(200, order('PAID'))],
+    })
+    const c = byTransport(service)
+    const e = left(await c.charge(chargeRequest)())
+    expect(e).toMatchObject({ _tag: 'HttpError', status: 500 })
+    expect(e.message).toMatch(/outcome is unknown/)
+    expect(service.count('POST /api/charges')).toBe(1)
+    expect(E.isRight(await c.getOrder('ORD1')())).toBe(true)
+    expect(service.count('GET /api/paymentlink/order/ORD1')).toBe(2)
+  })
+
+  it('getToken is a ValidationError at credentials, and sends nothing', async () => {
+    const service = fakeService({ 'POST /api/token': [tokenReply()] })
+    const e = left(await byTransport(service).getToken()())
+    expect(e).toMatchObject({ _tag: 'ValidationError', fieldErrors: [{ path: 'credentials' }] })
+    expect(e.message).toContain('the transport holds the access token')
+    expect(service.requests).toHaveLength(0)
+  })
+
+  it('still validates before sending', async () => {
+    const service = fakeService(routes)
+    const e = left(
+      await byTransport(service).createPaymentMethod({ card: { ...card, cvv: '1' } })(),
+    )
+    expect(e._tag === 'ValidationError' && e.fieldErrors.map((f) => f.path)).toEqual(['card.cvv'])
+    expect(service.requests).toHaveLength(0)
   })
 })
 

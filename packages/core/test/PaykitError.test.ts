@@ -73,6 +73,15 @@ describe('PaykitError', () => {
     expect(unauthorized('POST /charges', 'accessToken').message).toMatch(/not processed/)
   })
 
+  it('unauthorized with a credential the transport added says so, not what the client does', () => {
+    const token = unauthorized('POST /charges', 'accessToken', 'transport')
+    expect(token).toMatchObject({ _tag: 'Unauthorized', credential: 'accessToken' })
+    expect(token.message).toMatch(/the transport added \(the access token\).*not processed/)
+    expect(token.message).not.toMatch(/fresh access token/)
+    const link = unauthorized('POST /paymentlink/checkout', 'apiKey', 'transport').message
+    expect(link).toMatch(/the API key, or the access token when no API key is set/)
+  })
+
   it('matches on the tag, recognises errors and converts to a throwable Error', () => {
     const all: ReadonlyArray<PaykitError> = [
       validationError([]),
