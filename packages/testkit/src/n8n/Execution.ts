@@ -1,0 +1,202 @@
+/**
+ * What every harness entry point shares: the `additionalData` n8n's engine reads (URLs,
+ * credentials helper, lifecycle hooks), nodes and workflows built from plain JSON, and
+ * errors turned into the plain objects n8n reports.
+ *
+ * @since 0.1.0
+ */
+import type {
+  IDataObject,
+  INode,
+  INodeExecutionData,
+  INodeType,
+  IVersionedNodeType,
+  IWorkflowBase,
+  IWorkflowExecuteAdditionalData,
+  WorkflowExecuteMode,
+} from 'n8n-workflow'
+import type { TestCredentialsHelper } from './CredentialsHelper.js'
+import { loadN8n } from './runtime.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * An error as n8n reports it in a run's result (`resultData.error`, a failed item's
+ * `error`): a plain object, not an instance of n8n's classes. Compare `name` and
+ * `message`; `description`, `httpCode` and `node` are there when n8n set them.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface PlainError {
+  readonly name: string
+  readonly message: string
+  readonly description?: string | null | undefined
+  readonly httpCode?: string | null | undefined
+  readonly node?: INode | undefined
+  readonly [key: string]: unknown
+}
+
+/**
+ * The base URL the harness gives n8n (`$execution.resumeUrl`, webhook URLs): nothing
+ * listens there.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const HARNESS_BASE_URL = 'http://127.0.0.1:5678'
+
+/**
+ * The base URL of production webhooks (`getNodeWebhookUrl('default')` gives
+ * `<this>/<webhookId>/<path>`).
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const WEBHOOK_BASE_URL = `${HARNESS_BASE_URL}/webhook`
+
+// -------------------------------------------------------------------------------------
+// destructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * An error as n8n puts it into a run's result: its own enumerable fields, `message` and
+ * `stack` copied into a plain object (as `WorkflowExecute` does), plus `name`.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const plainError = (error: unknown): PlainError => {
+  if (error instanceof Error || (typeof error === 'object' && error !== null)) {
+    const e = error as Error & Record<string, unknown>
+    return {
+      ...e,
+      name: String(e.name ?? 'Error'),
+      message: String(e.message ?? ''),
+      stack: e.stack,
+    }
+  }
+  return { name: 'Error', message: String(error) }
+}
+
+/**
+ * Items with their `error` (set by n8n for Continue On Fail) as a {@link PlainError}.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const plainItems = (
+  items: ReadonlyArray<INodeExecutionData>,
+): ReadonlyArray<INodeExecutionData> =>
+  items.map((item) =>
+    item.error === undefined
+      ? item
+      : ({ ...item, error: plainError(item.error) } as unknown as INodeExecutionData),
+  )
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * The latest version a node type declares (a versioned type's `currentVersion`).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const latestVersionOf = (type: INodeType | IVersionedNodeType): number => {
+  if ('nodeVersions' in type) return type.currentVersion
+  const version = type.description.version
+  return Array.isArray(version) ? Math.max(...version) : version
+}
+
+/** What {@link additionalDataOf} needs. */
+interface AdditionalDataInput {
+  readonly credentialsHelper: TestCredentialsHelper
+  readonly mode: WorkflowExecuteMode
+  readonly executionId: string
+  readonly workflow: IWorkflowBase
+  readonly variables?: IDataObject | undefined
+  readonly timeoutMs?: number | undefined
+  readonly extra?: Partial<IWorkflowExecuteAdditionalData>
+}
+
+/**
+ * The `additionalData` of one execution, as n8n's `WorkflowExecuteAdditionalData.getBase`
+ * builds it, minus the server: fixed URLs under {@link HARNESS_BASE_URL}, the given
+ * credentials helper, `ExecutionLifecycleHooks`, no sub-workflows and no task runner (the
+ * Code node cannot run).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const additionalDataOf = (input: AdditionalDataInput): IWorkflowExecuteAdditionalData => {
+  const { core } = loadN8n()
+  const unsupported = (what: string) => (): never => {
+    throw new Error(`${what} is not available in @paykit/testkit/n8n (no n8n server).`)
+  }
+  const data: IWorkflowExecuteAdditionalData = {
+    credentialsHelper: input.credentialsHelper,
+    hooks: new core.ExecutionLifecycleHooks(input.mode, input.executionId, input.workflow),
+    executionId: input.executionId,
+    currentNodeExecutionIndex: 0,
+    restApiUrl: `${HARNESS_BASE_URL}/rest`,
+    instanceBaseUrl: `${HARNESS_BASE_URL}/`,
+    webhookBaseUrl: WEBHOOK_BASE_URL,
+    webhookWaitingBaseUrl: `${HARNESS_BASE_URL}/webhook-waiting`,
+    webhookTestBaseUrl: `${HARNESS_BASE_URL}/webhook-test`,
+    formBaseUrl: `${HARNESS_BASE_URL}/form`,
+    formWaitingBaseUrl: `${HARNESS_BASE_URL}/form-waiting`,
+    formTestBaseUrl: `${HARNESS_BASE_URL}/form-test`,
+    mcpBaseUrl: `${HARNESS_BASE_URL}/mcp`,
+    mcpTestBaseUrl: `${HARNESS_BASE_URL}/mcp-test`,
+    variables: input.variables ?? {},
+    externalSecretsProxy: new core.ExternalSecretsProxy(),
+    logAiEvent: () => undefined,
+    executeWorkflow: unsupported('Executing a sub-workflow'),
+    getRunExecutionData: async () => undefined,
+    getRuntimeCredential: async () => undefined,
+    startRunnerTask: unsupported("n8n's task runner (Code node)"),
+    ...(input.timeoutMs === undefined
+      ? {}
+      : { executionTimeoutTimestamp: Date.now() + input.timeoutMs }),
+    ...input.extra,
+  }
+  return data
+}
+
+/**
+ * The `IWorkflowBase` of a workflow (for the lifecycle hooks).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const workflowBaseOf = (
+  id: string,
+  name: string,
+  nodes: ReadonlyArray<INode>,
+  connections: IWorkflowBase['connections'],
+): IWorkflowBase =>
+  ({
+    id,
+    name,
+    active: false,
+    isArchived: false,
+    nodes: [...nodes],
+    connections,
+    settings: {},
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
+  }) as IWorkflowBase
+
+let executions = 0
+
+/**
+ * A new execution id (`harness-<n>`).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const nextExecutionId = (): string => `harness-${++executions}`
