@@ -6,6 +6,9 @@ export default defineConfig({
     projects: [
       { test: { name: 'core', root: 'packages/core', include: ['test/**/*.test.ts'] } },
       { test: { name: 'testkit', root: 'packages/testkit', include: ['test/**/*.test.ts'] } },
+      {
+        test: { name: 'n8n-nodes', root: 'packages/n8n-nodes', include: ['test/**/*.test.ts'] },
+      },
     ],
   },
 })

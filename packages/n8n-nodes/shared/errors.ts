@@ -1,0 +1,140 @@
+/**
+ * The core's typed errors as n8n errors: bad input is a `NodeOperationError` naming the
+ * field, an answer or silence of the service is a `NodeApiError` carrying the problem
+ * details' field messages. Messages come from the core, which keeps secrets and card data
+ * out of them.
+ */
+import type { FieldError, PaykitError } from '@paykit/core/pure'
+import { REDACTED, formatFieldErrors, fromErrorMap, matchError } from '@paykit/core/pure'
+import type { INode, JsonObject } from 'n8n-workflow'
+import { NodeApiError, NodeOperationError } from 'n8n-workflow'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/** What an item can fail with. */
+export type ItemError = NodeApiError | NodeOperationError
+
+// -------------------------------------------------------------------------------------
+// utils
+// -------------------------------------------------------------------------------------
+
+const fieldLines = (errors: ReadonlyArray<FieldError>): string =>
+  errors.map(({ path, message }) => (path === '' ? message : `${path}: ${message}`)).join('\n')
+
+const UNKNOWN_OUTCOME =
+  'The charge may have been processed: check the order before charging it again. It is never repeated automatically.'
+
+/** Parameters that hold card data when typed into the node rather than taken from an item. */
+const CARD_PARAMETERS: ReadonlySet<string> = new Set(['cardNumber', 'cvv'])
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * The node as an error may carry it: n8n puts the node, parameters included, into every
+ * error it reports, so the card parameters are replaced by `[redacted]`.
+ */
+export const redactedNode = (node: INode): INode => ({
+  ...node,
+  parameters: Object.fromEntries(
+    Object.entries(node.parameters).map(([name, value]) => [
+      name,
+      CARD_PARAMETERS.has(name) ? REDACTED : value,
+    ]),
+  ),
+})
+
+/**
+ * The n8n error of a core error for item `itemIndex`. `credentialFailure` is why no token
+ * could be had, when the transport saw that (it replaces a "no response" that hides it).
+ */
+export const toNodeError = (
+  realNode: INode,
+  error: PaykitError,
+  itemIndex: number,
+  credentialFailure?: string,
+): ItemError => {
+  const node = redactedNode(realNode)
+  if (credentialFailure !== undefined && error._tag === 'NetworkError' && error.sent === 'no')
+    return new NodeApiError(node, { message: credentialFailure } as JsonObject, {
+      itemIndex,
+      httpCode: '401',
+      message: credentialFailure,
+      description: `Nothing was sent (${error.operation}).`,
+    })
+  return matchError<ItemError>({
+    ValidationError: (e) =>
+      new NodeOperationError(node, e.message, {
+        itemIndex,
+        description: fieldLines(e.fieldErrors),
+      }),
+    HttpError: (e) => {
+      const fields = e.problem?.errors === undefined ? [] : fromErrorMap(e.problem.errors)
+      return new NodeApiError(node, { ...e } as unknown as JsonObject, {
+        itemIndex,
+        httpCode: String(e.status),
+        message: e.message,
+        description: fields.length === 0 ? (e.problem?.title ?? '') : fieldLines(fields),
+      })
+    },
+    DecodeError: (e) =>
+      new NodeApiError(node, { ...e } as unknown as JsonObject, {
+        itemIndex,
+        httpCode: String(e.status),
+        message: e.message,
+        description: formatFieldErrors(e.fieldErrors),
+      }),
+    NetworkError: (e) =>
+      new NodeApiError(node, { ...e } as unknown as JsonObject, {
+        itemIndex,
+        message: e.message,
+        ...(e.outcomeUnknown ? { description: UNKNOWN_OUTCOME } : {}),
+      }),
+    Timeout: (e) =>
+      new NodeApiError(node, { ...e } as unknown as JsonObject, {
+        itemIndex,
+        message: e.message,
+        ...(e.outcomeUnknown ? { description: UNKNOWN_OUTCOME } : {}),
+      }),
+    Unauthorized: (e) =>
+      new NodeApiError(node, { ...e } as unknown as JsonObject, {
+        itemIndex,
+        httpCode: '401',
+        message: e.message,
+      }),
+  })(error)
+}
+
+/**
+ * The JSON of an error item (Continue On Fail): `error`, the message, and `details`: the
+ * core's error tag, the field errors when the input or the service named fields, the HTTP
+ * status when there was one, and `outcomeUnknown` for a charge that may have gone through.
+ * Nothing else at the top level, so that n8n routes the item to the error output when the
+ * node's setting says so.
+ */
+export const errorJson = (error: ItemError, cause?: PaykitError): JsonObject => {
+  const fields =
+    cause?._tag === 'ValidationError' || cause?._tag === 'DecodeError'
+      ? cause.fieldErrors
+      : cause?._tag === 'HttpError' && cause.problem?.errors !== undefined
+        ? fromErrorMap(cause.problem.errors)
+        : []
+  return {
+    error: error.message,
+    details: {
+      ...(cause === undefined ? {} : { errorType: cause._tag }),
+      ...(fields.length === 0
+        ? {}
+        : { fieldErrors: fields.map(({ path, message }) => ({ path, message })) }),
+      ...(error instanceof NodeApiError && error.httpCode !== null
+        ? { httpCode: error.httpCode }
+        : {}),
+      ...(cause !== undefined && 'outcomeUnknown' in cause && cause.outcomeUnknown
+        ? { outcomeUnknown: true }
+        : {}),
+    },
+  }
+}

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Sandbox } from '@paykit/testkit'
+import { Faults } from '@paykit/testkit'
+import { countingProxy, paykitNode, run, singleNodeWorkflow, useSandbox } from '../../support.js'
+
+let sandbox: Sandbox
+beforeAll(async () => {
+  sandbox = await useSandbox()
+})
+afterAll(() => sandbox.close())
+
+const create = (parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  singleNodeWorkflow(
+    paykitNode(
+      'Create Link',
+      { resource: 'paymentLink', operation: 'create', ...parameters },
+      extra,
+    ),
+  )
+
+const checkoutRequests = () =>
+  sandbox.requests().filter((r) => r.method === 'POST' && r.path === '/paymentlink/checkout')
+
+describe('Payment Link -> Create', () => {
+  it('creates a link from the fields (line items: a catalogue SKU and a one-time product)', async () => {
+    const result = await run(
+      sandbox,
+      create({
+        orderBy: 'lineItems',
+        lineItems: {
+          item: [
+            { kind: 'sku', sku: 'MUG-LOGO', quantity: 3 },
+            { kind: 'product', name: 'Poster', price: 18.9, quantity: 2 },
+          ],
+        },
+        additionalFields: {
+          orderReference: 'ref-fields',
+          successUrl: 'https://shop.example.com/ok',
+          metadata: { entry: [{ name: 'channel', value: 'n8n' }] },
+        },
+      }),
+    )
+    expect(result.error).toBeUndefined()
+    const [item] = result.nodes['Create Link']?.[0] ?? []
+    expect(item?.json).toEqual({
+      orderCode: expect.stringMatching(/^OC/),
+      orderId: expect.any(Number),
+      paymentLinkUrl: expect.stringContaining('/pay/'),
+    })
+    expect(item?.pairedItem).toEqual({ item: 0 })
+    const order = sandbox.state().orders[String(item?.json.orderCode)]
+    expect(order?.orderReference).toBe('ref-fields')
+    expect(order?.metadata).toEqual([{ name: 'channel', value: 'n8n' }])
+    const [mugs, posters] = order?.lineItems ?? []
+    expect(posters?.subTotal.toString()).toBe('37.8')
+    expect(order?.total.toString()).toBe(mugs?.subTotal.plus('37.8').toString())
+  })
+
+  it('takes the whole request from each input item, fields named as in the spec, in input order', async () => {
+    const orders = Array.from({ length: 20 }, (_, i) => ({
+      orderReference: `ref-${i}`,
+      amount: 10 + i / 100,
+      ignoredField: 'stripped',
+    }))
+    const result = await run(
+      sandbox,
+      create({ orderSource: 'item', options: { concurrency: 4 } }),
+      orders,
+    )
+    expect(result.error).toBeUndefined()
+    const out = result.nodes['Create Link']?.[0] ?? []
+    expect(out).toHaveLength(20)
+    out.forEach((item, i) => {
+      expect(item.pairedItem).toEqual({ item: i })
+      const details = sandbox.state().orders[String(item.json.orderCode)]
+      expect(details?.orderReference).toBe(`ref-${i}`)
+      expect(details?.total.toNumber()).toBe(10 + i / 100)
+    })
+  })
+
+  it('reads the request from a nested field of the item when told', async () => {
+    const result = await run(
+      sandbox,
+      create({ orderSource: 'item', requestField: 'order.request' }),
+      [{ order: { request: { amount: 5, orderReference: 'nested' } } }],
+    )
+    expect(result.error).toBeUndefined()
+    const code = String(result.nodes['Create Link']?.[0]?.[0]?.json.orderCode)
+    expect(sandbox.state().orders[code]?.orderReference).toBe('nested')
+  })
+
+  it('refuses an invalid item before any request, naming the field', async () => {
+    const before = checkoutRequests().length
+    const result = await run(sandbox, create({ orderSource: 'item' }), [
+      { amount: 5 },
+      { lineItems: [{ sku: 'MUG-LOGO', quantity: 0 }] },
+    ])
+    expect(result.error?.name).toBe('NodeOperationError')
+    expect(result.error?.message).toContain('lineItems[0].quantity')
+    expect(checkoutRequests().length).toBe(before)
+  })
+
+  it('with Continue On Fail, an invalid item becomes an error item and the others go on', async () => {
+    const result = await run(sandbox, create({ orderSource: 'item' }, { continueOnFail: true }), [
+      { amount: 5 },
+      { amount: -1 },
+      { orderReference: 'x'.repeat(256), amount: 1 },
+      { amount: 7 },
+    ])
+    expect(result.error).toBeUndefined()
+    const out = result.nodes['Create Link']?.[0] ?? []
+    expect(out.map((i) => i.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })))
+    expect(out[0]?.json.orderCode).toMatch(/^OC/)
+    expect(out[1]?.json).toMatchObject({
+      error: expect.stringContaining('amount'),
+      details: {
+        errorType: 'ValidationError',
+        fieldErrors: [{ path: 'amount', message: expect.any(String) }],
+      },
+    })
+    expect(String(out[2]?.json.error)).toContain('orderReference')
+    expect(out[3]?.json.orderCode).toMatch(/^OC/)
+  })
+
+  it('a service fault becomes an error item carrying the HTTP status', async () => {
+    sandbox.injectFault(Faults.status500, {
+      method: 'POST',
+      path: '/paymentlink/checkout',
+      times: 1,
+    })
+    try {
+      const result = await run(sandbox, create({ orderSource: 'item' }, { continueOnFail: true }), [
+        { amount: 3 },
+        { amount: 4 },
+      ])
+      const out = result.nodes['Create Link']?.[0] ?? []
+      expect(out[0]?.json).toMatchObject({ details: { errorType: 'HttpError', httpCode: '500' } })
+      expect(out[1]?.json.orderCode).toMatch(/^OC/)
+    } finally {
+      sandbox.clearFaults()
+    }
+  })
+
+  it('a 400 from the service is a NodeApiError with the problem details field messages', async () => {
+    const result = await run(sandbox, create({ orderSource: 'item' }), [
+      { lineItems: [{ sku: 'NO-SUCH-SKU', quantity: 1 }] },
+    ])
+    expect(result.error?.name).toBe('NodeApiError')
+    expect(result.error?.message).toContain('HTTP 400')
+    expect(JSON.stringify(result.error)).toContain('lineItems[0].sku')
+  })
+
+  it('runs at most the chosen number of requests at once, and fetches one token for all items', async () => {
+    const proxy = await countingProxy(sandbox.url)
+    sandbox.setLatency(30, { method: 'POST', path: '/paymentlink/checkout' })
+    try {
+      const result = await run(
+        proxy,
+        create({ orderSource: 'item', options: { concurrency: 3 } }),
+        Array.from({ length: 12 }, (_, i) => ({ amount: i + 1 })),
+      )
+      expect(result.error).toBeUndefined()
+      expect(result.nodes['Create Link']?.[0]).toHaveLength(12)
+      expect(proxy.stats().maxInFlight).toBe(3)
+      expect(result.preAuthenticationRuns).toBe(1)
+      expect(proxy.stats().requests).toBe(13) // one POST /token, twelve links
+    } finally {
+      sandbox.clearFaults()
+      await proxy.close()
+    }
+  })
+})
+
+describe('Payment Link -> Get Order and Wait for Status', () => {
+  it('reads an order back as plain JSON, amounts as JSON numbers', async () => {
+    const created = await run(sandbox, create({ orderSource: 'item' }), [{ amount: 12.34 }])
+    const orderCode = String(created.nodes['Create Link']?.[0]?.[0]?.json.orderCode)
+    const result = await run(
+      sandbox,
+      singleNodeWorkflow(
+        paykitNode('Get', {
+          resource: 'paymentLink',
+          operation: 'getOrder',
+          orderCode: '={{ $json.code }}',
+        }),
+      ),
+      [{ code: orderCode }],
+    )
+    const json = result.nodes['Get']?.[0]?.[0]?.json
+    expect(json).toMatchObject({ orderCode, orderStatus: 'PENDING', total: 12.34, subtotal: 12.34 })
+    expect(typeof json?.total).toBe('number')
+  })
+
+  it('an unknown order code is a 404 NodeApiError', async () => {
+    const result = await run(
+      sandbox,
+      singleNodeWorkflow(
+        paykitNode('Get', { resource: 'paymentLink', operation: 'getOrder', orderCode: 'OC-NONE' }),
+      ),
+    )
+    expect(result.error?.name).toBe('NodeApiError')
+    expect(result.error?.message).toContain('404')
+  })
+
+  it('waits until the order is paid', async () => {
+    const created = await run(sandbox, create({ orderSource: 'item' }), [{ amount: 2 }])
+    const orderCode = String(created.nodes['Create Link']?.[0]?.[0]?.json.orderCode)
+    setTimeout(() => sandbox.payOrder(orderCode), 300)
+    const result = await run(
+      sandbox,
+      singleNodeWorkflow(
+        paykitNode('Wait', {
+          resource: 'paymentLink',
+          operation: 'waitForStatus',
+          orderCode,
+          statuses: ['PAID'],
+          waitTimeout: 10,
+          pollInterval: 0.1,
+        }),
+      ),
+    )
+    expect(result.error).toBeUndefined()
+    expect(result.nodes['Wait']?.[0]?.[0]?.json).toMatchObject({ orderCode, orderStatus: 'PAID' })
+  })
+
+  it('times out naming the last status seen', async () => {
+    const created = await run(sandbox, create({ orderSource: 'item' }), [{ amount: 2 }])
+    const orderCode = String(created.nodes['Create Link']?.[0]?.[0]?.json.orderCode)
+    const result = await run(
+      sandbox,
+      singleNodeWorkflow(
+        paykitNode('Wait', {
+          resource: 'paymentLink',
+          operation: 'waitForStatus',
+          orderCode,
+          statuses: ['PAID'],
+          waitTimeout: 1,
+          pollInterval: 0.2,
+        }),
+      ),
+    )
+    expect(result.error?.message).toContain('PENDING')
+    expect(result.error?.message).toContain('within 1000 ms')
+  })
+})

@@ -1,0 +1,158 @@
+/**
+ * What the node tests share: the BUILT package as n8n loads it (dist, CommonJS), the
+ * sandbox over real HTTP, a stored `Paykit API` credential, and workflow JSON builders.
+ */
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import type { IDataObject, INodeParameters } from 'n8n-workflow'
+import { defaultCredentials, startSandbox } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit'
+import type { CredentialStore, RunWorkflowOptions, WorkflowJson } from '@paykit/testkit/n8n'
+import { baseNodeTypes, runWorkflow } from '@paykit/testkit/n8n'
+import type * as CredentialModule from '../credentials/PaykitApi.credentials.js'
+import type * as WebhookCredentialModule from '../credentials/PaykitWebhookApi.credentials.js'
+import type * as NodeModule from '../nodes/Paykit/Paykit.node.js'
+import type * as TriggerModule from '../nodes/PaykitTrigger/PaykitTrigger.node.js'
+
+const require = createRequire(import.meta.url)
+
+/** The package's files as n8n `require`s them. */
+export const dist = {
+  credential: require('../dist/credentials/PaykitApi.credentials.js') as typeof CredentialModule,
+  webhookCredential:
+    require('../dist/credentials/PaykitWebhookApi.credentials.js') as typeof WebhookCredentialModule,
+  node: require('../dist/nodes/Paykit/Paykit.node.js') as typeof NodeModule,
+  trigger: require('../dist/nodes/PaykitTrigger/PaykitTrigger.node.js') as typeof TriggerModule,
+}
+
+/** The node type names a user's workflow refers to (`<package>.<node>`). */
+export const PAYKIT = 'n8n-nodes-paykit.paykit'
+export const PAYKIT_TRIGGER = 'n8n-nodes-paykit.paykitTrigger'
+
+/** The node types a test workflow may use: the package's and a few of n8n's own. */
+export const nodeTypes = () => ({
+  [PAYKIT]: new dist.node.Paykit(),
+  [PAYKIT_TRIGGER]: new dist.trigger.PaykitTrigger(),
+  ...baseNodeTypes(['ManualTrigger', 'Set', 'SplitOut', 'NoOp', 'Webhook', 'RespondToWebhook'], {
+    from: fileURLToPath(new URL('..', import.meta.url)),
+  }),
+})
+
+/** The id under which tests store the `Paykit API` credential. */
+export const CREDENTIAL_ID = 'paykit-1'
+
+/** A stored `Paykit API` credential for the sandbox (no token yet). */
+export const credentialsFor = (
+  sandbox: Pick<Sandbox, 'url'>,
+  data: Readonly<Record<string, string>> = {},
+): CredentialStore => ({
+  [CREDENTIAL_ID]: {
+    type: 'paykitApi',
+    name: 'Paykit sandbox',
+    data: {
+      baseUrl: sandbox.url,
+      clientId: defaultCredentials.clientId,
+      clientSecret: defaultCredentials.clientSecret,
+      apiKey: '',
+      accessToken: '',
+      ...data,
+    },
+  },
+})
+
+/** A Paykit node of a workflow, with the stored credential. */
+export const paykitNode = (
+  name: string,
+  parameters: INodeParameters,
+  extra: Readonly<Record<string, unknown>> = {},
+) => ({
+  name,
+  type: PAYKIT,
+  parameters,
+  credentials: { paykitApi: { id: CREDENTIAL_ID, name: 'Paykit sandbox' } },
+  ...extra,
+})
+
+/** Manual Trigger -> `node`, the items given as the trigger's output. */
+export const singleNodeWorkflow = (node: ReturnType<typeof paykitNode>): WorkflowJson => ({
+  nodes: [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} }, node],
+  connections: { Start: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+})
+
+/** Runs `workflow` against `sandbox` through the real engine, the given items as input. */
+export const run = (
+  sandbox: Pick<Sandbox, 'url'>,
+  workflow: WorkflowJson,
+  input: ReadonlyArray<IDataObject> = [{}],
+  options: Partial<RunWorkflowOptions> = {},
+) =>
+  runWorkflow({
+    workflow,
+    nodeTypes: nodeTypes(),
+    credentialTypes: [new dist.credential.PaykitApi()],
+    credentials: credentialsFor(sandbox),
+    input: input.map((json) => ({ json: { ...json } })),
+    ...options,
+  })
+
+/** A sandbox for one test file, closed after it. */
+export const useSandbox = async (
+  options: Parameters<typeof startSandbox>[0] = {},
+): Promise<Sandbox> => startSandbox({ expirySweepMs: 0, ...options })
+
+/**
+ * A pass-through HTTP proxy in front of `target` that counts what the node does on the
+ * wire: the most requests in flight at once, the requests, and the TCP connections.
+ */
+export const countingProxy = async (
+  target: string,
+  /** Called as each request arrives, before it is forwarded (`n` counts from 1). */
+  onRequest: (n: number, path: string) => void = () => undefined,
+) => {
+  const { createServer, request } = await import('node:http')
+  let inFlight = 0
+  let maxInFlight = 0
+  let requests = 0
+  let connections = 0
+  const seen: Array<{ method: string; path: string; authorization: string | undefined }> = []
+  const server = createServer((req, res) => {
+    seen.push({
+      method: req.method ?? '',
+      path: req.url ?? '',
+      authorization: req.headers.authorization,
+    })
+    onRequest(seen.length, req.url ?? '')
+    inFlight++
+    requests++
+    maxInFlight = Math.max(maxInFlight, inFlight)
+    const upstream = request(
+      new URL(req.url ?? '/', target),
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+        answer.on('end', () => inFlight--)
+      },
+    )
+    upstream.on('error', () => {
+      inFlight--
+      res.destroy()
+    })
+    req.pipe(upstream)
+  })
+  server.on('connection', () => connections++)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : 0
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stats: () => ({ maxInFlight, requests, connections }),
+    /** Every request's method, path and Authorization header as sent. */
+    seen: (): ReadonlyArray<(typeof seen)[number]> => [...seen],
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

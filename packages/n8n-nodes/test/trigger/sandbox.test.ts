@@ -1,0 +1,177 @@
+/**
+ * Paykit Trigger against the real sandbox: the sandbox POSTs its signed order events over
+ * HTTP to a small receiver that hands the exact request (bytes and headers) to the BUILT
+ * node through n8n-core's `WebhookContext`, and answers the sandbox with what the node
+ * answered. Static data is carried between deliveries as n8n saves it (JSON).
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { defaultCredentials, startSandbox, type Sandbox } from '@paykit/testkit'
+import { runWebhook } from '@paykit/testkit/n8n'
+import type { IDataObject } from 'n8n-workflow'
+import { afterEach, describe, expect, it } from 'vitest'
+import { PaykitTrigger, PaykitWebhookApi, SECRET } from './fixtures.js'
+
+const trigger = new PaykitTrigger()
+
+interface Receiver {
+  readonly url: string
+  readonly emitted: Array<IDataObject>
+  readonly statuses: Array<number>
+  close(): Promise<void>
+}
+
+const readBody = async (req: IncomingMessage): Promise<Buffer> => {
+  const chunks: Array<Buffer> = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks)
+}
+
+/**
+ * An HTTP receiver in front of the trigger. `loseFirstAnswer`: the node runs, but the
+ * sandbox gets a 502 the first time (an answer lost on the way), so it redelivers.
+ */
+const startReceiver = async (
+  options: { readonly secret: string | null; readonly loseFirstAnswer?: boolean } = {
+    secret: SECRET,
+  },
+): Promise<Receiver> => {
+  const emitted: Array<IDataObject> = []
+  const statuses: Array<number> = []
+  let staticData: IDataObject = {}
+  let answers = 0
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const rawBody = await readBody(req)
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : [])),
+      )
+      const result = await runWebhook({
+        nodeType: trigger,
+        type: 'n8n-nodes-paykit.paykitTrigger',
+        credentialTypes: [new PaykitWebhookApi()],
+        ...(options.secret === null
+          ? {}
+          : {
+              nodeCredentials: { paykitWebhookApi: { id: 'c1', name: 'Paykit Webhook' } },
+              credentials: {
+                c1: {
+                  type: 'paykitWebhookApi',
+                  name: 'Paykit Webhook',
+                  data: { signingSecret: options.secret },
+                },
+              },
+            }),
+        request: { method: 'POST', headers, rawBody, body: JSON.parse(rawBody.toString('utf8')) },
+        staticData,
+      })
+      staticData = JSON.parse(JSON.stringify(result.staticData)) as IDataObject
+      for (const item of result.workflowData?.[0] ?? []) emitted.push(item.json)
+      const status = result.noWebhookResponse ? result.response.statusCode : 200
+      answers += 1
+      const lost = options.loseFirstAnswer === true && answers === 1
+      statuses.push(lost ? 502 : status)
+      res.statusCode = lost ? 502 : status
+      res.setHeader('content-type', 'application/json')
+      res.end(
+        JSON.stringify(result.noWebhookResponse ? result.response.body : result.webhookResponse),
+      )
+    })().catch((error: unknown) => {
+      res.statusCode = 500
+      res.end(String(error))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/webhook/harness-webhook/webhook`,
+    emitted,
+    statuses,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+const createLink = async (sandbox: Sandbox): Promise<string> => {
+  const res = await fetch(`${sandbox.url}/paymentlink/checkout`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${defaultCredentials.apiKey}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ amount: 42.5, orderReference: 'INV-7' }),
+  })
+  expect(res.status).toBe(200)
+  return ((await res.json()) as { orderCode: string }).orderCode
+}
+
+const open: Array<{ close(): Promise<void> }> = []
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) await o.close()
+})
+
+const setup = async (
+  receiverOptions: Parameters<typeof startReceiver>[0],
+  webhookSecret: string | undefined,
+): Promise<{ receiver: Receiver; sandbox: Sandbox }> => {
+  const receiver = await startReceiver(receiverOptions)
+  open.push(receiver)
+  const sandbox = await startSandbox({
+    webhookUrl: receiver.url,
+    ...(webhookSecret === undefined ? {} : { webhookSecret }),
+    webhookAttempts: 3,
+    webhookRetryDelayMs: 20,
+  })
+  open.push(sandbox)
+  return { receiver, sandbox }
+}
+
+describe('Paykit Trigger receives the sandbox webhooks', () => {
+  it('emits each signed order event once, as the sandbox sent it', async () => {
+    const { receiver, sandbox } = await setup({ secret: SECRET }, SECRET)
+    const code = await createLink(sandbox)
+    sandbox.payOrder(code)
+    sandbox.finalizeOrder(code)
+    await sandbox.webhooksIdle()
+    expect(receiver.statuses).toEqual([200, 200])
+    const byType = Object.fromEntries(receiver.emitted.map((e) => [e['type'], e]))
+    expect(Object.keys(byType).sort()).toEqual(['order.finalized', 'order.paid'])
+    const paid = byType['order.paid'] as IDataObject
+    expect(paid['data']).toMatchObject({ orderCode: code, orderStatus: 'PAID', total: 42.5 })
+    expect(receiver.emitted.map((e) => e['id']).sort()).toEqual(
+      sandbox
+        .events()
+        .map((e) => e.id)
+        .sort(),
+    )
+  })
+
+  it('refuses (401) every delivery signed with another secret and emits nothing', async () => {
+    const { receiver, sandbox } = await setup({ secret: SECRET }, 'another-secret')
+    sandbox.cancelOrder(await createLink(sandbox))
+    await sandbox.webhooksIdle()
+    expect(receiver.statuses).toEqual([401, 401, 401])
+    expect(receiver.emitted).toEqual([])
+    expect(sandbox.deliveries().every((d) => !d.delivered)).toBe(true)
+  })
+
+  it('drops the redelivery of an event whose answer was lost', async () => {
+    const { receiver, sandbox } = await setup({ secret: SECRET, loseFirstAnswer: true }, SECRET)
+    sandbox.payOrder(await createLink(sandbox))
+    await sandbox.webhooksIdle()
+    expect(receiver.statuses).toEqual([502, 200])
+    expect(receiver.emitted).toHaveLength(1)
+    expect(sandbox.deliveries().at(-1)?.delivered).toBe(true)
+  })
+
+  it('accepts the unsigned events of a sandbox without --webhook-secret when no secret is set', async () => {
+    const { receiver, sandbox } = await setup({ secret: null }, undefined)
+    sandbox.payOrder(await createLink(sandbox))
+    await sandbox.webhooksIdle()
+    expect(receiver.statuses).toEqual([200])
+    expect(receiver.emitted.map((e) => e['type'])).toEqual(['order.paid'])
+  })
+})
