@@ -94,10 +94,12 @@ describe('examples/', () => {
       { headers: {}, params: {}, query: {}, body: { amount: 30, orderReference: 'form-1' } },
     ])
     expect(result.error).toBeUndefined()
-    const answered = result.nodes['Answer With URL']?.[0]?.[0]?.json
     const link = result.nodes['Create Payment Link']?.[0]?.[0]?.json
     expect(link?.paymentLinkUrl).toContain('/pay/')
-    expect(answered).toMatchObject({ orderCode: link?.orderCode })
+    expect(result.webhookResponses.map((r) => r.body)).toEqual([
+      { orderCode: link?.orderCode, paymentLinkUrl: link?.paymentLinkUrl },
+    ])
+    expect(sandbox.state().orders[String(link?.orderCode)]?.orderReference).toBe('form-1')
   })
 
   it('orders-to-payment-links: three orders become three links, written back in order', async () => {

@@ -9,6 +9,7 @@ import type {
   ICredentialType,
   IConnections,
   IDataObject,
+  IExecuteResponsePromiseData,
   INode,
   INodeExecutionData,
   IPinData,
@@ -131,6 +132,11 @@ export interface WorkflowRunResult {
   readonly preAuthenticationRuns: number
   /** The workflow's static data after the run (`getWorkflowStaticData`). */
   readonly staticData: IDataObject
+  /**
+   * What Respond to Webhook nodes (or any node calling `sendResponse`) answered, in order:
+   * the response n8n's webhook server would send (`body`, `headers`, `statusCode`).
+   */
+  readonly webhookResponses: ReadonlyArray<IExecuteResponsePromiseData>
   /** n8n's full `IRun`. */
   readonly run: IRun
 }
@@ -218,6 +224,10 @@ export const runWorkflow = async (options: RunWorkflowOptions): Promise<Workflow
   if (options.startNode !== undefined && startNode === undefined)
     throw new Error(`The workflow has no node named "${options.startNode}".`)
   const start = startNode ?? workflow.getStartNode() ?? firstRoot(workflow, nodes)
+  const webhookResponses: Array<IExecuteResponsePromiseData> = []
+  additionalData.hooks?.addHandler('sendResponse', (response) => {
+    webhookResponses.push(response)
+  })
   const execute = new core.WorkflowExecute(additionalData, mode)
   const running = execute.run({
     workflow,
@@ -251,6 +261,7 @@ export const runWorkflow = async (options: RunWorkflowOptions): Promise<Workflow
     preAuthentications: calls,
     preAuthenticationRuns: calls.filter((call) => call.ran).length,
     staticData: JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject,
+    webhookResponses,
     run,
   }
 }

@@ -250,4 +250,32 @@ describe('runWorkflow', () => {
     expect(result.error?.name).toBe('TimeoutExecutionCancelledError')
     expect(result.nodes['Done']).toBeUndefined()
   })
+
+  it("records what Respond to Webhook answered, as n8n's webhook server would send it", async () => {
+    const result = await runWorkflow({
+      workflow: {
+        nodes: [
+          {
+            name: 'Hook',
+            type: 'n8n-nodes-base.webhook',
+            parameters: { httpMethod: 'POST', path: 'h', responseMode: 'responseNode' },
+          },
+          {
+            name: 'Answer',
+            type: 'n8n-nodes-base.respondToWebhook',
+            parameters: { respondWith: 'json', responseBody: '={{ { got: $json.body.n } }}' },
+          },
+        ],
+        connections: { Hook: main('Answer') },
+      },
+      nodeTypes: {
+        ...nodeTypes,
+        ...baseNodeTypes(['Webhook', 'RespondToWebhook'], { from: BASE_NODES_FROM }),
+      },
+      input: [{ json: { headers: {}, params: {}, query: {}, body: { n: 7 } } }],
+    })
+    expect(result.error).toBeUndefined()
+    expect(result.webhookResponses).toHaveLength(1)
+    expect(result.webhookResponses[0]).toMatchObject({ body: { got: 7 } })
+  })
 })
