@@ -6,17 +6,20 @@
  * @since 0.1.0
  */
 import type {
+  ICredentialType,
   IDataObject,
   INode,
+  INodeCredentials,
   INodeExecutionData,
+  INodeParameters,
   INodeType,
   IVersionedNodeType,
   IWorkflowBase,
   IWorkflowExecuteAdditionalData,
   WorkflowExecuteMode,
 } from 'n8n-workflow'
-import type { TestCredentialsHelper } from './CredentialsHelper.js'
-import { loadN8n } from './runtime.js'
+import type { CredentialStore, TestCredentialsHelper } from './CredentialsHelper.js'
+import { loadN8n, type ExpressionEngine } from './runtime.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -110,6 +113,31 @@ export const latestVersionOf = (type: INodeType | IVersionedNodeType): number =>
   if ('nodeVersions' in type) return type.currentVersion
   const version = type.description.version
   return Array.isArray(version) ? Math.max(...version) : version
+}
+
+/**
+ * What {@link runWebhook} and {@link runAsTool} take to place one node in a workflow of its
+ * own: its type, version, name, parameters and credentials.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface SingleNodeOptions {
+  /** The node's type (an instance). */
+  readonly nodeType: INodeType | IVersionedNodeType
+  /** Its type name (default `CUSTOM.<description.name>`). */
+  readonly type?: string
+  /** Default the type's latest version. */
+  readonly typeVersion?: number
+  /** The node's name (default its `defaults.name`, else its display name). */
+  readonly name?: string
+  readonly parameters?: INodeParameters
+  /** The node's credential references: `{ <type>: { id, name } }`. */
+  readonly nodeCredentials?: INodeCredentials
+  readonly credentialTypes?: ReadonlyArray<ICredentialType>
+  readonly credentials?: CredentialStore
+  /** Default `'vm'`. */
+  readonly expressionEngine?: ExpressionEngine
 }
 
 /** What {@link additionalDataOf} needs. */

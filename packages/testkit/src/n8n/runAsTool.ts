@@ -8,16 +8,13 @@
  * @since 0.1.0
  */
 import type {
-  ICredentialType,
   IDataObject,
   IExecuteData,
   IExecuteFunctions,
   INode,
-  INodeCredentials,
   INodeExecutionData,
   INodeParameters,
   INodeType,
-  IVersionedNodeType,
   Workflow,
 } from 'n8n-workflow'
 import {
@@ -33,9 +30,10 @@ import {
   plainItems,
   workflowBaseOf,
   type PlainError,
+  type SingleNodeOptions,
 } from './Execution.js'
 import { nodeTypesOf } from './NodeTypes.js'
-import { loadN8n, useExpressionEngine, type ExpressionEngine } from './runtime.js'
+import { loadN8n, useExpressionEngine } from './runtime.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -47,26 +45,15 @@ import { loadN8n, useExpressionEngine, type ExpressionEngine } from './runtime.j
  * @category model
  * @since 0.1.0
  */
-export interface RunAsToolOptions {
-  /** The node's type (an instance); its description must set `usableAsTool`. */
-  readonly nodeType: INodeType | IVersionedNodeType
-  /** Its type name (default `CUSTOM.<description.name>`); the tool node is `<type>Tool`. */
+export interface RunAsToolOptions extends SingleNodeOptions {
+  /** The type name (default `CUSTOM.<description.name>`); the tool node is `<type>Tool`. */
   readonly type?: string
-  /** Default the type's latest version. */
-  readonly typeVersion?: number
-  /** The node's name (default its `defaults.name`, else its display name). */
-  readonly name?: string
   /** Parameters; `={{ $fromAI('key', ...) }}` ones are filled from `toolArgs`. */
   readonly parameters?: INodeParameters
-  readonly nodeCredentials?: INodeCredentials
-  readonly credentialTypes?: ReadonlyArray<ICredentialType>
-  readonly credentials?: CredentialStore
   /** The arguments the agent passes (validated against the tool's schema). */
   readonly toolArgs?: IDataObject
   /** Default `'manual'`. */
   readonly mode?: 'manual' | 'trigger' | 'webhook'
-  /** Default `'vm'`. */
-  readonly expressionEngine?: ExpressionEngine
 }
 
 /**

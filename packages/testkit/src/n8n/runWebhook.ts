@@ -6,15 +6,10 @@
  * @since 0.1.0
  */
 import type {
-  ICredentialType,
   IDataObject,
   IHttpRequestMethods,
   INode,
-  INodeCredentials,
   INodeExecutionData,
-  INodeParameters,
-  INodeType,
-  IVersionedNodeType,
   IWebhookData,
   IWebhookResponseData,
   IWorkflowExecuteAdditionalData,
@@ -31,9 +26,10 @@ import {
   plainError,
   workflowBaseOf,
   type PlainError,
+  type SingleNodeOptions,
 } from './Execution.js'
 import { nodeTypesOf } from './NodeTypes.js'
-import { loadN8n, useExpressionEngine, type ExpressionEngine } from './runtime.js'
+import { loadN8n, useExpressionEngine } from './runtime.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -63,20 +59,7 @@ export interface WebhookRequest {
  * @category model
  * @since 0.1.0
  */
-export interface RunWebhookOptions {
-  /** The trigger node's type (an instance). */
-  readonly nodeType: INodeType | IVersionedNodeType
-  /** Its type name (default `CUSTOM.<description.name>`). */
-  readonly type?: string
-  /** Default the type's latest version. */
-  readonly typeVersion?: number
-  /** The node's name (default its `defaults.name`, else its display name). */
-  readonly name?: string
-  readonly parameters?: INodeParameters
-  /** The node's credential references: `{ <type>: { id, name } }`. */
-  readonly nodeCredentials?: INodeCredentials
-  readonly credentialTypes?: ReadonlyArray<ICredentialType>
-  readonly credentials?: CredentialStore
+export interface RunWebhookOptions extends SingleNodeOptions {
   /** Which of the node's webhooks is called (default `'default'`). */
   readonly webhookName?: string
   /** The node's `webhookId` (default `'harness-webhook'`): part of its URL. */
@@ -86,8 +69,6 @@ export interface RunWebhookOptions {
   readonly mode?: 'webhook' | 'manual'
   /** The workflow's static data before the call (`getWorkflowStaticData`). */
   readonly staticData?: IDataObject
-  /** Default `'vm'`. */
-  readonly expressionEngine?: ExpressionEngine
 }
 
 /**

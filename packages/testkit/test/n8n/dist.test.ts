@@ -34,7 +34,7 @@ describe('the built package', () => {
       console.log(JSON.stringify(result.nodes.Done))
     `)
     expect(JSON.parse(out)).toEqual([[{ json: { y: 21 }, pairedItem: { item: 0 } }]])
-  })
+  }, 60_000) // a cold process loads n8n-core and its isolated-vm engine: seconds on 2 busy cores
 
   it('keeps the harness and n8n out of the root entry', async () => {
     const out = await node(`
@@ -51,5 +51,5 @@ describe('the built package', () => {
       console.log(JSON.stringify(loaded.filter((url) => /n8n/.test(url))))
     `)
     expect(JSON.parse(out)).toEqual([])
-  })
+  }, 30_000)
 })

@@ -18,6 +18,12 @@ const create = (parameters: Record<string, unknown>, extra: Record<string, unkno
     ),
   )
 
+/** The order code of a new payment link for `amount`, made through the node. */
+const newOrder = async (amount: number): Promise<string> => {
+  const created = await run(sandbox, create({ orderSource: 'item' }), [{ amount }])
+  return String(created.nodes['Create Link']?.[0]?.[0]?.json.orderCode)
+}
+
 const checkoutRequests = () =>
   sandbox.requests().filter((r) => r.method === 'POST' && r.path === '/paymentlink/checkout')
 
@@ -173,8 +179,7 @@ describe('Payment Link -> Create', () => {
 
 describe('Payment Link -> Get Order and Wait for Status', () => {
   it('reads an order back as plain JSON, amounts as JSON numbers', async () => {
-    const created = await run(sandbox, create({ orderSource: 'item' }), [{ amount: 12.34 }])
-    const orderCode = String(created.nodes['Create Link']?.[0]?.[0]?.json.orderCode)
+    const orderCode = await newOrder(12.34)
     const result = await run(
       sandbox,
       singleNodeWorkflow(
@@ -203,8 +208,7 @@ describe('Payment Link -> Get Order and Wait for Status', () => {
   })
 
   it('waits until the order is paid', async () => {
-    const created = await run(sandbox, create({ orderSource: 'item' }), [{ amount: 2 }])
-    const orderCode = String(created.nodes['Create Link']?.[0]?.[0]?.json.orderCode)
+    const orderCode = await newOrder(2)
     setTimeout(() => sandbox.payOrder(orderCode), 300)
     const result = await run(
       sandbox,
@@ -224,8 +228,7 @@ describe('Payment Link -> Get Order and Wait for Status', () => {
   })
 
   it('times out naming the last status seen', async () => {
-    const created = await run(sandbox, create({ orderSource: 'item' }), [{ amount: 2 }])
-    const orderCode = String(created.nodes['Create Link']?.[0]?.[0]?.json.orderCode)
+    const orderCode = await newOrder(2)
     const result = await run(
       sandbox,
       singleNodeWorkflow(
