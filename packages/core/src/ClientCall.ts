@@ -23,7 +23,7 @@ import {
   validationError,
 } from './PaykitError.js'
 import { ProblemDetails } from './Problem.js'
-import { redactBody, redactError, redactHeaders, redactJsonText, redactValue } from './Redaction.js'
+import { redactBody, redactError, redactHeaders, redactUrl, redactValue } from './Redaction.js'
 import type { RequestKind, RetryPolicy } from './Retry.js'
 import { decide, defaultRetryPolicy, failure, response as responseOutcome } from './Retry.js'
 import type { AccessToken } from './Token.js'
@@ -173,7 +173,7 @@ const redactExchange = (exchange: Exchange, secrets: ReadonlyArray<string>): Exc
     ...(error === undefined ? {} : { error: redactValue(error, secrets) as TransportError }),
     request: {
       method: request.method,
-      url: redactJsonText(request.url, secrets),
+      url: redactUrl(request.url, secrets),
       headers: redactHeaders(request.headers, secrets),
       ...(request.body === undefined ? {} : { body: redactBody(request.body, secrets) }),
     },

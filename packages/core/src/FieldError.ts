@@ -7,6 +7,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
 import { expectedOf } from './internal/expected.js'
+import { FAIL, fastDecoderOf } from './internal/fastDecode.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -124,8 +125,11 @@ export const messageOf = (error: t.ValidationError): string => {
   return `must be ${type === undefined ? 'valid' : expectedOf(type)}, got ${describe(error.value)}`
 }
 
-const throughUnion = (context: t.Context): boolean =>
-  context.some((entry) => (entry.type as { readonly _tag?: unknown })._tag === 'UnionType')
+const throughUnion = (context: t.Context): boolean => {
+  for (const entry of context)
+    if ((entry.type as { readonly _tag?: unknown })._tag === 'UnionType') return true
+  return false
+}
 
 /** The index of the first path in `sorted` that is not below `key` (binary search). */
 const lowerBound = (sorted: ReadonlyArray<string>, key: string): number => {
@@ -159,21 +163,29 @@ const hasDeeperPath =
  * @since 0.1.0
  */
 export const fromValidationErrors = (errors: t.Errors): ReadonlyArray<FieldError> => {
+  const n = errors.length
+  const paths: Array<string> = new Array<string>(n)
+  const viaUnion: Array<boolean> = new Array<boolean>(n)
+  let anyViaUnion = false
+  for (let i = 0; i < n; i++) {
+    const context = (errors[i] as t.ValidationError).context
+    paths[i] = pathOf(context)
+    viaUnion[i] = throughUnion(context)
+    anyViaUnion ||= viaUnion[i] as boolean
+  }
+  // Only a union branch needs to know about deeper paths: the sort is skipped otherwise.
+  const hasDeeper = anyViaUnion ? hasDeeperPath([...new Set(paths)].sort()) : undefined
   const seen = new Set<string>()
-  const all = errors.map((error) => ({
-    path: pathOf(error.context),
-    message: messageOf(error),
-    viaUnion: throughUnion(error.context),
-  }))
-  const hasDeeper = hasDeeperPath([...new Set(all.map((fe) => fe.path))].sort())
   const out: Array<FieldError> = []
-  for (const fe of all) {
+  for (let i = 0; i < n; i++) {
+    const path = paths[i] as string
     // A union branch that failed at the field itself says less than one that got deeper.
-    if (fe.viaUnion && hasDeeper(fe.path)) continue
-    const id = `${fe.path}\u0000${fe.message}`
+    if (viaUnion[i] === true && hasDeeper !== undefined && hasDeeper(path)) continue
+    const message = messageOf(errors[i] as t.ValidationError)
+    const id = `${path}\u0000${message}`
     if (!seen.has(id)) {
       seen.add(id)
-      out.push({ path: fe.path, message: fe.message })
+      out.push({ path, message })
     }
   }
   return out
@@ -223,17 +235,27 @@ export const formatFieldErrors = (errors: ReadonlyArray<FieldError>): string =>
  * Runs a codec over any input and never throws: a value that throws while it is read
  * (a getter, a proxy) is a root error, not an exception.
  *
+ * Valid input takes a fast path compiled once per codec, which gives the value
+ * `codec.decode` gives without building io-ts's contexts; only input that fails is
+ * decoded again by io-ts, for its errors.
+ *
  * @category validation
  * @since 0.1.0
  */
-export const validate =
-  <A, O, I>(codec: t.Type<A, O, I>) =>
-  (input: I): E.Either<ReadonlyArray<FieldError>, A> => {
+export const validate = <A, O, I>(
+  codec: t.Type<A, O, I>,
+): ((input: I) => E.Either<ReadonlyArray<FieldError>, A>) => {
+  const fast = fastDecoderOf(codec as t.Decoder<unknown, unknown>)
+  return (input) => {
     try {
-      return E.mapLeft(fromValidationErrors)(codec.decode(input))
+      const a = fast(input)
+      if (a !== FAIL) return E.right(a as A)
+      const decoded = codec.decode(input)
+      return decoded._tag === 'Right' ? decoded : E.left(fromValidationErrors(decoded.left))
     } catch {
       return E.left([
         { path: '', message: 'could not be read (a property threw while it was read)' },
       ])
     }
   }
+}

@@ -37,7 +37,9 @@ export interface ValidationError {
 
 /**
  * The service answered with an error status (other than a 401 cured by a fresh token).
- * `problem` is its problem-details body when it sent one.
+ * `problem` is its problem-details body when it sent one. `outcomeUnknown` is true for a
+ * charge answered with 5xx: the service may have processed it before failing, so check
+ * the order before charging again.
  *
  * @category model
  * @since 0.1.0
@@ -47,12 +49,15 @@ export interface HttpError {
   readonly operation: string
   readonly status: number
   readonly problem?: HttpProblem
+  readonly outcomeUnknown: boolean
   readonly message: string
 }
 
 /**
  * The service answered with a success status but a body that does not match the spec
  * (or is not JSON); `fieldErrors` name the fields of the response that do not match.
+ * `outcomeUnknown` is true for a charge: a 2xx says it was processed, but the client
+ * cannot read how (approved or declined), so check the order before charging again.
  *
  * @category model
  * @since 0.1.0
@@ -62,6 +67,7 @@ export interface DecodeError {
   readonly operation: string
   readonly status: number
   readonly fieldErrors: ReadonlyArray<FieldError>
+  readonly outcomeUnknown: boolean
   readonly message: string
 }
 
@@ -160,7 +166,8 @@ const hint = (status: number): string =>
 
 /**
  * An error status. The message has the status, the problem's title and its field errors.
- * For a charge answered with 5xx the outcome is unknown, and the message says so.
+ * For a charge answered with 5xx the outcome is unknown: `outcomeUnknown` is true and
+ * the message says so.
  *
  * @category constructors
  * @since 0.1.0
@@ -169,18 +176,21 @@ export const httpError = (operation: string, status: number, problem?: HttpProbl
   const fields =
     problem?.errors === undefined ? '' : ` ${formatFieldErrors(fromErrorMap(problem.errors))}.`
   const title = problem === undefined ? '' : `: ${problem.title}`
-  const advice = isCharge(operation) && status >= 500 ? CHARGE_UNKNOWN : hint(status)
+  const outcomeUnknown = isCharge(operation) && status >= 500
+  const advice = outcomeUnknown ? CHARGE_UNKNOWN : hint(status)
   return {
     _tag: 'HttpError',
     operation,
     status,
     ...(problem === undefined ? {} : { problem }),
+    outcomeUnknown,
     message: `${operation} failed with HTTP ${status}${title}.${fields} ${advice}`,
   }
 }
 
 /**
- * A success status whose body does not match the spec.
+ * A success status whose body does not match the spec. For a charge the outcome is
+ * unknown: `outcomeUnknown` is true and the message says so.
  *
  * @category constructors
  * @since 0.1.0
@@ -194,6 +204,7 @@ export const decodeError = (
   operation,
   status,
   fieldErrors,
+  outcomeUnknown: isCharge(operation),
   message:
     `The response of ${operation} (HTTP ${status}) does not match the service contract: ` +
     `${formatFieldErrors(fieldErrors)}.` +

@@ -104,6 +104,42 @@ const redactText = (secrets: ReadonlyArray<string>): ((text: string) => string) 
   return (text) => known(text).replace(PAN, REDACTED)
 }
 
+// The secret keys as a pattern; in text that is not JSON the nesting is unknown, so a
+// `number` key is taken for the card's.
+const KEY = [...SECRET_KEYS, 'number'].map(escapeRegExp).join('|')
+
+// `"key" : value` in JSON-like text (a broken JSON body, a log line): the value is a
+// string (maybe unterminated), an array (maybe unclosed) or a bare token up to a
+// delimiter. `null` is kept, as in the JSON path.
+const QUOTED_PAIR = new RegExp(
+  `(["'])(${KEY})\\1(\\s*:\\s*)(?!null\\b)("(?:[^"\\\\]|\\\\.)*"?|'[^']*'?|\\[[^\\]]*\\]?|[^\\s,;&}\\]]+)`,
+  'gi',
+)
+
+// `key=value` (a query string, a form, a log line): the value runs up to a delimiter.
+const EQUALS_PAIR = new RegExp(`(?<![A-Za-z0-9_-])(${KEY})(\\]?\\s*=\\s*)(?!\\s)[^&\\s,;"']+`, 'gi')
+
+/**
+ * The values of secret keys in text that is not JSON, found by a tolerant scan of
+ * `"key" : value` and `key=value` pairs.
+ */
+const redactPairs = (text: string): string => {
+  if (!text.includes(':') && !text.includes('=')) return text
+  return text
+    .replace(QUOTED_PAIR, (_, quote: string, key: string, colon: string, value: string) =>
+      value.startsWith('"') || value.startsWith("'") || value.startsWith('[')
+        ? `${quote}${key}${quote}${colon}"${REDACTED}"`
+        : `${quote}${key}${quote}${colon}${REDACTED}`,
+    )
+    .replace(EQUALS_PAIR, (_, key: string, equals: string) => `${key}${equals}${REDACTED}`)
+}
+
+/** Text that is not JSON: secret keys' values, known secrets and card numbers. */
+const redactLooseText = (secrets: ReadonlyArray<string>): ((text: string) => string) => {
+  const text = redactText(secrets)
+  return (body) => text(redactPairs(body))
+}
+
 // -------------------------------------------------------------------------------------
 // values
 // -------------------------------------------------------------------------------------
@@ -159,18 +195,26 @@ export const redactError =
 // bodies and headers
 // -------------------------------------------------------------------------------------
 
+/** The JSON a text holds, or `undefined` when it holds none (no exception escapes). */
+const parseJson = (body: string): E.Either<unknown, J.Json> =>
+  // Only a text that starts like JSON is parsed: a failed parse throws, which is slow.
+  /^\s*[{["\d-]|^\s*(?:true|false|null)\s*$/.test(body) ? J.parse(body) : E.left(undefined)
+
 /**
- * A JSON text with secrets removed (`redactValue` of its parse); a text that is not JSON
- * has `secrets` and card numbers redacted.
+ * A JSON text with secrets removed (`redactValue` of its parse). A text that is not JSON
+ * (a broken JSON body, plain text) has the values of secret keys found by a tolerant scan
+ * (`"clientSecret" : "..."`, `cvv=123`; any `number` key counts as the card's), `secrets`
+ * and card numbers redacted. An empty text is returned at once.
  *
  * @category bodies and headers
  * @since 0.1.0
  */
 export const redactJsonText = (body: string, secrets: ReadonlyArray<string> = []): string => {
-  const json = J.parse(body)
+  if (body === '') return body
+  const json = parseJson(body)
   return E.isRight(json)
     ? JSON.stringify(redactValue(json.right, secrets))
-    : redactText(secrets)(body)
+    : redactLooseText(secrets)(body)
 }
 
 // A form body field by field. Its fields are flat (the checkout form posts the card's
@@ -194,15 +238,26 @@ const redactForm = (body: string, secrets: ReadonlyArray<string>): string => {
  * @category bodies and headers
  * @since 0.1.0
  */
-export const redactBody = (body: string, secrets: ReadonlyArray<string> = []): string =>
-  body.includes('=') && FORM.test(body) && E.isLeft(J.parse(body))
+export const redactBody = (body: string, secrets: ReadonlyArray<string> = []): string => {
+  if (body === '') return body
+  const json = parseJson(body)
+  if (E.isRight(json)) return JSON.stringify(redactValue(json.right, secrets))
+  return body.includes('=') && FORM.test(body)
     ? redactForm(body, secrets)
-    : redactJsonText(body, secrets)
+    : redactLooseText(secrets)(body)
+}
+
+// A header value that may hold a secret: one with digits (a card number, a numeric
+// secret), a key-value pair, or room for a known secret (3 characters or more).
+const mayHoldSecret = (value: string, hasSecrets: boolean): boolean =>
+  (hasSecrets && value.length >= 3) || /[\d=:]/.test(value)
 
 /**
  * `headers` with every credential replaced by {@link REDACTED} (`Authorization` and
  * `Proxy-Authorization` keep their scheme: `Bearer [redacted]`; cookies and API keys are
- * hidden whole) and the other values cleared like a body.
+ * hidden whole) and the other values cleared of the values of secret keys (`cvv=123`),
+ * `secrets` and card numbers. Cheap: a value that cannot hold a secret is kept as is and
+ * none is parsed as JSON.
  *
  * @category bodies and headers
  * @since 0.1.0
@@ -210,13 +265,80 @@ export const redactBody = (body: string, secrets: ReadonlyArray<string> = []): s
 export const redactHeaders = (
   headers: Readonly<Record<string, string>>,
   secrets: ReadonlyArray<string> = [],
-): Readonly<Record<string, string>> =>
-  Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => {
-      const lower = name.toLowerCase()
-      if (!SECRET_HEADERS.has(lower)) return [name, redactJsonText(value, secrets)]
+): Readonly<Record<string, string>> => {
+  let text: ((value: string) => string) | undefined
+  const hasSecrets = secrets.some((s) => s.length >= 3)
+  const out: Record<string, string> = {}
+  for (const name of Object.keys(headers)) {
+    const value = headers[name] as string
+    const lower = name.toLowerCase()
+    if (SECRET_HEADERS.has(lower)) {
       // Only Authorization has a scheme: `sid=...; x=y` is a cookie, not a scheme and a value.
       const scheme = SCHEME_HEADERS.has(lower) ? /^(\S+)\s+\S/.exec(value)?.[1] : undefined
-      return [name, scheme === undefined ? REDACTED : `${redactText(secrets)(scheme)} ${REDACTED}`]
-    }),
-  )
+      out[name] = scheme === undefined ? REDACTED : `${redactText(secrets)(scheme)} ${REDACTED}`
+    } else if (typeof value !== 'string' || !mayHoldSecret(value, hasSecrets)) {
+      out[name] = value
+    } else {
+      text ??= redactLooseText(secrets)
+      out[name] = text(value)
+    }
+  }
+  return out
+}
+
+// -------------------------------------------------------------------------------------
+// urls
+// -------------------------------------------------------------------------------------
+
+const decodeOr = (s: string): string => {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '))
+  } catch {
+    return s
+  }
+}
+
+/** A part of a URL cleared by `text`, as written or once decoded (`4242%204242...`). */
+const redactPart =
+  (text: (s: string) => string) =>
+  (part: string): string => {
+    const raw = text(part)
+    if (raw !== part) return raw
+    const decoded = decodeOr(part)
+    return decoded !== part && text(decoded) !== decoded ? REDACTED : part
+  }
+
+/**
+ * A URL with its secrets removed: in the query, the values of secret names
+ * (`client_secret`, `apiKey`, `cvv`, a card `number`, ..., any case, also as
+ * `card[number]`) become `[redacted]`; in the path, the query and the fragment, `secrets`
+ * and card-number-like digit runs (as text bodies: 13 to 19 digits, maybe grouped,
+ * Luhn-valid or not; also percent-encoded) do too. The rest is kept as written.
+ *
+ * @category bodies and headers
+ * @since 0.1.0
+ */
+export const redactUrl = (url: string, secrets: ReadonlyArray<string> = []): string => {
+  const part = redactPart(redactText(secrets))
+  const hash = url.indexOf('#')
+  const beforeHash = hash === -1 ? url : url.slice(0, hash)
+  const fragment = hash === -1 ? '' : `#${part(url.slice(hash + 1))}`
+  const question = beforeHash.indexOf('?')
+  const path = question === -1 ? beforeHash : beforeHash.slice(0, question)
+  const query = question === -1 ? undefined : beforeHash.slice(question + 1)
+  const redactedPath = path.split('/').map(part).join('/')
+  if (query === undefined) return `${redactedPath}${fragment}`
+  const redactedQuery = query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=')
+      if (eq === -1) return part(pair)
+      const name = pair.slice(0, eq)
+      const decoded = decodeOr(name)
+      const leaf = /([A-Za-z_-]+)\]?$/.exec(decoded)?.[1] ?? decoded
+      const secret = isSecretKey(decoded, 'card') || isSecretKey(leaf, 'card')
+      return `${part(name)}=${secret ? REDACTED : part(pair.slice(eq + 1))}`
+    })
+    .join('&')
+  return `${redactedPath}?${redactedQuery}${fragment}`
+}

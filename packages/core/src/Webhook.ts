@@ -102,7 +102,7 @@ export type WebhookEvent = t.TypeOf<typeof WebhookEvent>
 
 const unixSeconds = (d: Date): number => Math.floor(d.getTime() / 1000)
 
-const hmacHex = (secret: string, timestamp: number, body: string | Uint8Array): string =>
+const hmacHex = (secret: string, timestamp: number, body: WebhookBody): string =>
   createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex')
 
 /**
@@ -160,61 +160,137 @@ export const parseSignatureHeader = (
 }
 
 /**
- * Checks a webhook: the header parses, its timestamp is within `toleranceSeconds`
- * (default 300) of `now` either way, and one `v1` signature equals the HMAC of
- * `"<t>.<body>"` (compared in constant time). Right carries the signed time. Pass the
- * raw body exactly as received: re-serialised JSON does not verify.
+ * A webhook body as received: the text, or its raw bytes (a `Buffer` is a `Uint8Array`).
+ * The signature covers the exact bytes, so bytes that are not valid UTF-8 still verify.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type WebhookBody = string | Uint8Array
+
+/**
+ * The signature header as a server gives it: absent, one value, or (Node, for a header
+ * sent more than once) an array of values.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type WebhookSignatureHeader = string | ReadonlyArray<string> | undefined
+
+/**
+ * What `verifyWebhook` checks: the shared `secret`, the raw `body`, the signature
+ * `header`, the receiver's clock and the tolerance in seconds (default 300).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface WebhookVerificationInput {
+  readonly secret: string
+  readonly body: WebhookBody
+  readonly header: WebhookSignatureHeader
+  readonly now: Date
+  readonly toleranceSeconds?: number
+}
+
+const missingHeader: WebhookVerificationError = {
+  _tag: 'MalformedHeader',
+  message: `missing ${WEBHOOK_SIGNATURE_HEADER} header`,
+}
+
+/** One header value: an array (a repeated header) must hold a single distinct value. */
+const headerValue = (header: unknown): E.Either<WebhookVerificationError, string | undefined> => {
+  if (header === undefined || typeof header === 'string') return E.right(header)
+  if (!Array.isArray(header) || !header.every((h): h is string => typeof h === 'string'))
+    return E.left({
+      _tag: 'MalformedHeader',
+      message: `${WEBHOOK_SIGNATURE_HEADER} header must be a string`,
+    })
+  const distinct = [...new Set(header.map((h) => h.trim()))]
+  if (distinct.length > 1)
+    return E.left({
+      _tag: 'MalformedHeader',
+      message: `${WEBHOOK_SIGNATURE_HEADER} header was sent ${distinct.length} times with different values`,
+    })
+  return E.right(distinct[0])
+}
+
+/** Constant time over every `v1` (no early exit on the first match). */
+const anyMatches = (v1: ReadonlyArray<string>, expected: Buffer): boolean => {
+  let matches = false
+  for (const sig of v1) matches = timingSafeEqual(Buffer.from(sig, 'hex'), expected) || matches
+  return matches
+}
+
+/**
+ * Checks a webhook: a secret is set, the header parses, its timestamp is within
+ * `toleranceSeconds` (default 300) of `now` either way, and one `v1` signature equals
+ * the HMAC of `"<t>.<body>"` over the body's exact bytes (compared in constant time).
+ * Right carries the signed time. Pass the raw body exactly as received (a string or its
+ * bytes): re-serialised JSON does not verify.
+ *
+ * Fails closed: an empty (or blank) secret is a `SignatureMismatch` (a missing secret
+ * setting must not let anyone sign), an invalid `now` or a tolerance that is not a finite
+ * number >= 0 is a `TimestampOutsideTolerance`, and a header sent several times with
+ * different values is a `MalformedHeader` (the same value repeated is read once).
  *
  * @category signing
  * @since 0.1.0
  */
-export const verifyWebhook = (input: {
-  readonly secret: string
-  readonly body: string | Uint8Array
-  readonly header: string | undefined
-  readonly now: Date
-  readonly toleranceSeconds?: number
-}): E.Either<WebhookVerificationError, Date> => {
-  if (input.header === undefined || input.header.trim() === '')
+export const verifyWebhook = (
+  input: WebhookVerificationInput,
+): E.Either<WebhookVerificationError, Date> => {
+  if (typeof input.secret !== 'string' || input.secret.trim() === '')
     return E.left({
-      _tag: 'MalformedHeader',
-      message: `missing ${WEBHOOK_SIGNATURE_HEADER} header`,
+      _tag: 'SignatureMismatch',
+      message: 'no webhook secret is set: no signature can be verified',
     })
-  const parsed = parseSignatureHeader(input.header)
+  const header = headerValue(input.header)
+  if (E.isLeft(header)) return header
+  if (header.right === undefined || header.right.trim() === '') return E.left(missingHeader)
+  const parsed = parseSignatureHeader(header.right)
   if (E.isLeft(parsed)) return parsed
   const { timestamp, v1 } = parsed.right
   const tolerance = input.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS
-  if (Math.abs(unixSeconds(input.now) - timestamp) > tolerance)
+  if (!Number.isFinite(tolerance) || tolerance < 0)
+    return E.left({
+      _tag: 'TimestampOutsideTolerance',
+      message: 'the tolerance must be a finite number of seconds >= 0',
+    })
+  const nowMs = input.now instanceof Date ? input.now.getTime() : Number.NaN
+  if (!Number.isFinite(nowMs))
+    return E.left({
+      _tag: 'TimestampOutsideTolerance',
+      message: 'the current time is not a valid date: the timestamp cannot be checked',
+    })
+  if (Math.abs(Math.floor(nowMs / 1000) - timestamp) > tolerance)
     return E.left({
       _tag: 'TimestampOutsideTolerance',
       message: `signature timestamp is more than ${tolerance} s from now`,
     })
   const expected = Buffer.from(hmacHex(input.secret, timestamp, input.body), 'hex')
-  const matches = v1.some((sig) => timingSafeEqual(Buffer.from(sig, 'hex'), expected))
-  return matches
+  return anyMatches(v1, expected)
     ? E.right(new Date(timestamp * 1000))
     : E.left({ _tag: 'SignatureMismatch', message: 'signature does not match the body' })
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
 /**
- * Verifies a webhook (as `verifyWebhook`) and decodes its body as a `WebhookEvent`;
- * Left names why (a verification failure or the body's field errors, as text).
+ * Verifies a webhook (as `verifyWebhook`, the body as a string or its exact bytes) and
+ * decodes its body as a `WebhookEvent`; Left names why (a verification failure, a body
+ * that is not UTF-8 JSON, or the body's field errors, as text).
  *
  * @category signing
  * @since 0.1.0
  */
-export const verifyWebhookEvent = (input: {
-  readonly secret: string
-  readonly body: string
-  readonly header: string | undefined
-  readonly now: Date
-  readonly toleranceSeconds?: number
-}): E.Either<string, WebhookEvent> => {
+export const verifyWebhookEvent = (
+  input: WebhookVerificationInput,
+): E.Either<string, WebhookEvent> => {
   const verified = verifyWebhook(input)
   if (E.isLeft(verified)) return E.left(verified.left.message)
   let json: unknown
   try {
-    json = JSON.parse(input.body)
+    json = JSON.parse(typeof input.body === 'string' ? input.body : utf8.decode(input.body))
   } catch {
     return E.left('webhook body is not JSON')
   }

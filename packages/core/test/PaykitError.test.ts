@@ -46,6 +46,23 @@ describe('PaykitError', () => {
     expect(httpError('GET /paymentlink/order/{orderCode}', 404).message).toMatch(/orderCode/)
   })
 
+  it('a charge answered with 5xx has outcomeUnknown: true; any other error status false', () => {
+    for (const status of [500, 502, 503, 504])
+      expect(httpError('POST /charges', status).outcomeUnknown).toBe(true)
+    for (const status of [400, 402, 404, 409, 429])
+      expect(httpError('POST /charges', status).outcomeUnknown).toBe(false)
+    expect(httpError('POST /paymentlink/checkout', 500).outcomeUnknown).toBe(false)
+    expect(httpError('GET /paymentlink/order/{orderCode}', 503).outcomeUnknown).toBe(false)
+  })
+
+  it('an unreadable 2xx to a charge has outcomeUnknown: true; to anything else false', () => {
+    const charge = decodeError('POST /charges', 200, [{ path: '', message: 'is not valid JSON' }])
+    expect(charge.outcomeUnknown).toBe(true)
+    expect(charge.message).toMatch(/outcome is unknown/)
+    expect(decodeError('POST /token', 200, []).outcomeUnknown).toBe(false)
+    expect(decodeError('POST /paymentlink/checkout', 201, []).outcomeUnknown).toBe(false)
+  })
+
   it('a network error says whether it was sent; a maybe-sent charge has an unknown outcome', () => {
     const notSent = networkError('POST /charges', 'no', 'refused', 'ECONNREFUSED')
     expect(notSent.outcomeUnknown).toBe(false)

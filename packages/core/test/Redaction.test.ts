@@ -8,6 +8,7 @@ import {
   redactError,
   redactHeaders,
   redactJsonText,
+  redactUrl,
   redactValue,
 } from '../src/Redaction.js'
 
@@ -417,4 +418,119 @@ describe('no card number, CVV or secret survives, whatever surrounds it', () => 
     }
     expect(leaks(JSON.stringify(redactHeaders(headers, [d.cvv])), d)).toBe(0)
   })
+})
+
+describe('text that is not JSON: secret keys by a tolerant scan', () => {
+  it('redacts the secrets of a /token body missing its closing brace', () => {
+    const body = '{"clientId":"client-1","clientSecret":"s3cr3t-value"'
+    const redacted = redactBody(body)
+    expect(redacted).not.toContain('s3cr3t-value')
+    expect(redacted).toBe(`{"clientId":"client-1","clientSecret":"${REDACTED}"`)
+    expect(redactJsonText(body)).toBe(redacted)
+  })
+
+  it('redacts card number, CVV, tokens and keys in broken JSON, any case and spacing', () => {
+    const body =
+      '{"card": {"Number" : "4000 0000 0000", "CVV": 987, "cardHolder": "Ana"}, ' +
+      '"accessToken":"tok_abc", "apiKey": \'key_1\', "x-api-key": ["a","b"], "secret": "unterminated'
+    const redacted = redactBody(body)
+    for (const leak of ['4000 0000 0000', '987', 'tok_abc', 'key_1', '"a"', 'unterminated'])
+      expect(redacted).not.toContain(leak)
+    expect(redacted).toContain('"cardHolder": "Ana"')
+    expect(redacted).toContain(`"CVV": ${REDACTED}`)
+  })
+
+  it('redacts key=value pairs in plain text and keeps null and other keys', () => {
+    expect(redactBody('declined: cvv=987 amount=10 client_secret = shh;')).toBe(
+      `declined: cvv=${REDACTED} amount=10 client_secret = ${REDACTED};`,
+    )
+    expect(redactBody('{"cvv": null, "note": "x"')).toBe('{"cvv": null, "note": "x"')
+  })
+
+  it('leaves a valid JSON body to the JSON path (number is secret only under card)', () => {
+    expect(JSON.parse(redactBody('{"number":7,"card":{"number":"4000"}}'))).toEqual({
+      number: 7,
+      card: { number: REDACTED },
+    })
+  })
+})
+
+describe('redactHeaders: cheap, no JSON parse of header values', () => {
+  it('keeps values that cannot hold a secret as they are, JSON-looking or not', () => {
+    const headers = { accept: 'application/json', 'x-flag': 'true', 'x-s': '"quoted"' }
+    expect(redactHeaders(headers)).toEqual(headers)
+  })
+
+  it('never calls JSON.parse for a header value', () => {
+    const parse = JSON.parse
+    let calls = 0
+    JSON.parse = ((text: string, reviver?: Parameters<typeof parse>[1]) => {
+      calls++
+      return parse(text, reviver)
+    }) as typeof JSON.parse
+    try {
+      redactHeaders(
+        { 'x-a': '{"cvv":"123"}', 'x-b': '12345', 'content-length': '42', date: 'Mon' },
+        ['sk_live_1'],
+      )
+    } finally {
+      JSON.parse = parse
+    }
+    expect(calls).toBe(0)
+  })
+
+  it('still clears a secret key written into a header value', () => {
+    expect(redactHeaders({ 'x-debug': '{"cvv":"123"}', 'x-q': 'apiKey=k_1&a=2' })).toEqual({
+      'x-debug': `{"cvv":"${REDACTED}"}`,
+      'x-q': `apiKey=${REDACTED}&a=2`,
+    })
+  })
+
+  it('returns an empty body at once', () => {
+    expect(redactBody('', ['sk_live_1'])).toBe('')
+    expect(redactJsonText('')).toBe('')
+  })
+})
+
+describe('redactUrl', () => {
+  const base = 'https://pay.example.test/api'
+
+  it('hides a card-number-like order code in the path, Luhn-valid or not', () => {
+    expect(redactUrl(`${base}/paymentlink/order/4242424242424242`)).toBe(
+      `${base}/paymentlink/order/${REDACTED}`,
+    )
+    expect(redactUrl(`${base}/paymentlink/order/1234567890123`)).toBe(
+      `${base}/paymentlink/order/${REDACTED}`,
+    )
+    expect(redactUrl(`${base}/order/4242%204242%204242%204242`)).toBe(`${base}/order/${REDACTED}`)
+  })
+
+  it('keeps a short order code and the rest of the URL as written', () => {
+    const url = `${base}/paymentlink/order/ORD-123456789012?expand=items#top`
+    expect(redactUrl(url)).toBe(url)
+  })
+
+  it('hides query parameters with secret names, in any case and as card[number]', () => {
+    expect(
+      redactUrl(`${base}/x?client_secret=shh&APIKEY=k&card%5Bnumber%5D=4000&cvv=1&page=2`),
+    ).toBe(
+      `${base}/x?client_secret=${REDACTED}&APIKEY=${REDACTED}&card%5Bnumber%5D=${REDACTED}&cvv=${REDACTED}&page=2`,
+    )
+  })
+
+  it('hides known secrets and card numbers anywhere in path, query and fragment', () => {
+    expect(
+      redactUrl(
+        `${base}/keys/sk_live_123/x?note=pan+4242424242424242&ref=sk_live_123#sk_live_123`,
+        ['sk_live_123'],
+      ),
+    ).toBe(`${base}/keys/${REDACTED}/x?note=pan+${REDACTED}&ref=${REDACTED}#${REDACTED}`)
+  })
+
+  test.prop([pan, fc.constantFrom('/order/', '/x?id=', '/x?a=1&b=', '#')])(
+    'no card number survives wherever it sits',
+    (p, where) => {
+      expect(redactUrl(`${base}${where}${p}`)).not.toContain(p)
+    },
+  )
 })

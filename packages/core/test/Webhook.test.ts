@@ -140,6 +140,82 @@ describe('verifyWebhook', () => {
   })
 })
 
+describe('verifyWebhook fails closed', () => {
+  const header = signWebhook({ secret, body, timestamp: now })
+
+  it.each([
+    ['empty', ''],
+    ['blank', '   '],
+  ])('refuses any signature when the secret is %s, saying why', (_, empty) => {
+    // Even a header signed with that very (empty) secret.
+    const forged = signWebhook({ secret: empty, body, timestamp: now })
+    const r = verifyWebhook({ secret: empty, body, header: forged, now })
+    expect(tagOf(r)).toBe('SignatureMismatch')
+    expect(E.isLeft(r) && r.left.message).toMatch(/no webhook secret is set/)
+  })
+
+  it('refuses a missing secret passed by untyped code instead of throwing', () => {
+    const r = verifyWebhook({ secret: undefined as unknown as string, body, header, now })
+    expect(tagOf(r)).toBe('SignatureMismatch')
+  })
+
+  it.each([
+    ['an invalid now', { now: new Date(Number.NaN) }],
+    ['a NaN tolerance', { toleranceSeconds: Number.NaN }],
+    ['an infinite tolerance', { toleranceSeconds: Number.POSITIVE_INFINITY }],
+    ['a negative tolerance', { toleranceSeconds: -1 }],
+  ])('treats %s as a failed timestamp check, not as no check', (_, extra) => {
+    const r = verifyWebhook({ secret, body, header, now, ...extra })
+    expect(tagOf(r)).toBe('TimestampOutsideTolerance')
+  })
+
+  it('refuses a stale signature even with an infinite tolerance', () => {
+    const old = signWebhook({ secret, body, timestamp: new Date(0) })
+    const r = verifyWebhook({ secret, body, header: old, now, toleranceSeconds: Infinity })
+    expect(tagOf(r)).toBe('TimestampOutsideTolerance')
+  })
+})
+
+describe('verifyWebhook: the header as Node gives a repeated one (an array)', () => {
+  const header = signWebhook({ secret, body, timestamp: now })
+
+  it('uses a single value, or the same value repeated', () => {
+    expect(tagOf(verifyWebhook({ secret, body, header: [header], now }))).toBe('Right')
+    expect(tagOf(verifyWebhook({ secret, body, header: [header, header], now }))).toBe('Right')
+  })
+
+  it('refuses different values, an empty array and non-strings, without throwing', () => {
+    const other = signWebhook({ secret: 'other', body, timestamp: now })
+    const r = verifyWebhook({ secret, body, header: [other, header], now })
+    expect(tagOf(r)).toBe('MalformedHeader')
+    expect(E.isLeft(r) && r.left.message).toMatch(/different values/)
+    expect(tagOf(verifyWebhook({ secret, body, header: [], now }))).toBe('MalformedHeader')
+    const odd = [1, header] as unknown as ReadonlyArray<string>
+    expect(tagOf(verifyWebhook({ secret, body, header: odd, now }))).toBe('MalformedHeader')
+  })
+})
+
+describe('verifyWebhook: the body as a string, a Buffer or a Uint8Array, byte-exact', () => {
+  it('verifies a Buffer and a Uint8Array signed over the same bytes', () => {
+    const bytes = new TextEncoder().encode(body)
+    const header = signWebhook({ secret, body: bytes, timestamp: now })
+    expect(tagOf(verifyWebhook({ secret, body: Buffer.from(bytes), header, now }))).toBe('Right')
+    expect(tagOf(verifyWebhook({ secret, body: bytes, header, now }))).toBe('Right')
+    expect(tagOf(verifyWebhook({ secret, body, header, now }))).toBe('Right')
+  })
+
+  it('verifies bytes that are not valid UTF-8 over those exact bytes', () => {
+    const bytes = Uint8Array.from([0x7b, 0xff, 0xfe, 0x80, 0x7d])
+    const header = signWebhook({ secret, body: bytes, timestamp: now })
+    expect(tagOf(verifyWebhook({ secret, body: bytes, header, now }))).toBe('Right')
+    // Decoding to text would replace the bad bytes: that text does not verify.
+    const lossy = new TextDecoder().decode(bytes)
+    expect(tagOf(verifyWebhook({ secret, body: lossy, header, now }))).toBe('SignatureMismatch')
+    const changed = Uint8Array.from([0x7b, 0xff, 0xfe, 0x81, 0x7d])
+    expect(tagOf(verifyWebhook({ secret, body: changed, header, now }))).toBe('SignatureMismatch')
+  })
+})
+
 const orderDetails = amountOnlyOrder({ orderStatus: 'PAID' })
 
 describe('WebhookEvent', () => {
@@ -174,5 +250,22 @@ describe('WebhookEvent', () => {
     const r = verifyWebhookEvent({ secret, body: raw, header, now })
     expect(E.isRight(r) && r.right.type).toBe('order.cancelled')
     expect(E.isLeft(verifyWebhookEvent({ secret, body: raw + ' ', header, now }))).toBe(true)
+  })
+
+  it('verifies and decodes the body given as a Buffer or a Uint8Array', () => {
+    const bytes = new TextEncoder().encode(JSON.stringify(event))
+    const header = signWebhook({ secret, body: bytes, timestamp: now })
+    for (const b of [bytes, Buffer.from(bytes)]) {
+      const r = verifyWebhookEvent({ secret, body: b, header, now })
+      expect(E.isRight(r) && r.right.id).toBe('evt_000001')
+    }
+  })
+
+  it('refuses signed bytes that are not UTF-8 as not JSON', () => {
+    const bytes = Uint8Array.from([0x7b, 0xff, 0x7d])
+    const header = signWebhook({ secret, body: bytes, timestamp: now })
+    expect(verifyWebhookEvent({ secret, body: bytes, header, now })).toEqual(
+      E.left('webhook body is not JSON'),
+    )
   })
 })

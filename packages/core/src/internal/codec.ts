@@ -6,10 +6,21 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { validatesThrough } from './expected.js'
+import { FAIL, type FastPathBuilder, withFastPath } from './fastDecode.js'
 
 // -------------------------------------------------------------------------------------
 // combinators
 // -------------------------------------------------------------------------------------
+
+/**
+ * `outer`, recorded as validating through `inner` (for the words of its errors) and as
+ * decoding valid input the fast way `build` says (see `fastDecode`).
+ */
+const combinator = <T extends object>(
+  outer: T,
+  inner: t.Decoder<unknown, unknown>,
+  build: FastPathBuilder,
+): T => withFastPath(validatesThrough(outer, inner), build)
 
 /** A codec narrowed by a predicate whose failure carries `message` (never the value). */
 export const refine = <A, O>(
@@ -18,22 +29,31 @@ export const refine = <A, O>(
   message: string,
   name = `Refined<${codec.name}>`,
 ): t.Type<A, O, unknown> =>
-  validatesThrough(
+  combinator(
     new t.Type<A, O, unknown>(
       name,
       (u): u is A => codec.is(u) && predicate(u),
-      (u, c) =>
-        E.chain((a: A) => (predicate(a) ? t.success(a) : t.failure<A>(u, c, message)))(
-          codec.validate(u, c),
-        ),
+      // A plain function, no `E.chain`: fp-ts's dual dispatch costs more than the check.
+      (u, c) => {
+        const result = codec.validate(u, c)
+        if (result._tag === 'Left' || predicate(result.right)) return result
+        return t.failure<A>(u, c, message)
+      },
       codec.encode,
     ),
     codec,
+    (compile) => {
+      const inner = compile(codec)
+      return (u) => {
+        const a = inner(u)
+        return a === FAIL || !predicate(a as A) ? FAIL : a
+      }
+    },
   )
 
 /** Decodes `undefined` (an absent field) as `value`; everything else goes to `codec`. */
 export const withDefault = <A, O>(codec: t.Type<A, O, unknown>, value: A): t.Type<A, O, unknown> =>
-  validatesThrough(
+  combinator(
     new t.Type<A, O, unknown>(
       codec.name,
       codec.is,
@@ -41,6 +61,10 @@ export const withDefault = <A, O>(codec: t.Type<A, O, unknown>, value: A): t.Typ
       codec.encode,
     ),
     codec,
+    (compile) => {
+      const inner = compile(codec)
+      return (u) => (u === undefined ? value : inner(u))
+    },
   )
 
 /** The context of a field below the value being decoded, for a rule that spans fields. */
@@ -77,18 +101,26 @@ export const withRule = <A, O>(
   rule: (a: A, u: unknown, c: t.Context) => ReadonlyArray<t.ValidationError>,
   name = codec.name,
 ): t.Type<A, O, unknown> =>
-  validatesThrough(
+  combinator(
     new t.Type<A, O, unknown>(
       name,
       (u): u is A => codec.is(u) && rule(u, u, []).length === 0,
-      (u, c) =>
-        E.chain((a: A) => {
-          const errors = rule(a, u, c)
-          return errors.length === 0 ? t.success(a) : E.left([...errors])
-        })(codec.validate(u, c)),
+      (u, c) => {
+        const result = codec.validate(u, c)
+        if (result._tag === 'Left') return result
+        const errors = rule(result.right, u, c)
+        return errors.length === 0 ? result : E.left([...errors])
+      },
       codec.encode,
     ),
     codec,
+    (compile) => {
+      const inner = compile(codec)
+      return (u) => {
+        const a = inner(u)
+        return a === FAIL || rule(a as A, u, []).length > 0 ? FAIL : a
+      }
+    },
   )
 
 // -------------------------------------------------------------------------------------
@@ -103,11 +135,31 @@ export const NonEmptyString = refine(
   'NonEmptyString',
 )
 
+/**
+ * Whether `s` has at most `max` code points, without spreading it into an array: a string
+ * of at most `max` UTF-16 units always fits, and only a longer one is counted.
+ */
+const fitsCodePoints = (s: string, max: number): boolean => {
+  if (s.length <= max) return true
+  if (s.length > 2 * max) return false
+  let count = 0
+  for (let i = 0; i < s.length; i++) {
+    const unit = s.charCodeAt(i)
+    // A high surrogate followed by a low one is one code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < s.length) {
+      const next = s.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) i++
+    }
+    if (++count > max) return false
+  }
+  return true
+}
+
 /** A string of at most `max` characters (counted as Unicode code points). */
 export const MaxLengthString = (max: number): t.Type<string, string, unknown> =>
   refine(
     t.string,
-    (s) => [...s].length <= max,
+    (s) => fitsCodePoints(s, max),
     `must be at most ${max} characters`,
     `MaxLength<${max}>`,
   )
@@ -131,17 +183,31 @@ export const PositiveInt = refine(
 /** An integer (any sign). */
 export const Int = refine(t.number, Number.isSafeInteger, 'must be an integer', 'Int')
 
+/**
+ * A form of http(s) URL that the WHATWG parser always accepts, checked without parsing:
+ * a host of ASCII letters, digits and hyphens whose last label starts with a letter (so it
+ * is not read as an IPv4 number), an optional port below 10000, and a path, query and
+ * fragment of URL characters only. A URL with `xn--` anywhere (punycode, which can fail)
+ * and anything else is left to `new URL`.
+ */
+export const PLAIN_HTTP_URL =
+  /^[Hh][Tt][Tt][Pp][Ss]?:\/\/(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*\.?(?::\d{1,4})?(?:[/?#][A-Za-z0-9\-._~!$&'()*+,;=:@%/?#]*)?$/
+
+const PUNYCODE = /xn--/i
+
+const parsesAsHttpUrl = (s: string): boolean => {
+  try {
+    const url = new URL(s)
+    return url.protocol === 'http:' || url.protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
 /** An absolute http or https URL. */
 export const HttpUrl = refine(
   t.string,
-  (s) => {
-    try {
-      const url = new URL(s)
-      return url.protocol === 'http:' || url.protocol === 'https:'
-    } catch {
-      return false
-    }
-  },
+  (s) => (PLAIN_HTTP_URL.test(s) && !PUNYCODE.test(s)) || parsesAsHttpUrl(s),
   'must be an absolute http(s) URL',
   'HttpUrl',
 )
@@ -195,12 +261,15 @@ export const exactStruct = <R extends t.Props, P extends t.Props>(
     },
     exact.encode,
   )
-  return validatesThrough(struct, exact)
+  return combinator(struct, exact, (compile) => {
+    const inner = compile(exact)
+    return (u) => (t.UnknownRecord.is(u) ? inner(u) : FAIL)
+  })
 }
 
 /** `codec` or null, with one precise error (a bare `t.union` reports both branches). */
 export const nullOr = <A, O>(codec: t.Type<A, O, unknown>): t.Type<A | null, O | null, unknown> =>
-  validatesThrough(
+  combinator(
     new t.Type<A | null, O | null, unknown>(
       `${codec.name} | null`,
       (u): u is A | null => u === null || codec.is(u),
@@ -208,6 +277,10 @@ export const nullOr = <A, O>(codec: t.Type<A, O, unknown>): t.Type<A | null, O |
       (a) => (a === null ? null : codec.encode(a)),
     ),
     t.union([codec, t.null]),
+    (compile) => {
+      const inner = compile(codec)
+      return (u) => (u === null ? null : inner(u))
+    },
   )
 
 /**
@@ -219,7 +292,7 @@ export const withInputRule = <A, O>(
   rule: (u: unknown, c: t.Context) => ReadonlyArray<t.ValidationError>,
   name = codec.name,
 ): t.Type<A, O, unknown> =>
-  validatesThrough(
+  combinator(
     new t.Type<A, O, unknown>(
       name,
       (u): u is A => codec.is(u) && rule(u, []).length === 0,
@@ -232,6 +305,13 @@ export const withInputRule = <A, O>(
       codec.encode,
     ),
     codec,
+    (compile) => {
+      const inner = compile(codec)
+      return (u) => {
+        const a = inner(u)
+        return a === FAIL || rule(u, []).length > 0 ? FAIL : a
+      }
+    },
   )
 
 /**
@@ -242,7 +322,7 @@ export const nullAsAbsent = <A, O>(
   codec: t.Type<A, O, unknown>,
   key: string,
 ): t.Type<A, O, unknown> =>
-  validatesThrough(
+  combinator(
     new t.Type<A, O, unknown>(
       codec.name,
       codec.is,
@@ -254,19 +334,37 @@ export const nullAsAbsent = <A, O>(
       codec.encode,
     ),
     codec,
+    (compile) => {
+      const inner = compile(codec)
+      return (u) => {
+        if (!t.UnknownRecord.is(u) || u[key] !== null) return inner(u)
+        const { [key]: _null, ...rest } = u
+        return inner(rest)
+      }
+    },
   )
 
 /** One of a few string literals, failing with the list of accepted values. */
 export const oneOf = <L extends string>(
   values: ReadonlyArray<L>,
   name: string,
-): t.Type<L, L, unknown> =>
-  new t.Type<L, L, unknown>(
-    name,
-    (u): u is L => typeof u === 'string' && (values as ReadonlyArray<string>).includes(u),
-    (u, c) =>
-      typeof u === 'string' && (values as ReadonlyArray<string>).includes(u)
-        ? t.success(u as L)
-        : t.failure(u, c, u === undefined ? 'is required' : `must be one of ${values.join(', ')}`),
-    t.identity,
+): t.Type<L, L, unknown> => {
+  const is = (u: unknown): u is L =>
+    typeof u === 'string' && (values as ReadonlyArray<string>).includes(u)
+  return withFastPath(
+    new t.Type<L, L, unknown>(
+      name,
+      (u): u is L => typeof u === 'string' && (values as ReadonlyArray<string>).includes(u),
+      (u, c) =>
+        typeof u === 'string' && (values as ReadonlyArray<string>).includes(u)
+          ? t.success(u as L)
+          : t.failure(
+              u,
+              c,
+              u === undefined ? 'is required' : `must be one of ${values.join(', ')}`,
+            ),
+      t.identity,
+    ),
+    () => (u) => (is(u) ? u : FAIL),
   )
+}
