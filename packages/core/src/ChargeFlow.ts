@@ -10,7 +10,10 @@
  * ReadyToRetry --response--> Failed | Succeeded | AwaitingAuthentication
  * ```
  *
- * Every state keeps the original request, so the retry carries the same order and cardId.
+ * Every state holds a request: Idle and ReadyToRetry the one to send next (the first charge
+ * with `authenticationId` null; the retry with the authenticated id), the others the one the
+ * service answered (after a retry: the retry, with its `authenticationId`). The retry
+ * carries the same order, cardId and billingInfo as the first charge.
  * An event that does not apply gives `Left(TransitionError)`; the caller's state is never
  * changed (states are immutable values). Failed, Succeeded and AuthenticationFailed are
  * terminal: a success is never followed by another charge of the same order.
@@ -41,7 +44,8 @@ export interface Idle {
 }
 
 /**
- * The charge FAILED (terminal): `error` holds the service's code and message.
+ * The charge FAILED (terminal): `error` holds the service's code and message; `request`
+ * is the request that failed (after 3DS, the retry with its `authenticationId`).
  *
  * @category model
  * @since 0.1.0
@@ -53,7 +57,8 @@ export interface Failed {
 }
 
 /**
- * The charge SUCCEEDED (terminal): `order` holds the paid order.
+ * The charge SUCCEEDED (terminal): `order` holds the paid order; `request` is the request
+ * that succeeded (after 3DS, the retry with its `authenticationId`).
  *
  * @category model
  * @since 0.1.0
@@ -66,7 +71,8 @@ export interface Succeeded {
 
 /**
  * The charge needs 3DS: the buyer completes the authentication in a frame opened at
- * `url`; only messages for `authenticationId` apply.
+ * `url`; only messages for `authenticationId` apply. `request` is the request answered so
+ * (a retry that needs 3DS again keeps its previous `authenticationId`).
  *
  * @category model
  * @since 0.1.0
@@ -79,7 +85,8 @@ export interface AwaitingAuthentication {
 }
 
 /**
- * The authentication succeeded: the charge is to be repeated with `authenticationId`.
+ * The authentication succeeded: the charge is to be repeated with `authenticationId`;
+ * `request` is that retry (the answered request with `authenticationId` set).
  *
  * @category model
  * @since 0.1.0
@@ -235,7 +242,7 @@ const onFrameMessage = (
   if (isAuthenticationSuccess(message))
     return E.right({
       _tag: 'ReadyToRetry',
-      request: state.request,
+      request: { ...state.request, authenticationId: state.authenticationId },
       authenticationId: state.authenticationId,
     })
   return E.right({

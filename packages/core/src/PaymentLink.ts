@@ -12,12 +12,18 @@
  *   `lineItems[i].sku` and `lineItems[i].product`; with both it is at `lineItems[i].sku`
  *   (the product describes the item in full, so the sku is the member to drop).
  *   The item is discriminated on which key is present, so only that shape's errors show.
+ * - with both `amount` and `lineItems`, `amount` must equal the line-item total (DESIGN.md;
+ *   the spec is silent), an error at `amount`. `PaymentLinkRequest` checks it when every
+ *   item is a one-time `product` (the request holds every price);
+ *   `paymentLinkRequestFor(lookup)` also prices `sku` items and refuses unknown skus, as
+ *   the service does with its catalogue.
  * - A field is "given" when it is not `undefined`; `null` is a value of the wrong type
  *   (except `orderDescription`, whose spec default is null).
  *
  * @since 0.1.0
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as t from 'io-ts'
 import type { FieldError } from './FieldError.js'
@@ -32,6 +38,7 @@ import {
   refine,
   withDefault,
 } from './internal/codec.js'
+import { validatesThrough } from './internal/expected.js'
 import * as Money from './Money.js'
 
 // -------------------------------------------------------------------------------------
@@ -216,7 +223,8 @@ const AmountOrLineItems = new t.Type<object, object, unknown>(
  * Body of `POST /paymentlink/checkout` (spec 2.6). Unknown fields are stripped;
  * `orderName`, `expirationMinutes` and `product.requiresShipping` get their defaults.
  * With neither `amount` nor `lineItems` the errors name both; other fields' errors are
- * reported alongside.
+ * reported alongside. The rules that need prices (`amount` equal to the line-item total,
+ * known skus) are `paymentLinkRequestFor(lookup)` and `checkAmountAgainst(lookup)`.
  *
  * @category codecs
  * @since 0.1.0
@@ -245,6 +253,64 @@ export const PaymentLinkRequest = t.intersection(
   ],
   'PaymentLinkRequest',
 )
+
+const NOT_IN_CATALOGUE = 'is not a product of the catalogue'
+
+const notTheTotal = (total: Money.Money): string =>
+  `must equal the line-item total (${Money.toString(total)})`
+
+/** The line-item total when both `amount` and `lineItems` are given and every item is priced. */
+const mismatchedTotal = (
+  lookup: PriceLookup,
+  request: PaymentLinkRequest,
+): O.Option<Money.Money> => {
+  const { amount, lineItems } = request
+  if (amount === undefined || lineItems === undefined) return O.none
+  const total = lineItemsTotal(lookup)(lineItems)
+  return E.isRight(total) && !Money.Eq.equals(amount, total.right) ? O.some(total.right) : O.none
+}
+
+/**
+ * `PaymentLinkRequest` with the rules that need the merchant's catalogue, as the service
+ * applies them (DESIGN.md): every `sku` known to `lookup` (else an error at
+ * `lineItems[i].sku`) and, with both `amount` and `lineItems`, `amount` equal to the
+ * line-item total with skus priced by `lookup` (else an error at `amount`, once the rest
+ * decodes). Like `chargeRequestFor(paymentMethod)`, a codec made from the data its rule
+ * needs: `validate(paymentLinkRequestFor(catalogue(prices)))(body)`.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const paymentLinkRequestFor = (
+  lookup: PriceLookup,
+): t.Type<PaymentLinkRequest, PaymentLinkRequestJson, unknown> =>
+  validatesThrough(
+    new t.Type<PaymentLinkRequest, PaymentLinkRequestJson, unknown>(
+      PaymentLinkRequest.name,
+      (u): u is PaymentLinkRequest => PaymentLinkRequest.is(u) && E.isRight(orderTotal(lookup)(u)),
+      (u, c) => {
+        const last = c[c.length - 1]
+        // The intersection is the value's type, so field paths skip its branch indexes.
+        const decoded = PaymentLinkRequest.validate(
+          u,
+          last === undefined ? c : [...c.slice(0, -1), { ...last, type: PaymentLinkRequest }],
+        )
+        if (E.isLeft(decoded)) return decoded
+        const unknownSkus = (decoded.right.lineItems ?? []).flatMap((item, i) =>
+          O.isNone(unitPriceOf(lookup)(item))
+            ? [failureAt(u, c, ['lineItems', i, 'sku'], NOT_IN_CATALOGUE)]
+            : [],
+        )
+        if (unknownSkus.length > 0) return t.failures(unknownSkus)
+        const total = mismatchedTotal(lookup, decoded.right)
+        return O.isSome(total)
+          ? t.failures([failureAt(u, c, ['amount'], notTheTotal(total.value))])
+          : decoded
+      },
+      PaymentLinkRequest.encode,
+    ),
+    PaymentLinkRequest,
+  )
 
 /**
  * Response of `POST /paymentlink/checkout` (spec 2.7). Unknown fields are tolerated.
@@ -438,8 +504,7 @@ export const lineItemsTotal =
     items.forEach((item, i) => {
       const s = lineItemSubtotal(lookup)(item)
       if (O.isSome(s)) subtotals.push(s.value)
-      else
-        errors.push({ path: `lineItems[${i}].sku`, message: 'is not a product of the catalogue' })
+      else errors.push({ path: `lineItems[${i}].sku`, message: NOT_IN_CATALOGUE })
     })
     return errors.length > 0 ? E.left(errors) : E.right(Money.sum(subtotals))
   }
@@ -465,10 +530,27 @@ export const orderTotal =
     const total = lineItemsTotal(lookup)(lineItems)
     if (amount === undefined || E.isLeft(total) || Money.Eq.equals(amount, total.right))
       return total
-    return E.left([
-      {
-        path: 'amount',
-        message: `must equal the line-item total (${Money.toString(total.right)})`,
-      },
-    ])
+    return E.left([{ path: 'amount', message: notTheTotal(total.right) }])
   }
+
+/**
+ * The rule "with both `amount` and `lineItems`, `amount` equals the line-item total"
+ * (DESIGN.md) over a decoded request, where the core can price every item: one-time
+ * products always, skus when `lookup` knows them. Left at `amount` when they differ;
+ * Right (the request unchanged) otherwise, also when an unknown sku leaves the total to
+ * the service. `checkAmountAgainst(noCatalogue)` checks requests of one-time products:
+ * `pipe(body, validate(PaymentLinkRequest), E.chain(checkAmountAgainst(noCatalogue)))`.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const checkAmountAgainst =
+  (lookup: PriceLookup) =>
+  (request: PaymentLinkRequest): E.Either<ReadonlyArray<FieldError>, PaymentLinkRequest> =>
+    pipe(
+      mismatchedTotal(lookup, request),
+      O.match(
+        () => E.right(request),
+        (total) => E.left([{ path: 'amount', message: notTheTotal(total) }]),
+      ),
+    )

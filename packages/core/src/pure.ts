@@ -16,6 +16,12 @@ export * as Money from './Money.js'
 export { MoneyFromNumber } from './Money.js'
 
 // -------------------------------------------------------------------------------------
+// plain JSON out of (and into) any codec: amounts as JSON numbers
+// -------------------------------------------------------------------------------------
+export * as Json from './Json.js'
+export type { JsonValue } from './Json.js'
+
+// -------------------------------------------------------------------------------------
 // resources (spec section 2) and their rules
 // -------------------------------------------------------------------------------------
 export * from './Token.js'

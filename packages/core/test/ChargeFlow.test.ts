@@ -131,8 +131,12 @@ describe('ChargeFlow reducer', () => {
     expectLeft(idle, frame('authentication.complete', 'SUCCESS'))
   })
 
-  it('AwaitingAuthentication: complete + SUCCESS for its id moves to ReadyToRetry', () => {
-    expect(ready).toEqual({ _tag: 'ReadyToRetry', request, authenticationId: 'auth_1' })
+  it('AwaitingAuthentication: complete + SUCCESS for its id moves to ReadyToRetry, holding the retry', () => {
+    expect(ready).toEqual({
+      _tag: 'ReadyToRetry',
+      request: { ...request, authenticationId: 'auth_1' },
+      authenticationId: 'auth_1',
+    })
   })
 
   it('AwaitingAuthentication: a message for another authentication id is refused', () => {
@@ -174,18 +178,49 @@ describe('ChargeFlow reducer', () => {
     (_, event) => expectLeft(awaiting, event),
   )
 
-  it('ReadyToRetry: the retry response moves it again', () => {
-    expect(reduce(ready, responded.SUCCEEDED)).toMatchObject(
-      E.right({ _tag: 'Succeeded', request }),
+  it('ReadyToRetry: the retry response moves it again, the state holding the retry request', () => {
+    const retry = { ...request, authenticationId: 'auth_1' }
+    expect(reduce(ready, responded.SUCCEEDED)).toEqual(
+      E.right({ _tag: 'Succeeded', request: retry, order: succeededResponse.order }),
     )
-    expect(reduce(ready, responded.FAILED)).toMatchObject(E.right({ _tag: 'Failed', request }))
+    expect(reduce(ready, responded.FAILED)).toEqual(
+      E.right({ _tag: 'Failed', request: retry, error: failedResponse.error }),
+    )
     expect(reduce(ready, chargeResponded(authRequired('auth_2')))).toEqual(
       E.right({
         _tag: 'AwaitingAuthentication',
-        request,
+        request: retry,
         url: 'https://sandbox.example/3ds/auth_2',
         authenticationId: 'auth_2',
       }),
+    )
+  })
+
+  it('a flow that succeeds after 3DS holds the request sent with the authentication id', () => {
+    const end = pipe(
+      E.right(start(request)),
+      E.chain(transition(responded.AUTHENTICATION_REQUIRED)),
+      E.chain(transition(frame('authentication.complete', 'SUCCESS'))),
+      E.chain((s) => {
+        // the request the state holds is the one sent
+        expect(nextRequest(s)).toEqual(O.some(s.request))
+        return transition(responded.SUCCEEDED)(s)
+      }),
+    )
+    expect(E.isRight(end) && end.right._tag === 'Succeeded' && end.right.request).toEqual({
+      ...request,
+      authenticationId: 'auth_1',
+    })
+  })
+
+  it('a second 3DS after a retry: the next retry carries the new authentication id', () => {
+    const again = pipe(
+      E.right(ready),
+      E.chain(transition(chargeResponded(authRequired('auth_2')))),
+      E.chain(transition(frame('authentication.complete', 'SUCCESS', 'auth_2'))),
+    )
+    expect(E.map(nextRequest)(again)).toEqual(
+      E.right(O.some({ ...request, authenticationId: 'auth_2' })),
     )
   })
 

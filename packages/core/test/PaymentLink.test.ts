@@ -11,6 +11,7 @@ import {
   PaymentLinkResponse,
   Product,
   catalogue,
+  checkAmountAgainst,
   defaultExpirationMinutes,
   defaultOrderName,
   isProductLineItem,
@@ -19,6 +20,7 @@ import {
   lineItemsTotal,
   noCatalogue,
   orderTotal,
+  paymentLinkRequestFor,
   subtotal,
 } from '../src/PaymentLink.js'
 import { same } from './fixtures.js'
@@ -725,4 +727,76 @@ describe('line-item money', () => {
       ).toEqual(E.right(centsToString(oracle)))
     },
   )
+})
+
+describe('amount with lineItems: amount must equal the line-item total (DESIGN.md)', () => {
+  const prices = catalogue(new Map([['MUG', Money.fromCents(850)]]))
+  const mug = { sku: 'MUG', quantity: 2 }
+  const shirts = { product, quantity: 3 } // 59.97
+
+  it('checkAmountAgainst(noCatalogue): one-time products, Left at amount when they differ', () => {
+    const check = (input: unknown) => pipe(decode(input), E.chain(checkAmountAgainst(noCatalogue)))
+    expect(E.isRight(check({ amount: 59.97, lineItems: [shirts] }))).toBe(true)
+    expect(check({ amount: 60, lineItems: [shirts] })).toEqual(
+      E.left([{ path: 'amount', message: 'must equal the line-item total (59.97)' }]),
+    )
+    // amount alone, line items alone: nothing to compare
+    expect(E.isRight(check({ amount: 60 }))).toBe(true)
+    expect(E.isRight(check({ lineItems: [shirts] }))).toBe(true)
+    // an unknown sku leaves the total to the service
+    expect(E.isRight(check({ amount: 1, lineItems: [shirts, mug] }))).toBe(true)
+  })
+
+  it('checkAmountAgainst(lookup) prices skus too, exactly (0.1 x 3 = 0.3)', () => {
+    const check = (input: unknown) => pipe(decode(input), E.chain(checkAmountAgainst(prices)))
+    expect(E.isRight(check({ amount: 76.97, lineItems: [shirts, mug] }))).toBe(true)
+    expect(E.isLeft(check({ amount: 17.01, lineItems: [mug] }))).toBe(true)
+    const tenth = { product: { name: 'p', price: 0.1 }, quantity: 3 }
+    expect(E.isRight(check({ amount: 0.3, lineItems: [tenth] }))).toBe(true)
+  })
+
+  it('paymentLinkRequestFor(lookup): the service rules, each at its field', () => {
+    const v = validate(paymentLinkRequestFor(prices))
+    expect(E.isRight(v({ amount: 17, lineItems: [mug] }))).toBe(true)
+    expect(v({ amount: 17.5, lineItems: [mug] })).toEqual(
+      E.left([{ path: 'amount', message: 'must equal the line-item total (17)' }]),
+    )
+    expect(v({ amount: 60, lineItems: [shirts] })).toEqual(
+      E.left([{ path: 'amount', message: 'must equal the line-item total (59.97)' }]),
+    )
+    expect(v({ lineItems: [mug, { sku: 'NOPE', quantity: 1 }] })).toEqual(
+      E.left([{ path: 'lineItems[1].sku', message: 'is not a product of the catalogue' }]),
+    )
+    // the request's own errors come first, with their paths (no branch index)
+    expect(paths(v({ amount: 60, lineItems: [{ ...shirts, quantity: 0 }] }))).toEqual(
+      new Set(['lineItems[0].quantity']),
+    )
+    expect(paths(v([1, 2]))).toEqual(new Set(['']))
+    expect(E.map((r: PaymentLinkRequest) => r.orderName)(v({ amount: 1 }))).toEqual(
+      E.right(defaultOrderName),
+    )
+  })
+
+  test.prop([
+    fc.array(fc.tuple(cents, quantity), { minLength: 1, maxLength: 5 }),
+    fc.bigInt({ min: -500n, max: 500n }),
+  ], { seed: 817800999 })('paymentLinkRequestFor and orderTotal agree on every amount', (lines, delta) => {
+    const lineItems = lines.map(([c, q]) => ({
+      product: { name: 'p', price: fromCentsNumber(c) },
+      quantity: q,
+    }))
+    const total = lines.reduce((sum, [c, q]) => sum + c * BigInt(q), 0n)
+    const amount = total + delta
+    // A JSON number carries 15 significant digits exactly; past that the cent itself is lost
+    // before any rule sees it (79956484051 cents x 93781 + 1 cent read as the total).
+    fc.pre(amount > 0n && amount < 10n ** 15n)
+    const input = { amount: fromCentsNumber(amount), lineItems }
+    const viaCodec = validate(paymentLinkRequestFor(noCatalogue))(input)
+    const viaTotal = pipe(decode(input), E.chain(orderTotal(noCatalogue)))
+    const viaCheck = pipe(decode(input), E.chain(checkAmountAgainst(noCatalogue)))
+    expect(E.isRight(viaCodec)).toBe(delta === 0n)
+    expect(E.isRight(viaTotal)).toBe(delta === 0n)
+    expect(E.isRight(viaCheck)).toBe(delta === 0n)
+    if (E.isLeft(viaCodec)) expect(viaCodec.left).toEqual(E.isLeft(viaTotal) && viaTotal.left)
+  })
 })

@@ -1,0 +1,93 @@
+/**
+ * Plain JSON in and out of a codec. Decoded values hold amounts as `Money` (decimal.js),
+ * which `JSON.stringify` writes as strings (`"25.5"`), and the same data sent back to
+ * `validate` (or to a server) is then refused (`must be a number`). `encode(codec)` gives
+ * the codec's JSON form (amounts as JSON numbers, dates as the spec's strings),
+ * `stringify(codec)` the JSON text of it, and `parse(codec)` reads JSON text back:
+ *
+ * ```ts
+ * pipe(chargeResponse, Json.stringify(ChargeResponse)) // '{"status":"SUCCEEDED",...,"amount":25.5,...}'
+ * pipe(text, Json.parse(ChargeResponse)) // Either<ReadonlyArray<FieldError>, ChargeResponse>
+ * ```
+ *
+ * For every request, response and event codec, `parse(codec)(stringify(codec)(a))` decodes
+ * to `a` again.
+ *
+ * @since 0.1.0
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type * as t from 'io-ts'
+import type { FieldError } from './FieldError.js'
+import { validate } from './FieldError.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * A JSON value: what `JSON.parse` gives and `JSON.stringify` writes unchanged.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | ReadonlyArray<JsonValue>
+  | { readonly [key: string]: JsonValue }
+
+// -------------------------------------------------------------------------------------
+// encoding
+// -------------------------------------------------------------------------------------
+
+/**
+ * The plain JSON form of a decoded value, the codec's output: amounts as JSON numbers,
+ * everything else as the spec writes it. Pipe-first: `pipe(value, Json.encode(codec))`.
+ *
+ * @category encoding
+ * @since 0.1.0
+ */
+export const encode =
+  <A, O>(codec: t.Encoder<A, O>) =>
+  (value: A): O =>
+    codec.encode(value)
+
+/**
+ * The JSON text of a decoded value (`JSON.stringify` of `encode(codec)(value)`): amounts
+ * as JSON numbers, ready for `validate`, a server or a file. `space` indents as
+ * `JSON.stringify` does.
+ *
+ * @category encoding
+ * @since 0.1.0
+ */
+export const stringify =
+  <A, O>(codec: t.Encoder<A, O>, space?: number | string) =>
+  (value: A): string =>
+    JSON.stringify(codec.encode(value), null, space)
+
+// -------------------------------------------------------------------------------------
+// decoding
+// -------------------------------------------------------------------------------------
+
+const NOT_JSON: FieldError = { path: '', message: 'must be JSON text' }
+
+/**
+ * JSON text decoded with `codec`: Left with one error at `""` when the text is not JSON
+ * (the text is not repeated), else the codec's field errors. Never throws.
+ *
+ * @category decoding
+ * @since 0.1.0
+ */
+export const parse =
+  <A, O>(codec: t.Type<A, O, unknown>) =>
+  (text: string): E.Either<ReadonlyArray<FieldError>, A> => {
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch {
+      return E.left([NOT_JSON])
+    }
+    return validate(codec)(json)
+  }
