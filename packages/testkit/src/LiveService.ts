@@ -3,18 +3,25 @@
  * state, the fault plan and the request log. An adapter only turns its transport's request
  * into a `SimRequest`, calls `exchange`, and carries out the answer and the fault.
  *
+ * The cell is the only mutable thing: each request swaps in the simulator's next state
+ * (which shares everything unchanged with the previous one, so a swap copies nothing
+ * large), the log is a ring of the last `requestLogSize` requests, and the new events
+ * are found by count, not by comparing logs.
+ *
  * @since 0.1.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { WebhookEvent } from '@paykit/core'
 import * as Faults from './Faults.js'
-import { logEntry, type LoggedRequest } from './RequestLog.js'
+import { logEntry, makeRequestLog, type LoggedRequest } from './RequestLog.js'
 import type { SimRequest, SimResponse } from './simulator/Http.js'
 import type { AuthenticationResult } from './simulator/Authentications.js'
 import type { OrderPayment } from './simulator/Orders.js'
 import * as Sim from './simulator/Simulator.js'
 import {
+  eventCountOf,
   eventsOf,
+  eventsSince,
   initialState,
   type SimulatorOptions,
   type SimulatorState,
@@ -33,6 +40,13 @@ import {
 export interface LiveServiceOptions extends SimulatorOptions {
   /** The wall clock; `() => new Date()` unless given. */
   readonly now?: () => Date
+  /** How many requests `requests()` keeps, the latest (default 1000; at least 1). */
+  readonly requestLogSize?: number
+  /**
+   * More secrets the request log must never hold (the sandbox's webhook secret); the
+   * client secret and API key are always redacted.
+   */
+  readonly secrets?: ReadonlyArray<string>
 }
 
 export type { AuthenticationResult }
@@ -71,7 +85,7 @@ export interface LiveService {
   readonly state: () => SimulatorState
   /** Every webhook event emitted so far. */
   readonly events: () => ReadonlyArray<ServiceEvent>
-  /** Every request received, redacted. */
+  /** The last `requestLogSize` requests received (1000 by default), redacted. */
   readonly requests: () => ReadonlyArray<LoggedRequest>
   /** Moves the simulator clock forward (expiring tokens, authentications and links). */
   readonly advanceClock: (ms: number) => void
@@ -115,16 +129,23 @@ export interface LiveService {
  * @since 0.1.0
  */
 export const makeLiveService = (options: LiveServiceOptions): LiveService => {
-  const { now: clock = () => new Date(), ...simulatorOptions } = options
+  const {
+    now: clock = () => new Date(),
+    requestLogSize,
+    secrets: extraSecrets = [],
+    ...simulatorOptions
+  } = options
   let state = initialState(simulatorOptions)
   let plan = Faults.empty
-  let log: Array<LoggedRequest> = []
+  const log = makeRequestLog(requestLogSize)
+  const secrets = [state.config.clientSecret, state.config.apiKey, ...extraSecrets]
   const listeners = new Set<(events: ReadonlyArray<ServiceEvent>) => void>()
 
   const commit = (next: SimulatorState): void => {
-    const seen = new Set(eventsOf(state).map((e) => e.id))
+    const before = eventCountOf(state)
     state = next
-    const added = eventsOf(state).filter((e) => !seen.has(e.id))
+    if (listeners.size === 0 || eventCountOf(state) === before) return
+    const added = eventsSince(state, before)
     if (added.length > 0) for (const listener of listeners) listener(added)
   }
 
@@ -147,7 +168,15 @@ export const makeLiveService = (options: LiveServiceOptions): LiveService => {
     }
     if (decision.failure?.kind === 'malformedBody') response = Faults.malformed(response)
     const lost = decision.failure?.kind === 'connectionReset' || decision.failure?.kind === 'hang'
-    log.push(logEntry(request, clock(), lost ? undefined : response.status, decision.failure?.kind))
+    log.add(
+      logEntry(
+        request,
+        clock(),
+        lost ? undefined : response.status,
+        decision.failure?.kind,
+        secrets,
+      ),
+    )
     return { decision, response }
   }
 
@@ -155,7 +184,7 @@ export const makeLiveService = (options: LiveServiceOptions): LiveService => {
     exchange,
     state: () => state,
     events: () => eventsOf(state),
-    requests: () => [...log],
+    requests: log.entries,
     advanceClock: (ms) => commit(Sim.advanceClock(state, ms, clock())),
     completeAuthentication: (id, result) =>
       control((s) => Sim.completeAuthentication(s, id, result, clock())),
@@ -172,7 +201,7 @@ export const makeLiveService = (options: LiveServiceOptions): LiveService => {
     reset: () => {
       state = initialState(simulatorOptions)
       plan = Faults.empty
-      log = []
+      log.clear()
     },
     onEvents: (listener) => {
       listeners.add(listener)

@@ -1,11 +1,17 @@
 /**
  * The request log both adapters keep: what came in and what went out, with credentials
- * and card data redacted (by the core's `redactHeaders` and `redactBody`) so that the log can
- * be printed in a test failure.
+ * and card data redacted (by the core's `redactHeaders` and `redactBody`, plus the
+ * configured secrets anywhere in the path, query, headers and body) so that the log can
+ * be printed in a test failure. It is a ring: the last `size` requests (default 1000).
+ *
+ * Redaction happens when a request is written, never later (no secret is ever held), but
+ * only where something can hide: an empty body and a header or path without a digit run,
+ * a JSON-looking value or a configured secret are kept as they are without calling the
+ * core.
  *
  * @since 0.1.0
  */
-import { redactBody, redactHeaders } from '@paykit/core'
+import { REDACTED, redactBody, redactHeaders, redactValue } from '@paykit/core'
 import type { SimRequest } from './simulator/Http.js'
 
 // -------------------------------------------------------------------------------------
@@ -29,12 +35,155 @@ export interface LoggedRequest {
   readonly fault: string | undefined
 }
 
+/**
+ * A ring of the last `size` log entries.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface RequestLog {
+  /** How many entries it keeps. */
+  readonly size: number
+  /** Adds an entry, dropping the oldest when full. */
+  readonly add: (entry: LoggedRequest) => void
+  /** The entries held, oldest first (a copy). */
+  readonly entries: () => ReadonlyArray<LoggedRequest>
+  /** Drops every entry. */
+  readonly clear: () => void
+}
+
+// -------------------------------------------------------------------------------------
+// constants
+// -------------------------------------------------------------------------------------
+
+/**
+ * How many requests the log keeps by default.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const DEFAULT_REQUEST_LOG_SIZE = 1000
+
+// The headers the core hides whole or keeps only the scheme of.
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'cookie',
+  'set-cookie',
+])
+
+// The shortest run the core's card-number pattern redacts: 13 digits, maybe grouped.
+const DIGIT_RUN = /\d(?:[ -]?\d){12}/
+
+// Names whose value is a secret in a query string or a malformed JSON body.
+const SECRET_NAME =
+  /secret|token|password|passwd|api[-_]?key|authorization|cvv|cvc|securitycode|cardnumber|^number$|card\]?\[number/i
+
+// `"name": value` in JSON text, the value maybe cut short (a body missing its end).
+const JSON_PAIR = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"?|[^\s,}\]]+)/g
+
+// -------------------------------------------------------------------------------------
+// redaction
+// -------------------------------------------------------------------------------------
+
+/** The secrets to look for: each as given and percent-encoded (as in a path or query). */
+const variantsOf = (secrets: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const out = new Set<string>()
+  for (const s of secrets) {
+    if (s.length < 3) continue
+    out.add(s)
+    out.add(encodeURIComponent(s))
+  }
+  return [...out]
+}
+
+const mayHide = (text: string, secrets: ReadonlyArray<string>): boolean =>
+  DIGIT_RUN.test(text) || secrets.some((s) => text.includes(s))
+
+/** The configured secrets and card numbers of free text (the core's text rule). */
+const redactText = (text: string, secrets: ReadonlyArray<string>): string =>
+  mayHide(text, secrets) ? (redactValue(text, secrets) as string) : text
+
+const redactHeaderValues = (
+  headers: Readonly<Record<string, string>>,
+  secrets: ReadonlyArray<string>,
+): Readonly<Record<string, string>> => {
+  const out: Record<string, string> = {}
+  for (const name of Object.keys(headers)) {
+    const value = headers[name] ?? ''
+    const lower = name.toLowerCase()
+    out[name] =
+      CREDENTIAL_HEADERS.has(lower) || mayHide(value, secrets) || /^\s*[[{]/.test(value)
+        ? (redactHeaders({ [name]: value }, secrets)[name] ?? REDACTED)
+        : value
+  }
+  return out
+}
+
+const parses = (text: string): boolean => {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** JSON text that does not parse: the values of secret-named fields hidden by hand. */
+const redactMalformedJson = (body: string): string =>
+  body.replace(JSON_PAIR, (pair, name: string, colon: string) =>
+    SECRET_NAME.test(name) ? `"${name}"${colon}"${REDACTED}"` : pair,
+  )
+
+const redactRequestBody = (body: string, secrets: ReadonlyArray<string>): string => {
+  if (body === '') return body
+  const malformed = /^\s*[[{]/.test(body) && !parses(body)
+  return redactBody(malformed ? redactMalformedJson(body) : body, secrets)
+}
+
+const redactQuery = (query: string, secrets: ReadonlyArray<string>): string =>
+  query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=')
+      if (eq < 0) return redactText(pair, secrets)
+      const rawName = pair.slice(0, eq)
+      let name = rawName
+      try {
+        name = decodeURIComponent(rawName.replaceAll('+', ' '))
+      } catch {
+        // Kept as written.
+      }
+      return SECRET_NAME.test(name)
+        ? `${redactText(rawName, secrets)}=${REDACTED}`
+        : redactText(pair, secrets)
+    })
+    .join('&')
+
+/**
+ * The path and query of a request with the configured secrets and card numbers hidden,
+ * and the value of every secret-named query parameter (`client_secret`, `access_token`,
+ * `apiKey`, `cvv`, ...).
+ *
+ * @category redaction
+ * @since 0.1.0
+ */
+export const redactPath = (path: string, secrets: ReadonlyArray<string> = []): string => {
+  const known = variantsOf(secrets)
+  const q = path.indexOf('?')
+  if (q < 0) return redactText(path, known)
+  return `${redactText(path.slice(0, q), known)}?${redactQuery(path.slice(q + 1), known)}`
+}
+
 // -------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------
 
 /**
- * The log entry of `request`, redacted.
+ * The log entry of `request`, redacted: credentials, card data, secret-named fields
+ * (also in a body that is not well-formed JSON and in the query string), and every
+ * occurrence of `secrets` (the configured client secret, API key, webhook secret).
  *
  * @category constructors
  * @since 0.1.0
@@ -44,12 +193,43 @@ export const logEntry = (
   at: Date,
   status: number | undefined,
   fault: string | undefined,
-): LoggedRequest => ({
-  at: at.toISOString(),
-  method: request.method,
-  path: request.path,
-  headers: redactHeaders(request.headers),
-  body: redactBody(request.body),
-  status,
-  fault,
-})
+  secrets: ReadonlyArray<string> = [],
+): LoggedRequest => {
+  const known = variantsOf(secrets)
+  return {
+    at: at.toISOString(),
+    method: request.method,
+    path: redactPath(request.path, secrets),
+    headers: redactHeaderValues(request.headers, known),
+    body: redactRequestBody(request.body, known),
+    status,
+    fault,
+  }
+}
+
+/**
+ * An empty ring keeping the last `size` entries (an integer >= 1).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const makeRequestLog = (size: number = DEFAULT_REQUEST_LOG_SIZE): RequestLog => {
+  if (!Number.isSafeInteger(size) || size < 1)
+    throw new RangeError(`the request log size must be an integer >= 1, not ${size}`)
+  let ring: Array<LoggedRequest> = []
+  let next = 0
+  return {
+    size,
+    add: (entry) => {
+      if (ring.length < size) ring.push(entry)
+      else ring[next] = entry
+      next = (next + 1) % size
+    },
+    entries: () =>
+      ring.length < size ? ring.slice() : [...ring.slice(next), ...ring.slice(0, next)],
+    clear: () => {
+      ring = []
+      next = 0
+    },
+  }
+}

@@ -104,3 +104,29 @@ describe('makeLiveService', () => {
     expect(service.state().tokens).toEqual({})
   })
 })
+
+describe('events handed to listeners', () => {
+  it('every event of a step reaches the listeners, even more than eventLogSize at once', () => {
+    const service = makeLiveService({ baseUrl: 'http://sandbox.test', eventLogSize: 2 })
+    const received: Array<string> = []
+    service.onEvents((events) => received.push(...events.map((e) => e.data.orderCode)))
+    const codes = [1, 2, 3, 4, 5].map(
+      () =>
+        JSON.parse(
+          service.exchange({
+            method: 'POST',
+            path: '/paymentlink/checkout',
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${defaultCredentials.apiKey}`,
+            },
+            body: JSON.stringify({ amount: 3, expirationMinutes: 1 }),
+          }).response.body,
+        ).orderCode as string,
+    )
+    service.advanceClock(2 * 60_000)
+    service.advanceClock(0)
+    expect(received).toEqual(codes)
+    expect(service.events().map((e) => e.data.orderCode)).toEqual(codes.slice(3))
+  })
+})

@@ -1,7 +1,7 @@
 import { REDACTED } from '@paykit/core'
 import { describe, expect, it } from 'vitest'
 import { makeLiveService } from '../src/LiveService.js'
-import { logEntry } from '../src/RequestLog.js'
+import { logEntry, makeRequestLog } from '../src/RequestLog.js'
 import { defaultCredentials } from '../src/TestCards.js'
 
 describe('logEntry', () => {
@@ -70,3 +70,82 @@ describe('the sandbox request log', () => {
     expect(log).not.toMatch(/4242[ +-]?4242[ +-]?4242[ +-]?4242|(?<!\d)987(?!\d)/)
   })
 })
+
+describe('the request log ring', () => {
+  it('keeps the last `size` entries, dropping the oldest', () => {
+    const log = makeRequestLog(3)
+    const entry = (n: number) => logEntry(get(`/p${n}`), new Date(0), 200, undefined)
+    for (const n of [1, 2, 3, 4, 5]) log.add(entry(n))
+    expect(log.entries().map((e) => e.path)).toEqual(['/p3', '/p4', '/p5'])
+    log.clear()
+    expect(log.entries()).toEqual([])
+    expect(() => makeRequestLog(0)).toThrow(RangeError)
+  })
+
+  it('a live service keeps `requestLogSize` requests (default 1000)', () => {
+    const small = makeLiveService({ baseUrl: 'http://sandbox.test', requestLogSize: 2 })
+    for (const n of [1, 2, 3]) small.exchange(get(`/unknown/${n}`))
+    expect(small.requests().map((r) => r.path)).toEqual(['/unknown/2', '/unknown/3'])
+    const service = makeLiveService({ baseUrl: 'http://sandbox.test' })
+    for (let n = 0; n < 1001; n++) service.exchange(get(`/unknown/${n}`))
+    expect(service.requests()).toHaveLength(1000)
+    expect(service.requests()[0]?.path).toBe('/unknown/1')
+  })
+})
+
+describe('redaction of what the log keeps', () => {
+  const service = () => makeLiveService({ baseUrl: 'http://sandbox.test', secrets: ['whsec-xyz'] })
+  const logged = (s: ReturnType<typeof service>) => JSON.stringify(s.requests())
+
+  it('holds no client secret of a /token body that is not well-formed JSON', () => {
+    const s = service()
+    for (const body of [
+      `{"clientId":"${defaultCredentials.clientId}","clientSecret":"${defaultCredentials.clientSecret}"`,
+      '{"clientId":"c","clientSecret":"another-secret-1"',
+      '{"clientSecret":"cut-short-secret',
+    ]) {
+      const r = s.exchange({
+        method: 'POST',
+        path: '/token',
+        headers: { 'content-type': 'application/json' },
+        body,
+      })
+      expect(r.response.status).toBe(400)
+    }
+    const log = logged(s)
+    expect(log).not.toContain(defaultCredentials.clientSecret)
+    expect(log).not.toContain('another-secret-1')
+    expect(log).not.toContain('cut-short-secret')
+    expect(s.requests()[1]?.body).toContain('"clientId":"c"')
+  })
+
+  it('holds no secret of a query string, by name or as a configured secret', () => {
+    const s = service()
+    s.exchange(
+      get(
+        `/paymentlink/order/OC1?client_secret=abc-123-def&access_token=tok-999&x=${defaultCredentials.apiKey}&card=4242424242424242&page=2`,
+      ),
+    )
+    const path = s.requests()[0]?.path ?? ''
+    expect(path).not.toMatch(/abc-123-def|tok-999|4242424242424242/)
+    expect(path).not.toContain(defaultCredentials.apiKey)
+    expect(path).toContain('page=2')
+    expect(path).toContain(`client_secret=${REDACTED}`)
+  })
+
+  it('holds no configured secret in a path, a header or a body, as written or percent-encoded', () => {
+    const s = service()
+    s.exchange({
+      method: 'POST',
+      path: `/paymentlink/order/${defaultCredentials.clientSecret}/whsec-xyz`,
+      headers: { 'x-note': `key ${defaultCredentials.apiKey}`, 'user-agent': 'test' },
+      body: `note=${encodeURIComponent('whsec-xyz')}&other=1`,
+    })
+    const log = logged(s)
+    for (const secret of [defaultCredentials.clientSecret, defaultCredentials.apiKey, 'whsec-xyz'])
+      expect(log).not.toContain(secret)
+    expect(s.requests()[0]?.headers['user-agent']).toBe('test')
+  })
+})
+
+const get = (path: string) => ({ method: 'GET', path, headers: {}, body: '' })

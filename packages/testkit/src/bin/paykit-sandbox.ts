@@ -24,6 +24,10 @@ Options:
   --api-key <key>         API key accepted by the payment-link endpoints (default sandbox-api-key)
   --token-lifetime <s>    access-token lifetime in seconds (default 3600)
   --max-body-bytes <n>    largest request body; larger ones get 413 (default 1048576)
+  --request-log-size <n>  requests kept by the request log, the latest (default 1000)
+  --event-log-size <n>    order events kept, the latest (default 1000)
+  --retention <s>         seconds an order (a token) is kept past its expiry; then GET is 404
+                          (default 86400)
   -h, --help              show this help
 `
 
@@ -55,6 +59,9 @@ const main = async (): Promise<void> => {
         'api-key': { type: 'string' },
         'token-lifetime': { type: 'string' },
         'max-body-bytes': { type: 'string' },
+        'request-log-size': { type: 'string' },
+        'event-log-size': { type: 'string' },
+        retention: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -72,6 +79,9 @@ const main = async (): Promise<void> => {
   if (port > 65535) fail('--port must be at most 65535')
   const tokenLifetime = integer('token-lifetime', v['token-lifetime'], 1)
   const maxBodyBytes = integer('max-body-bytes', v['max-body-bytes'], 1)
+  const requestLogSize = integer('request-log-size', v['request-log-size'], 1)
+  const eventLogSize = integer('event-log-size', v['event-log-size'], 1)
+  const retention = integer('retention', v.retention, 0)
   const options: SandboxOptions = {
     port,
     ...(v.host === undefined ? {} : { host: v.host }),
@@ -84,6 +94,9 @@ const main = async (): Promise<void> => {
     ...(v['api-key'] === undefined ? {} : { apiKey: v['api-key'] }),
     ...(tokenLifetime === undefined ? {} : { tokenLifetimeSeconds: tokenLifetime }),
     ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+    ...(requestLogSize === undefined ? {} : { requestLogSize }),
+    ...(eventLogSize === undefined ? {} : { eventLogSize }),
+    ...(retention === undefined ? {} : { retentionSeconds: retention }),
   }
   let sandbox
   try {

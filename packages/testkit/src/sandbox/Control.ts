@@ -14,6 +14,7 @@ import type { LiveService } from '../LiveService.js'
 import { AuthenticationResult } from '../simulator/Authentications.js'
 import type { SimRequest, SimResponse } from '../simulator/Http.js'
 import { badRequest, json, problem } from '../simulator/Responses.js'
+import { own } from '../simulator/State.js'
 import type { WebhookDispatcher } from './Webhooks.js'
 
 // -------------------------------------------------------------------------------------
@@ -191,7 +192,7 @@ export const handleControl = (
   if (method === 'GET' && path === 'requests') return json(200, service.requests())
   if (method === 'POST' && segments.length === 2 && segments[0] === 'authentications') {
     const id = segments[1] ?? ''
-    if (service.state().authentications[id] === undefined)
+    if (own(service.state().authentications, id) === undefined)
       return problem(404, `No authentication ${JSON.stringify(id)}.`)
     return fold(
       E.map(({ result }: { readonly result: AuthenticationResult }) =>
@@ -203,7 +204,7 @@ export const handleControl = (
     const code = segments[1] ?? ''
     const action = segments[2]
     if (action === 'pay' || action === 'cancel' || action === 'finalize') {
-      if (service.state().orders[code] === undefined)
+      if (own(service.state().orders, code) === undefined)
         return problem(404, `No order ${JSON.stringify(code)}.`)
       if (action === 'pay')
         return fold(

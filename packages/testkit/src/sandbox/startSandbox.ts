@@ -53,7 +53,32 @@ export interface SandboxOptions extends Omit<SimulatorOptions, 'baseUrl'> {
    * requests and clock advances only).
    */
   readonly expirySweepMs?: number
+  /** How many requests `requests()` keeps, the latest (default 1000). */
+  readonly requestLogSize?: number
+  /**
+   * How long a client may take to send the request headers (default 10000 ms); then it
+   * gets 408 and the connection is closed. Checked every second at most.
+   */
+  readonly headersTimeoutMs?: number
+  /** How long a client may take to send a whole request (default 30000 ms); then 408. */
+  readonly requestTimeoutMs?: number
 }
+
+/**
+ * How long a client may take to send the request headers, by default.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000
+
+/**
+ * How long a client may take to send a whole request, by default.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
 
 /**
  * A running sandbox. Control methods throw an `Error` saying why when the simulator
@@ -81,9 +106,28 @@ export interface Sandbox extends ServiceControls {
 // helpers
 // -------------------------------------------------------------------------------------
 
-type Body = { readonly _tag: 'body'; readonly text: string } | { readonly _tag: 'tooLarge' }
+type Body =
+  | { readonly _tag: 'body'; readonly text: string }
+  | { readonly _tag: 'tooLarge' }
+  | { readonly _tag: 'notUtf8' }
 
-/** Reads the body up to `limit` bytes; past it, stops keeping what arrives. */
+// A body that is not UTF-8 is refused, not read with replacement characters in it.
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+const bodyOf = (chunks: ReadonlyArray<Buffer>): Body => {
+  if (chunks.length === 0) return { _tag: 'body', text: '' }
+  try {
+    return { _tag: 'body', text: utf8.decode(Buffer.concat(chunks)) }
+  } catch {
+    return { _tag: 'notUtf8' }
+  }
+}
+
+/**
+ * Reads the body up to `limit` bytes. Past it (or when the declared length is past it)
+ * it stops reading at once and answers `tooLarge`: the 413 goes out before the client has
+ * finished sending, and the connection is then closed.
+ */
 const readBody = (req: IncomingMessage, limit: number): Promise<Body> =>
   new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'])
@@ -93,28 +137,37 @@ const readBody = (req: IncomingMessage, limit: number): Promise<Body> =>
     }
     const chunks: Array<Buffer> = []
     let size = 0
-    let over = false
-    req.on('data', (chunk: Buffer) => {
-      if (over) return
+    const onData = (chunk: Buffer): void => {
       size += chunk.length
       if (size > limit) {
-        over = true
         chunks.length = 0
+        req.off('data', onData)
+        req.pause()
         resolve({ _tag: 'tooLarge' })
       } else chunks.push(chunk)
-    })
+    }
+    req.on('data', onData)
     req.on('end', () => {
-      if (!over) resolve({ _tag: 'body', text: Buffer.concat(chunks).toString('utf8') })
+      if (size <= limit) resolve(bodyOf(chunks))
     })
     req.on('error', reject)
   })
 
+// node:http gives header names in lower case already.
 const headersOf = (req: IncomingMessage): Record<string, string> => {
   const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(req.headers))
-    if (value !== undefined)
-      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
+  const raw = req.headers
+  for (const name in raw) {
+    const value = raw[name]
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
+  }
   return headers
+}
+
+/** A complete raw HTTP/1.1 answer with problem details, closing the connection. */
+const rawProblem = (status: number, reason: string, detail: string): string => {
+  const body = problem(status, detail).body
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
 }
 
 const send = (res: ServerResponse, response: SimResponse, close = false): void => {
@@ -165,8 +218,14 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (service === undefined) return send(res, problem(503, 'The sandbox is starting.'), true)
     const read = await readBody(req, limit)
-    if (read._tag === 'tooLarge')
-      return send(res, problem(413, `The body is larger than ${limit} bytes.`), true)
+    if (read._tag === 'tooLarge') {
+      send(res, problem(413, `The body is larger than ${limit} bytes.`), true)
+      // Do not wait for the rest of the body: close once the answer is written.
+      res.once('finish', () => req.socket.destroySoon())
+      return
+    }
+    if (read._tag === 'notUtf8')
+      return send(res, problem(400, 'The body is not valid UTF-8 (JSON text must be UTF-8).'))
     const request: SimRequest = {
       method: (req.method ?? 'GET').toUpperCase(),
       path: req.url ?? '/',
@@ -198,24 +257,37 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     }
   }
 
-  const server = createServer((req, res) => {
-    serve(req, res).catch(() => {
-      // Nothing a request does may take the sandbox down: answer 500 and keep serving.
-      if (!res.headersSent) send(res, internalError(), true)
-      else res.destroy()
-    })
-  })
+  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS
+  const requestTimeout = Math.max(
+    options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    headersTimeout,
+  )
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // Node checks both timeouts on this period (30 s by default): check often enough.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
+    },
+    (req, res) => {
+      serve(req, res).catch(() => {
+        // Nothing a request does may take the sandbox down: answer 500 and keep serving.
+        if (!res.headersSent) send(res, internalError(), true)
+        else res.destroy()
+      })
+    },
+  )
   server.on('connection', (socket) => {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
   })
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) {
-      const body = problem(400, 'The request is not valid HTTP.').body
-      socket.end(
-        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-      )
-    } else socket.destroy()
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy()
+    socket.end(
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? rawProblem(408, 'Request Timeout', 'The request did not arrive in time.')
+        : rawProblem(400, 'Bad Request', 'The request is not valid HTTP.'),
+    )
   })
 
   await new Promise<void>((resolve, reject) => {
@@ -236,9 +308,15 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     webhookRetryDelayMs,
     control: _control,
     expirySweepMs = 1000,
+    headersTimeoutMs: _headersTimeoutMs,
+    requestTimeoutMs: _requestTimeoutMs,
     ...simulatorOptions
   } = options
-  const live = makeLiveService({ ...simulatorOptions, baseUrl: options.baseUrl ?? url })
+  const live = makeLiveService({
+    ...simulatorOptions,
+    baseUrl: options.baseUrl ?? url,
+    secrets: webhookSecret === undefined ? [] : [webhookSecret],
+  })
   service = live
   if (webhookUrl !== undefined) {
     const dispatcher = makeWebhookDispatcher({

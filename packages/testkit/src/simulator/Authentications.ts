@@ -17,6 +17,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { authenticationUrlOf } from './Charges.js'
 import { formBody, isForm, isJson, jsonBody } from './Gates.js'
+import { insert } from './HashTrie.js'
 import { authenticationPage, messagePage } from './Pages.js'
 import { badRequest, html, json, problem } from './Responses.js'
 import type { Context, Result } from './Route.js'
@@ -103,7 +104,7 @@ export const recordAuthenticationResult = (
   if (E.isLeft(status)) return E.left(status.left.message)
   return E.right({
     ...state,
-    authentications: { ...state.authentications, [a.id]: { ...a, status: status.right } },
+    authentications: insert(state.authentications, a.id, { ...a, status: status.right }),
   })
 }
 

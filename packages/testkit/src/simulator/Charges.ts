@@ -17,6 +17,7 @@ import {
 import * as E from 'fp-ts/lib/Either.js'
 import { isoOf } from './Clock.js'
 import { authenticatedJson } from './Gates.js'
+import { insert } from './HashTrie.js'
 import { authorizationCodeOf } from './Orders.js'
 import { paymentMethodOf } from './PaymentMethods.js'
 import { badRequest, json } from './Responses.js'
@@ -180,7 +181,16 @@ const authenticationRequired = (
   }
   const [s2, n] = nextId(s1, 'charge')
   const s3 = record(
-    { ...s2, authentications: { ...s2.authentications, [authentication.id]: authentication } },
+    {
+      ...s2,
+      authentications: insert(s2.authentications, authentication.id, authentication),
+      deadlines: s2.deadlines.add({
+        atMs: authentication.expiresAtMs,
+        seq: a,
+        kind: 'expireAuthentication',
+        key: authentication.id,
+      }),
+    },
     {
       orderId: request.order.id,
       cardId: request.cardId,

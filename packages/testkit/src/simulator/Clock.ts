@@ -1,7 +1,6 @@
 /**
- * The simulator clock: the caller's `now` plus an offset that `advanceClock` moves, and
- * the expiry that runs on every request and every advance (authentications after 10
- * minutes, payment links after `expirationMinutes`; tokens are checked when used).
+ * The simulator clock: the caller's `now` plus an offset that `advanceClock` moves (the
+ * expiry that runs on every request and every advance is in `Expiry`).
  *
  * @since 0.1.0
  */
@@ -35,24 +34,3 @@ export const clockOf = (state: SimulatorState, now: Date): Date => new Date(cloc
  * @since 0.1.0
  */
 export const isoOf = (ms: number): string => new Date(ms).toISOString()
-
-// -------------------------------------------------------------------------------------
-// combinators
-// -------------------------------------------------------------------------------------
-
-/**
- * PENDING authentications past their lifetime become EXPIRED (a recorded result never
- * changes).
- *
- * @category combinators
- * @since 0.1.0
- */
-export const expireAuthentications = (state: SimulatorState, atMs: number): SimulatorState => {
-  const due = Object.values(state.authentications).filter(
-    (a) => a.status === 'PENDING' && a.expiresAtMs <= atMs,
-  )
-  if (due.length === 0) return state
-  const authentications = { ...state.authentications }
-  for (const a of due) authentications[a.id] = { ...a, status: 'EXPIRED' }
-  return { ...state, authentications }
-}

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import { createHash, timingSafeEqual } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import type { SimRequest, SimResponse } from './Http.js'
 import { badRequest, problem } from './Responses.js'
@@ -97,6 +98,31 @@ export const jsonBody = (request: SimRequest): E.Either<SimResponse, unknown> =>
 export const formBody = (request: SimRequest): Readonly<Record<string, string>> =>
   Object.fromEntries(new URLSearchParams(request.body))
 
+const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest()
+
+// The digests of the configured secrets, computed once (a handful of strings).
+const expectedDigests = new Map<string, Buffer>()
+const expectedDigest = (s: string): Buffer => {
+  let d = expectedDigests.get(s)
+  if (d === undefined) {
+    if (expectedDigests.size >= 64) expectedDigests.clear()
+    d = digest(s)
+    expectedDigests.set(s, d)
+  }
+  return d
+}
+
+/**
+ * Whether `given` is the configured secret `expected`, in time that does not depend on
+ * where they differ (`timingSafeEqual` over their SHA-256 digests, which have equal
+ * lengths whatever the lengths of the secrets).
+ *
+ * @category gates
+ * @since 0.1.0
+ */
+export const sameSecret = (given: string, expected: string): boolean =>
+  timingSafeEqual(digest(given), expectedDigest(expected))
+
 const BEARER = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i
 
 // RFC 6750 3.1: no error code when the request carries no bearer credential at all.
@@ -127,7 +153,7 @@ export const bearer = (
   const credential = m?.[1]
   if (credential === undefined)
     return E.left(unauthorized('The Authorization header must be "Bearer <credential>".', false))
-  if (accepts === 'accessTokenOrApiKey' && credential === state.config.apiKey)
+  if (accepts === 'accessTokenOrApiKey' && sameSecret(credential, state.config.apiKey))
     return E.right(undefined)
   const token = own(state.tokens, credential)
   if (token === undefined)

@@ -20,6 +20,7 @@ import {
 import * as E from 'fp-ts/lib/Either.js'
 import { testCardOf } from '../TestCards.js'
 import { isoOf } from './Clock.js'
+import { insert } from './HashTrie.js'
 import { idOf, nextId, own, type OrderRecord, type SimulatorState } from './State.js'
 
 // -------------------------------------------------------------------------------------
@@ -161,8 +162,8 @@ export const moveOrder = (
         }
   return E.right({
     ...s1,
-    orders: { ...s1.orders, [orderCode]: updated },
-    events: event === undefined ? s1.events : [...s1.events, event],
+    orders: insert(s1.orders, orderCode, updated),
+    events: event === undefined ? s1.events : s1.events.append(event),
   })
 }
 
@@ -230,16 +231,3 @@ export const payOrderAt = (
   }
   return moveOrder(s1, orderCode, 'PAID', atMs, recorded)
 }
-
-/**
- * Expires every PENDING order whose link is past `expirationMinutes` at `atMs`: it
- * reads CANCELLED from then on, and `order.cancelled` is emitted.
- *
- * @category combinators
- * @since 0.1.0
- */
-export const expireOrders = (state: SimulatorState, atMs: number): SimulatorState =>
-  Object.values(state.orders)
-    .filter((o) => o.status === 'PENDING' && o.expiresAtMs <= atMs)
-    .sort((a, b) => a.orderId - b.orderId)
-    .reduce((s, o) => E.getOrElse(() => s)(moveOrder(s, o.orderCode, 'CANCELLED', atMs)), state)

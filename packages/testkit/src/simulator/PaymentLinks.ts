@@ -15,6 +15,7 @@ import {
   PaymentLinkResponse,
   subtotal,
   validate,
+  type FieldError,
   type LineItem,
   type OrderLineItem,
 } from '@paykit/core'
@@ -31,6 +32,7 @@ import {
 import { checkoutPage, messagePage, orderResultPage } from './Pages.js'
 import { badRequest, html, json, problem, redirect } from './Responses.js'
 import { through, type Context, type Result } from './Route.js'
+import { insert } from './HashTrie.js'
 import { nextId, own, type OrderRecord, type SimulatorState } from './State.js'
 
 // -------------------------------------------------------------------------------------
@@ -149,7 +151,16 @@ export const postCheckout = (context: Context): Result =>
       expiresAtMs: atMs + req.expirationMinutes * 60_000,
     }
     return [
-      { ...s2, orders: { ...s2.orders, [orderCode]: order } },
+      {
+        ...s2,
+        orders: insert(s2.orders, orderCode, order),
+        deadlines: s2.deadlines.add({
+          atMs: order.expiresAtMs,
+          seq: orderId,
+          kind: 'expireOrder',
+          key: orderCode,
+        }),
+      },
       json(
         200,
         PaymentLinkResponse.encode({
@@ -243,12 +254,15 @@ export const postCheckoutForm = ({ state, request, params, atMs }: Context): Res
   const form = formBody(request)
   const action = form['action']
   const details = orderDetailsOf(state, order)
-  const pageWith = (status: number, errors: ReadonlyArray<string>): Result => [
+  const pageWith = (status: number, errors: ReadonlyArray<FieldError | string>): Result => [
     state,
-    html(status, checkoutPage({ details, action: paymentLinkUrlOf(state, code), errors })),
+    html(
+      status,
+      checkoutPage({ details, action: paymentLinkUrlOf(state, code), errors, values: form }),
+    ),
   ]
   if (action !== 'pay' && action !== 'cancel')
-    return pageWith(400, ['action: must be pay or cancel'])
+    return pageWith(400, [{ path: 'action', message: 'must be pay or cancel' }])
   if (order.status !== 'PENDING')
     return pageWith(409, [`The order is ${order.status}; it can no longer be paid or cancelled.`])
   if (action === 'cancel') {
@@ -274,10 +288,7 @@ export const postCheckoutForm = ({ state, request, params, atMs }: Context): Res
   const checked = checkoutCard(card, new Date(atMs))
   if (E.isLeft(checked)) {
     const declined = checked.left.some((e) => e.path === 'card')
-    return pageWith(
-      declined ? 402 : 400,
-      checked.left.map((e) => `${e.path}: ${e.message}`),
-    )
+    return pageWith(declined ? 402 : 400, checked.left)
   }
   const buyer = {
     ...(form['cardHolder'] ? { name: form['cardHolder'] } : {}),

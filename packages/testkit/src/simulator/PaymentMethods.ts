@@ -9,6 +9,7 @@ import { last4, paymentMethodRequestAt, validate, type PaymentMethod } from '@pa
 import * as E from 'fp-ts/lib/Either.js'
 import { testCardOf } from '../TestCards.js'
 import { authenticatedJson } from './Gates.js'
+import { insert } from './HashTrie.js'
 import { badRequest, json } from './Responses.js'
 import type { Context, Result } from './Route.js'
 import { idOf, nextId, type PaymentMethodRecord } from './State.js'
@@ -61,7 +62,7 @@ export const postPaymentMethod = (context: Context): Result =>
       outcome: card.outcome,
     }
     return [
-      { ...s1, paymentMethods: { ...s1.paymentMethods, [record.id]: record } },
+      { ...s1, paymentMethods: insert(s1.paymentMethods, record.id, record) },
       json(200, paymentMethodOf(record)),
     ]
   })

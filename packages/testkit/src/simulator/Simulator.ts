@@ -17,10 +17,11 @@ import {
   type AuthenticationResult,
 } from './Authentications.js'
 import { postCharge } from './Charges.js'
-import { clockMs, expireAuthentications } from './Clock.js'
+import { clockMs } from './Clock.js'
+import { expire as expireDue } from './Expiry.js'
 import { withinSizeLimit } from './Gates.js'
 import type { SimRequest, SimResponse } from './Http.js'
-import { expireOrders, moveOrder, payOrderAt, type OrderPayment } from './Orders.js'
+import { moveOrder, payOrderAt, type OrderPayment } from './Orders.js'
 import {
   getCheckoutPage,
   getOrder,
@@ -28,6 +29,7 @@ import {
   postCheckout,
   postCheckoutForm,
 } from './PaymentLinks.js'
+import { getFavicon } from './Pages.js'
 import { postPaymentMethod } from './PaymentMethods.js'
 import { internalError, problem } from './Responses.js'
 import type { Endpoint } from './Route.js'
@@ -65,6 +67,7 @@ const routes: ReadonlyArray<Route> = [
     methods: { GET: getCheckoutPage, POST: postCheckoutForm },
   },
   { pattern: new RegExp(`^/pay/${SEGMENT}/voucher$`), methods: { GET: getVoucherPage } },
+  { pattern: /^\/favicon\.ico$/, methods: { GET: getFavicon } },
 ]
 
 const decode = (segment: string): string | undefined => {
@@ -96,13 +99,14 @@ const split = (
 /**
  * Runs the expiry due at simulator time `atMs`: PENDING authentications past 10 minutes
  * become EXPIRED, unpaid links past `expirationMinutes` become CANCELLED (emitting
- * `order.cancelled`). Tokens are checked when used.
+ * `order.cancelled`), orders and tokens past their expiry plus `retentionSeconds` are
+ * dropped. Reads only the deadlines due (a time index), never every record.
  *
  * @category combinators
  * @since 0.1.0
  */
 export const expire = (state: SimulatorState, atMs: number): SimulatorState =>
-  expireOrders(expireAuthentications(state, atMs), atMs)
+  expireDue(state, atMs)
 
 const route = (
   state: SimulatorState,
@@ -123,13 +127,14 @@ const route = (
     const head = method === 'HEAD' && Object.hasOwn(r.methods, 'GET')
     const key = head ? 'GET' : method
     const endpoint = Object.hasOwn(r.methods, key) ? r.methods[key] : undefined
-    const methods = Object.keys(r.methods)
-    const allowed = (Object.hasOwn(r.methods, 'GET') ? [...methods, 'HEAD'] : methods).join(', ')
-    if (endpoint === undefined)
+    if (endpoint === undefined) {
+      const methods = Object.keys(r.methods)
+      const allowed = (Object.hasOwn(r.methods, 'GET') ? [...methods, 'HEAD'] : methods).join(', ')
       return [
         state,
         problem(405, `${method} is not allowed here; use ${allowed}.`, { allow: allowed }),
       ]
+    }
     const result = endpoint({
       state,
       request,

@@ -1,7 +1,12 @@
 /**
  * The simulator's state: configuration, clock offset, tokens, payment methods, charges,
  * authentications, payment-link orders, the event log and the counters that number
- * them. Plain readonly data; every change makes a new state.
+ * them. Readonly data; every change makes a new state, without copying what did not
+ * change: the records are persistent maps (`HashTrie`: an insert copies O(log n), older
+ * states keep their entries), expiry reads a time index (`TimeIndex`) instead of scanning,
+ * and the event log is bounded (`EventLog`). So a request costs the same whatever the
+ * number of orders stored, and orders and tokens are dropped `retentionSeconds` after
+ * they expire, which bounds the memory of a long-running sandbox.
  *
  * @since 0.1.0
  */
@@ -14,6 +19,9 @@ import type {
   Store,
   WebhookEvent,
 } from '@paykit/core'
+import { EventLog } from './EventLog.js'
+import { empty, lookup, type PersistentRecord } from './HashTrie.js'
+import { TimeIndex } from './TimeIndex.js'
 import {
   defaultCredentials,
   defaultProducts,
@@ -28,8 +36,9 @@ import {
 
 /**
  * How a simulator is set up. Every member but `baseUrl` has a default: the credentials
- * of `defaultCredentials`, the `defaultProducts` catalogue, tokens living 3600 s and
- * request bodies of at most 1 MiB (1048576 bytes).
+ * of `defaultCredentials`, the `defaultProducts` catalogue, tokens living 3600 s,
+ * request bodies of at most 1 MiB (1048576 bytes), orders and tokens kept 24 h past
+ * their expiry, and the last 1000 events.
  *
  * @category model
  * @since 0.1.0
@@ -43,6 +52,15 @@ export interface SimulatorOptions {
   readonly products?: ReadonlyArray<CatalogueProduct>
   readonly tokenLifetimeSeconds?: number
   readonly maxBodyBytes?: number
+  /**
+   * How long an order is kept after its link's expiry time (whatever its status), and an
+   * access token after its expiry, in seconds of the simulator clock; then it is dropped
+   * (`GET` of a dropped order is 404, a dropped token is not valid). Default 86400 (24 h);
+   * `Infinity` keeps them forever.
+   */
+  readonly retentionSeconds?: number
+  /** How many order events `eventsOf` keeps, the latest (default 1000). */
+  readonly eventLogSize?: number
 }
 
 /**
@@ -61,6 +79,8 @@ export interface SimulatorConfig {
   readonly products: ReadonlyArray<CatalogueProduct & { readonly productId: number }>
   readonly tokenLifetimeSeconds: number
   readonly maxBodyBytes: number
+  readonly retentionSeconds: number
+  readonly eventLogSize: number
   readonly store: Store
 }
 
@@ -179,14 +199,17 @@ export interface SimulatorState {
   readonly config: SimulatorConfig
   /** The simulator clock is the caller's `now` plus this offset. */
   readonly clockOffsetMs: number
-  readonly tokens: Readonly<Record<string, TokenRecord>>
-  readonly paymentMethods: Readonly<Record<string, PaymentMethodRecord>>
+  /** By access token (read-only records backed by persistent maps, as the three below). */
+  readonly tokens: PersistentRecord<TokenRecord>
+  readonly paymentMethods: PersistentRecord<PaymentMethodRecord>
   readonly charges: ReadonlyArray<ChargeRecord>
-  readonly authentications: Readonly<Record<string, AuthenticationRecord>>
+  readonly authentications: PersistentRecord<AuthenticationRecord>
   /** By order code. */
-  readonly orders: Readonly<Record<string, OrderRecord>>
-  /** Every order event, oldest first. */
-  readonly events: ReadonlyArray<WebhookEvent>
+  readonly orders: PersistentRecord<OrderRecord>
+  /** The order events (read them with `eventsOf`). */
+  readonly events: EventLog
+  /** When links expire and orders and tokens are dropped, earliest first. */
+  readonly deadlines: TimeIndex
   readonly counters: Counters
 }
 
@@ -217,6 +240,22 @@ export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600
  * @since 0.1.0
  */
 export const AUTHENTICATION_LIFETIME_MS = 10 * 60 * 1000
+
+/**
+ * How long orders and tokens are kept past their expiry by default: 24 h, in seconds.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const DEFAULT_RETENTION_SECONDS = 24 * 3600
+
+/**
+ * How many order events are kept by default.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const DEFAULT_EVENT_LOG_SIZE = 1000
 
 // -------------------------------------------------------------------------------------
 // constructors
@@ -253,15 +292,18 @@ export const initialState = (options: SimulatorOptions): SimulatorState => {
       products,
       tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      retentionSeconds: options.retentionSeconds ?? DEFAULT_RETENTION_SECONDS,
+      eventLogSize: options.eventLogSize ?? DEFAULT_EVENT_LOG_SIZE,
       store: defaultStore,
     },
     clockOffsetMs: 0,
-    tokens: {},
-    paymentMethods: {},
+    tokens: empty(),
+    paymentMethods: empty(),
     charges: [],
-    authentications: {},
-    orders: {},
-    events: [],
+    authentications: empty(),
+    orders: empty(),
+    events: EventLog.empty(),
+    deadlines: TimeIndex.empty,
     counters: {
       token: 0,
       paymentMethod: 0,
@@ -279,12 +321,44 @@ export const initialState = (options: SimulatorOptions): SimulatorState => {
 // -------------------------------------------------------------------------------------
 
 /**
- * The order events recorded so far, oldest first.
+ * The order events recorded so far, oldest first: the last `eventLogSize` (1000 by
+ * default).
  *
  * @category destructors
  * @since 0.1.0
  */
-export const eventsOf = (state: SimulatorState): ReadonlyArray<WebhookEvent> => state.events
+export const eventsOf = (state: SimulatorState): ReadonlyArray<WebhookEvent> =>
+  state.events.last(state.config.eventLogSize)
+
+/**
+ * How many events were ever recorded (those dropped from the log included).
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const eventCountOf = (state: SimulatorState): number => state.events.total
+
+/**
+ * The events recorded after the first `count` (see {@link eventCountOf}), oldest first:
+ * every event of the latest step is held, whatever `eventLogSize`.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const eventsSince = (state: SimulatorState, count: number): ReadonlyArray<WebhookEvent> =>
+  state.events.since(count)
+
+/**
+ * The simulator time at which a record expiring at `expiresAtMs` is dropped, or
+ * `undefined` when the retention is infinite.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const dropTimeOf = (state: SimulatorState, expiresAtMs: number): number | undefined => {
+  const at = expiresAtMs + state.config.retentionSeconds * 1000
+  return Number.isFinite(at) ? at : undefined
+}
 
 /**
  * An identifier `<prefix>_<n>` with n zero-padded to six digits.
@@ -317,4 +391,4 @@ export const nextId = (
  * @since 0.1.0
  */
 export const own = <A>(record: Readonly<Record<string, A>>, key: string): A | undefined =>
-  Object.hasOwn(record, key) ? record[key] : undefined
+  lookup(record, key)

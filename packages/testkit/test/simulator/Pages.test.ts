@@ -209,10 +209,12 @@ describe('checkout page', () => {
       form('POST', path, { action: 'pay', ...card(testCards.declined.number) }),
     )
     expect(declined.status).toBe(402)
-    expect(declined.body).toContain('CARD_DECLINED')
+    expect(declined.body).toContain('The card was declined. Try another card.')
     const invalid = s.send(form('POST', path, { action: 'pay', ...card('4242424242424241') }))
     expect(invalid.status).toBe(400)
-    expect(invalid.body).toContain('card.number')
+    expect(invalid.body).toContain(
+      '<li data-field="card.number">The card number is not valid.</li>',
+    )
     expect(invalid.body).not.toContain('4242424242424241')
     expect(status().orderStatus).toBe('PENDING')
   })

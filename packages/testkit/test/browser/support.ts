@@ -1,0 +1,136 @@
+// Shared by the real-browser tests of the sandbox's pages: headless Chromium (Debian's
+// `chromium`, driven by playwright-core, launched as in FrameListener.test.ts), a tiny
+// HTTP server for the merchant's page, and a sandbox with a token and a 3DS card.
+import { randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { createServer, type RequestListener, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { chromium, type Browser } from 'playwright-core'
+import { startSandbox, type Sandbox } from '../../src/sandbox/startSandbox.js'
+import { defaultCredentials, testCards } from '../../src/TestCards.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+
+// -------------------------------------------------------------------------------------
+// browser
+// -------------------------------------------------------------------------------------
+
+/** Headless Chromium; fails with the reason when it is missing (these tests never skip). */
+export const launchChromium = async (): Promise<Browser> => {
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `Chromium is missing at ${CHROMIUM}: install it (apt-get install -y --no-install-recommends chromium; scripts/run.sh test does it) to run the real-browser page tests.`,
+    )
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  })
+}
+
+// -------------------------------------------------------------------------------------
+// servers
+// -------------------------------------------------------------------------------------
+
+/** A server on a free port of 127.0.0.1 (an origin of its own). */
+export const listen = async (
+  handler: RequestListener,
+): Promise<{ readonly origin: string; readonly server: Server }> => {
+  const server = createServer(handler)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
+}
+
+/** Stops a server started by `listen` (nothing when it never started). */
+export const close = (server: Server | undefined): Promise<void> =>
+  new Promise((resolve) => (server === undefined ? resolve() : server.close(() => resolve())))
+
+// -------------------------------------------------------------------------------------
+// sandbox
+// -------------------------------------------------------------------------------------
+
+/** One 3DS authentication: its frame address, id and the merchant's order id. */
+export interface Authentication {
+  readonly url: string
+  readonly id: string
+  readonly orderId: string
+}
+
+/** A sandbox and the API calls a merchant makes before a buyer sees a page. */
+export interface BuyerSandbox {
+  readonly sandbox: Sandbox
+  /** A new order charged with the 3DS test card: its authentication. */
+  readonly authenticate: () => Promise<Authentication>
+  /** A payment link from this creation body: its checkout address and order code. */
+  readonly paymentLink: (
+    body: Record<string, unknown>,
+  ) => Promise<{ readonly url: string; readonly orderCode: string }>
+  readonly close: () => Promise<void>
+}
+
+let counter = 0
+
+/** Starts a sandbox, takes a token and registers the `authentication` test card. */
+export const startBuyerSandbox = async (): Promise<BuyerSandbox> => {
+  const sandbox = await startSandbox()
+  const post = async (
+    path: string,
+    body: unknown,
+    credential?: string,
+  ): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${sandbox.url}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(credential === undefined ? {} : { authorization: `Bearer ${credential}` }),
+      },
+      body: JSON.stringify(body),
+    })
+    const json = (await response.json()) as Record<string, unknown>
+    if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${JSON.stringify(json)}`)
+    return json
+  }
+  const { accessToken } = (await post('/token', {
+    clientId: defaultCredentials.clientId,
+    clientSecret: defaultCredentials.clientSecret,
+  })) as { accessToken: string }
+  const { id: cardId } = (await post(
+    '/paymentmethods',
+    {
+      card: {
+        number: testCards.authentication.number,
+        expirationMonth: '12',
+        expirationYear: String(new Date().getUTCFullYear() + 3),
+        cvv: '123',
+        cardHolder: 'Ada Buyer',
+      },
+    },
+    accessToken,
+  )) as { id: string }
+  return {
+    sandbox,
+    authenticate: async () => {
+      counter += 1
+      // Merchants' order ids are often UUIDs: long words that do not wrap.
+      const orderId = `order-${counter}-${randomUUID()}`
+      const charge = await post(
+        '/charges',
+        { order: { id: orderId, amount: 25.5 }, cardId, authenticationId: null },
+        accessToken,
+      )
+      const authentication = charge['authentication'] as { url: string; id: string }
+      return { url: authentication.url, id: authentication.id, orderId }
+    },
+    paymentLink: async (body) => {
+      const link = await post('/paymentlink/checkout', body, defaultCredentials.apiKey)
+      return { url: String(link['paymentLinkUrl']), orderCode: String(link['orderCode']) }
+    },
+    close: () => sandbox.close(),
+  }
+}
