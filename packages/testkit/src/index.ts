@@ -4,8 +4,20 @@
  * arbitraries and properties. The vitest suites are in `@paykit/testkit/vitest`, so this
  * root loads without vitest.
  *
+ * Every module is exported whole (`export *`), except `Faults` (a namespace: its
+ * combinator names are generic) and the few names a module shares with `@paykit/core`,
+ * which are renamed here. No name of this root means something else in `@paykit/core`;
+ * the names both export (`ChargeRequestInput`, `LineItemInput`, `PaymentLinkRequestInput`,
+ * `REDACTED`, `redactBody`, `redactHeaders`) are the core's own.
+ *
  * @since 0.1.0
  */
+
+// -------------------------------------------------------------------------------------
+// the Node.js floor: evaluated before any module that loads nock
+// -------------------------------------------------------------------------------------
+import './NodeVersion.js'
+export * from './NodeVersion.js'
 
 // -------------------------------------------------------------------------------------
 // test cards, credentials, store and catalogue
@@ -15,166 +27,64 @@ export * from './TestCards.js'
 // -------------------------------------------------------------------------------------
 // simulator (pure)
 // -------------------------------------------------------------------------------------
-export type { SimRequest, SimResponse } from './simulator/Http.js'
-export {
-  AUTHENTICATION_LIFETIME_MS,
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_TOKEN_LIFETIME_SECONDS,
-  eventsOf,
-  initialState,
-  type AuthenticationRecord,
-  type ChargeRecord,
-  type OrderRecord,
-  type PaymentMethodRecord,
-  type SimulatorConfig,
-  type SimulatorOptions,
-  type SimulatorState,
-  type TokenRecord,
-} from './simulator/State.js'
-export {
-  advanceClock,
-  cancelOrder,
-  completeAuthentication,
-  finalizeOrder,
-  handle,
-  payOrder,
-} from './simulator/Simulator.js'
-export { clockOf } from './simulator/Clock.js'
+export * from './simulator/Http.js'
+export * from './simulator/State.js'
+export * from './simulator/Simulator.js'
+export * from './simulator/Clock.js'
+// Orders and Authentications also hold the endpoints; `Buyer` there is not the core's.
 export { orderDetailsOf, type OrderPayment } from './simulator/Orders.js'
 export { frameMessageOf, type AuthenticationResult } from './simulator/Authentications.js'
 
 // -------------------------------------------------------------------------------------
-// adapters
+// adapters: faults, request log, the live service, nock, the sandbox
 // -------------------------------------------------------------------------------------
 export * as Faults from './Faults.js'
-export { controlsOf, type ServiceControls } from './ServiceControls.js'
 export type { Fault, Failure, Latency, Target as FaultTarget, FaultInjection } from './Faults.js'
-export { REDACTED, redactBody, redactHeaders } from '@paykit/core'
-export type { LoggedRequest } from './RequestLog.js'
+export * from './ServiceControls.js'
+export {
+  DEFAULT_REQUEST_LOG_SIZE,
+  makeRequestLog,
+  redactPath,
+  type LoggedRequest,
+  type RequestLog,
+} from './RequestLog.js'
+export type { PersistentRecord } from './simulator/HashTrie.js'
+export type { Deadline, DeadlineKind, TimeIndex } from './simulator/TimeIndex.js'
+export type { EventLog } from './simulator/EventLog.js'
+// `Exchange` is the core client's `onExchange` record: the live service's is `ServiceExchange`.
 export {
   makeLiveService,
-  type Exchange,
+  type Exchange as ServiceExchange,
   type LiveService,
   type LiveServiceOptions,
   type ServiceEvent,
 } from './LiveService.js'
-export {
-  HANG_MS,
-  mockPaymentService,
-  type MockPaymentServiceOptions,
-  type PaymentServiceMock,
-} from './nock/mockPaymentService.js'
-export { startSandbox, type Sandbox, type SandboxOptions } from './sandbox/startSandbox.js'
-export {
-  DEFAULT_WEBHOOK_ATTEMPTS,
-  DEFAULT_WEBHOOK_INITIAL_DELAY_MS,
-  makeWebhookDispatcher,
-  type Delivery,
-  type WebhookDispatcher,
-  type WebhookOptions,
-} from './sandbox/Webhooks.js'
-export { CONTROL_PREFIX, MAX_CLOCK_OFFSET_SECONDS } from './sandbox/Control.js'
+export * from './nock/mockPaymentService.js'
+export * from './sandbox/startSandbox.js'
+export * from './sandbox/Webhooks.js'
+export * from './sandbox/Control.js'
+export { REDACTED, redactBody, redactHeaders } from '@paykit/core'
 
 // -------------------------------------------------------------------------------------
 // arbitraries (fast-check): valid requests, and invalid ones labelled with field and rule
 // -------------------------------------------------------------------------------------
-export {
-  breakAt,
-  namedFields,
-  removeAt,
-  removed,
-  setAt,
-  type Invalid,
-  type Key,
-} from './arbitraries/common.js'
-export { invalidTokenRequest, tokenRequest, type TokenRequestInput } from './arbitraries/Token.js'
-export {
-  card,
-  cardNumber,
-  cardSecretsOf,
-  customer,
-  cvv,
-  futureExpiry,
-  invalidPaymentMethodRequest,
-  luhnCardNumber,
-  luhnCompletion,
-  nonLuhnCardNumber,
-  paymentMethod,
-  paymentMethodRequest,
-  testCardNumber,
-  type CardInput,
-  type CustomerInput,
-  type PaymentMethodArbitraryOptions,
-  type PaymentMethodOutput,
-  type PaymentMethodRequestInput,
-} from './arbitraries/PaymentMethod.js'
-export {
-  billingInfo,
-  chargeOrder,
-  chargeRequest,
-  chargeRequestFor,
-  countryCode,
-  invalidChargeRequest,
-  invalidChargeRequestFor,
-  type BillingInfoInput,
-  type ChargedPaymentMethod,
-  type ChargeRequestInput,
-} from './arbitraries/Charge.js'
-export {
-  invalidPaymentLinkRequest,
-  lineItem,
-  lineItemsTotal,
-  optionalFields,
-  orderShapeOf,
-  paymentLinkRequest,
-  product,
-  productLineItem,
-  skuLineItem,
-  upTo,
-  type LineItemInput,
-  type OrderShape,
-  type PaymentLinkArbitraryOptions,
-  type PaymentLinkRequestInput,
-  type ProductInput,
-} from './arbitraries/PaymentLink.js'
+export * from './arbitraries/common.js'
+export * from './arbitraries/Token.js'
+export * from './arbitraries/PaymentMethod.js'
+export * from './arbitraries/Charge.js'
+export * from './arbitraries/PaymentLink.js'
 
 // -------------------------------------------------------------------------------------
 // properties (fast-check, any runner); the vitest suites are `@paykit/testkit/vitest`
 // -------------------------------------------------------------------------------------
-export {
-  acceptsValid,
-  anythingAnd,
-  assertNamesField,
-  assertNoSecrets,
-  concerns,
-  neverThrows,
-  refusesInvalid,
-  validationProperties,
-  type Validate,
-  type Validation,
-  type ValidationProperties,
-  type ValidationSuite,
-  type ValidationSuiteOptions,
-} from './properties/validation.js'
-export { tokenValidationProperties } from './properties/Token.js'
-export {
-  paymentMethodValidationProperties,
-  type PaymentMethodSuiteOptions,
-} from './properties/PaymentMethod.js'
-export { chargeValidationProperties, type ChargeSuiteOptions } from './properties/Charge.js'
-export {
-  paymentLinkValidationProperties,
-  type PaymentLinkSuiteOptions,
-} from './properties/PaymentLink.js'
-export {
-  refusesBeforeSending,
-  sendsValid,
-  type RefusesBeforeSendingOptions,
-  type Send,
-  type SendOutcome,
-} from './properties/http.js'
+export * from './properties/validation.js'
+export * from './properties/Token.js'
+export * from './properties/PaymentMethod.js'
+export * from './properties/Charge.js'
+export * from './properties/PaymentLink.js'
+export * from './properties/http.js'
 
 // -------------------------------------------------------------------------------------
 // 3DS without a browser
 // -------------------------------------------------------------------------------------
-export { authenticateHeadless, type HeadlessAuthenticateOptions } from './Authenticate.js'
+export * from './Authenticate.js'

@@ -5,6 +5,8 @@
  *
  * @since 0.1.0
  */
+// The Node.js floor first: nothing below may load on an unsupported Node.
+import './NodeVersion.js'
 import * as fc from 'fast-check'
 import { describe, it } from 'vitest'
 import { invalidPaymentLinkRequest, paymentLinkRequest } from './arbitraries/PaymentLink.js'

@@ -5,8 +5,14 @@
  *
  * @since 0.1.0
  */
-import { requiresBillingInfo } from '@paykit/core'
+import {
+  requiresBillingInfo,
+  type BillingInfo,
+  type ChargeRequestInput,
+  type PaymentMethod,
+} from '@paykit/core'
 import * as fc from 'fast-check'
+import type * as t from 'io-ts'
 import type { Invalid } from './common.js'
 import {
   amount,
@@ -24,45 +30,32 @@ import {
 // -------------------------------------------------------------------------------------
 
 /**
- * Billing data as a caller sends it.
+ * Billing information as a caller sends it: the core's `BillingInfo` as JSON.
  *
  * @category model
  * @since 0.1.0
  */
-export interface BillingInfoInput {
-  readonly countryCode: string
-  readonly stateCode: string
-  readonly zipCode: string
-}
+export type BillingInfoInput = t.OutputOf<typeof BillingInfo>
 
 /**
- * A `POST /charges` body as a caller sends it (the amount a JSON number).
+ * A `POST /charges` body as a caller sends it (amounts as JSON numbers,
+ * `authenticationId` absent, null or an id): the core's `ChargeRequestInput`, re-exported.
  *
  * @category model
  * @since 0.1.0
  */
-export interface ChargeRequestInput {
-  readonly order: {
-    readonly id: string
-    readonly amount: number
-    readonly description?: string
-    readonly name?: string
-  }
-  readonly cardId: string
-  readonly authenticationId?: string | null
-  readonly billingInfo?: BillingInfoInput
-}
+export type { ChargeRequestInput } from '@paykit/core'
 
 /**
- * What a charge arbitrary needs of the payment method: its `id` (the `cardId`) and the
- * issuer country that decides whether `billingInfo` is required.
+ * What a charge needs of a payment method: its `id` and its issuer's country (the core's
+ * `PaymentMethod`, narrowed).
  *
  * @category model
  * @since 0.1.0
  */
-export interface ChargedPaymentMethod {
-  readonly id: string
-  readonly bin: { readonly countryCode: string }
+export type ChargedPaymentMethod = {
+  readonly id: PaymentMethod['id']
+  readonly bin: Pick<PaymentMethod['bin'], 'countryCode'>
 }
 
 // -------------------------------------------------------------------------------------
@@ -164,7 +157,7 @@ export const chargeRequest = (): fc.Arbitrary<ChargeRequestInput> =>
  * @category valid
  * @since 0.1.0
  */
-export const chargeRequestFor = (
+export const chargeRequestForPaymentMethod = (
   paymentMethod: ChargedPaymentMethod,
 ): fc.Arbitrary<ChargeRequestInput> =>
   charge(
@@ -281,4 +274,4 @@ export const invalidChargeRequest = (): fc.Arbitrary<Invalid> =>
 export const invalidChargeRequestFor = (
   paymentMethod: ChargedPaymentMethod,
 ): fc.Arbitrary<Invalid> =>
-  invalidCharge(chargeRequestFor(paymentMethod), requiresBillingInfo(paymentMethod))
+  invalidCharge(chargeRequestForPaymentMethod(paymentMethod), requiresBillingInfo(paymentMethod))

@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Money } from '@paykit/core'
+import { Money, type LineItemInput, type PaymentLinkRequestInput } from '@paykit/core'
 import * as fc from 'fast-check'
 import type { Invalid, Key } from './common.js'
 import {
@@ -19,7 +19,7 @@ import {
   notANumber,
   notAString,
   notAnObject,
-  pathOf,
+  pathOfKeys,
   removed,
   setAt,
   text,
@@ -31,46 +31,32 @@ import {
 // -------------------------------------------------------------------------------------
 
 /**
- * A one-time product as a caller sends it.
+ * A one-time product as a caller sends it (`requiresShipping` may be left out): the
+ * product of the core's `LineItemInput`.
  *
  * @category model
  * @since 0.1.0
  */
-export interface ProductInput {
-  readonly name: string
-  readonly price: number
-  readonly imageUrl?: string
-  readonly requiresShipping?: boolean
-}
+export type ProductInput = Extract<LineItemInput, { readonly product: unknown }>['product']
 
 /**
- * A line item as a caller sends it: a catalogue `sku` or a one-time `product`.
+ * A line item as a caller sends it, a catalogue `sku` or a one-time `product`: the
+ * core's `LineItemInput`, re-exported.
  *
  * @category model
  * @since 0.1.0
  */
-export type LineItemInput =
-  | { readonly sku: string; readonly quantity: number }
-  | { readonly product: ProductInput; readonly quantity: number }
+export type { LineItemInput } from '@paykit/core'
 
 /**
- * A `POST /paymentlink/checkout` body as a caller sends it (amounts as JSON numbers).
+ * A `POST /paymentlink/checkout` body as a caller sends it (amounts as JSON numbers,
+ * defaults left out): the core's `PaymentLinkRequestInput` (derived from the codec's
+ * `t.OutputOf`), re-exported.
  *
  * @category model
  * @since 0.1.0
  */
-export interface PaymentLinkRequestInput {
-  readonly orderReference?: string
-  readonly orderName?: string
-  readonly orderDescription?: string | null
-  readonly amount?: number
-  readonly lineItems?: ReadonlyArray<LineItemInput>
-  readonly successUrl?: string
-  readonly cancelUrl?: string
-  readonly locationCode?: string
-  readonly metadata?: ReadonlyArray<{ readonly name: string; readonly value: string }>
-  readonly expirationMinutes?: number
-}
+export type { PaymentLinkRequestInput } from '@paykit/core'
 
 /**
  * Which way a request describes its order: a total `amount`, `lineItems`, or both.
@@ -188,13 +174,14 @@ export const lineItem = (options: PaymentLinkArbitraryOptions = {}): fc.Arbitrar
   fc.oneof(skuLineItem(options), productLineItem())
 
 /**
- * The exact total of line items (price x quantity, summed with the core's `Money`) as a
- * JSON number; undefined when a sku has no price in `catalogue`.
+ * The exact total of line items as a caller writes them (price x quantity, summed with the
+ * core's `Money`) as a JSON number; undefined when a sku has no price in `catalogue`. (The
+ * core's `lineItemsTotal(lookup)(items)` takes decoded items and answers an `Either`.)
  *
  * @category parts
  * @since 0.1.0
  */
-export const lineItemsTotal = (
+export const jsonLineItemsTotal = (
   items: ReadonlyArray<LineItemInput>,
   catalogue: ReadonlyArray<{ readonly sku: string; readonly price: number }> = [],
 ): number | undefined => {
@@ -252,7 +239,7 @@ const orderOf = (
           : fc.oneof(productLineItem(), skuLineItem(options))
       return fc
         .array(priced, { minLength: 1, maxLength })
-        .map((items) => ({ items, total: lineItemsTotal(items, options.catalogue) }))
+        .map((items) => ({ items, total: jsonLineItemsTotal(items, options.catalogue) }))
         .filter(({ total }) => total !== undefined && total > 0)
         .map(({ items, total }) => ({ amount: total as number, lineItems: items }))
     }
@@ -344,8 +331,8 @@ const lineItemBreaks = (
     notAnObject.map((v) => breakAt(base, at, v, 'line item is an object')),
     quantity().map((q): Invalid => ({
       value: setAt(base, at, { quantity: q }),
-      field: pathOf([...at, 'sku']),
-      alsoNames: [pathOf([...at, 'product'])],
+      field: pathOfKeys([...at, 'sku']),
+      alsoNames: [pathOfKeys([...at, 'product'])],
       rule: 'line item has sku or product',
     })),
     fc.tuple(productLineItem(), skuLineItem(options)).map(([item, { sku }]) => ({
@@ -504,7 +491,7 @@ export const invalidPaymentLinkRequest = (
           .filter(([, sku]) => !catalogue.some((p) => p.sku === sku))
           .map(([i, sku, q]): Invalid => ({
             value: setAt(base, ['lineItems', i], { sku, quantity: q }),
-            field: pathOf(['lineItems', i, 'sku']),
+            field: pathOfKeys(['lineItems', i, 'sku']),
             rule: 'sku is in the catalogue',
           })),
       ),

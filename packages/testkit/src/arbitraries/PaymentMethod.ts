@@ -6,8 +6,14 @@
  *
  * @since 0.1.0
  */
-import { luhn } from '@paykit/core'
+import {
+  luhn,
+  type CardOutput,
+  type PaymentMethod,
+  type PaymentMethodRequestOutput,
+} from '@paykit/core'
 import * as fc from 'fast-check'
+import type * as t from 'io-ts'
 import { testCardTable } from '../TestCards.js'
 import type { Invalid } from './common.js'
 import { breakAt, notAString, notAnObject, removed, text } from './common.js'
@@ -17,43 +23,29 @@ import { breakAt, notAString, notAnObject, removed, text } from './common.js'
 // -------------------------------------------------------------------------------------
 
 /**
- * A card as a caller sends it.
+ * A card as a caller sends it: the core's card as JSON (`CardOutput`).
  *
  * @category model
  * @since 0.1.0
  */
-export interface CardInput {
-  readonly number: string
-  readonly expirationMonth: string
-  readonly expirationYear: string
-  readonly cvv: string
-  readonly cardHolder?: string
-  readonly singleUse?: boolean
-}
+export type CardInput = CardOutput
 
 /**
- * Customer data as a caller sends it.
+ * Customer data as a caller sends it: the core's `customer` as JSON.
  *
  * @category model
  * @since 0.1.0
  */
-export interface CustomerInput {
-  readonly id?: string
-  readonly name?: string
-  readonly email?: string
-  readonly phoneNumber?: string
-}
+export type CustomerInput = NonNullable<PaymentMethodRequestOutput['customer']>
 
 /**
- * A `POST /paymentmethods` body as a caller sends it.
+ * A `POST /paymentmethods` body as a caller sends it: the core's `PaymentMethodRequest`
+ * as JSON (`PaymentMethodRequestOutput`), so a change of the core fails to compile here.
  *
  * @category model
  * @since 0.1.0
  */
-export interface PaymentMethodRequestInput {
-  readonly card: CardInput
-  readonly customer?: CustomerInput
-}
+export type PaymentMethodRequestInput = PaymentMethodRequestOutput
 
 /**
  * Options of the payment-method arbitraries.
@@ -67,22 +59,13 @@ export interface PaymentMethodArbitraryOptions {
 }
 
 /**
- * A payment method as `POST /paymentmethods` answers it (spec 2.3).
+ * A payment method as `POST /paymentmethods` answers it (spec 2.3): the core's
+ * `PaymentMethod` as JSON.
  *
  * @category model
  * @since 0.1.0
  */
-export interface PaymentMethodOutput {
-  readonly id: string
-  readonly type: string
-  readonly bin: {
-    readonly brand: string
-    readonly issuerName: string
-    readonly countryCode: string
-  }
-  readonly success: boolean
-  readonly message: string
-}
+export type PaymentMethodOutput = t.OutputOf<typeof PaymentMethod>
 
 // -------------------------------------------------------------------------------------
 // card numbers

@@ -4,7 +4,9 @@
  *
  * @since 0.1.0
  */
+import type { TokenRequest } from '@paykit/core'
 import * as fc from 'fast-check'
+import type * as t from 'io-ts'
 import type { Invalid } from './common.js'
 import { blank, breakAt, notAString, notAnObject, removed, text } from './common.js'
 
@@ -13,15 +15,13 @@ import { blank, breakAt, notAString, notAnObject, removed, text } from './common
 // -------------------------------------------------------------------------------------
 
 /**
- * A `POST /token` body as a caller sends it.
+ * A `POST /token` body as a caller sends it: the core's `TokenRequest` as JSON (its
+ * `t.OutputOf`), so a change of the core's codec fails to compile here.
  *
  * @category model
  * @since 0.1.0
  */
-export interface TokenRequestInput {
-  readonly clientId: string
-  readonly clientSecret: string
-}
+export type TokenRequestInput = t.OutputOf<typeof TokenRequest>
 
 // -------------------------------------------------------------------------------------
 // valid

@@ -44,7 +44,7 @@ export type Key = string | number
  * @category destructors
  * @since 0.1.0
  */
-export const pathOf = (keys: ReadonlyArray<Key>): string =>
+export const pathOfKeys = (keys: ReadonlyArray<Key>): string =>
   keys.reduce<string>(
     (path, key) =>
       typeof key === 'number' ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`,
@@ -123,7 +123,7 @@ export const breakAt = (
   rule: string,
 ): Invalid => ({
   value: edit(base, keys, value),
-  field: pathOf(keys),
+  field: pathOfKeys(keys),
   rule,
 })
 

@@ -9,7 +9,7 @@
  */
 import * as fc from 'fast-check'
 import type { ChargedPaymentMethod } from '../arbitraries/Charge.js'
-import { chargeRequestFor, invalidChargeRequestFor } from '../arbitraries/Charge.js'
+import { chargeRequestForPaymentMethod, invalidChargeRequestFor } from '../arbitraries/Charge.js'
 import type { Invalid } from '../arbitraries/common.js'
 import { paymentMethod } from '../arbitraries/PaymentMethod.js'
 import type { Validate, ValidationProperties, ValidationSuiteOptions } from './validation.js'
@@ -71,7 +71,7 @@ export const chargeValidationProperties = (
     }),
   )
   return {
-    acceptsValid: acceptsValid(validate, forEach(paymentMethods, chargeRequestFor)),
+    acceptsValid: acceptsValid(validate, forEach(paymentMethods, chargeRequestForPaymentMethod)),
     refusesInvalid: refusesInvalid(validate, invalid),
     neverThrows: neverThrows(
       validate,

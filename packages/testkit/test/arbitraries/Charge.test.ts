@@ -3,7 +3,7 @@ import * as fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import {
   chargeRequest,
-  chargeRequestFor,
+  chargeRequestForPaymentMethod,
   invalidChargeRequest,
   invalidChargeRequestFor,
 } from '../../src/arbitraries/Charge.js'
@@ -51,11 +51,11 @@ describe('chargeRequest', () => {
   })
 })
 
-describe('chargeRequestFor', () => {
+describe('chargeRequestForPaymentMethod', () => {
   it('always gives billingInfo for USA and CAN issuers, and the payment method id as cardId', () => {
     for (const pm of [usa, canada]) {
       const v = validate(chargeCodecFor(pm))
-      for (const r of sample(chargeRequestFor(pm), 300)) {
+      for (const r of sample(chargeRequestForPaymentMethod(pm), 300)) {
         expect(r.billingInfo).toBeDefined()
         expect(r.cardId).toBe(pm.id)
         expect(v(r)._tag).toBe('Right')
@@ -64,7 +64,7 @@ describe('chargeRequestFor', () => {
   })
 
   it('gives billingInfo present and absent for other issuers', () => {
-    const rs = sample(chargeRequestFor(costaRica), 300)
+    const rs = sample(chargeRequestForPaymentMethod(costaRica), 300)
     expect(rs.some((r) => r.billingInfo === undefined)).toBe(true)
     expect(rs.some((r) => r.billingInfo !== undefined)).toBe(true)
   })
@@ -72,7 +72,7 @@ describe('chargeRequestFor', () => {
   it('is accepted for any payment method the service answers', () => {
     fc.assert(
       fc.property(
-        paymentMethod().chain((pm) => fc.tuple(fc.constant(pm), chargeRequestFor(pm))),
+        paymentMethod().chain((pm) => fc.tuple(fc.constant(pm), chargeRequestForPaymentMethod(pm))),
         ([pm, r]) => validate(chargeCodecFor(pm))(r)._tag === 'Right',
       ),
       { numRuns: 300 },

@@ -11,7 +11,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { namedFields } from '../../src/arbitraries/common.js'
 import {
   invalidPaymentLinkRequest,
-  lineItemsTotal,
+  jsonLineItemsTotal,
   orderShapeOf,
   paymentLinkRequest,
 } from '../../src/arbitraries/PaymentLink.js'
@@ -108,7 +108,7 @@ describe('paymentLinkRequest', () => {
       const decoded = v(r)
       if (decoded._tag === 'Left') throw new Error('refused')
       expect(orderTotal(noCatalogue)(decoded.right)._tag).toBe('Right')
-      expect(lineItemsTotal(r.lineItems ?? [])).toBe(r.amount)
+      expect(jsonLineItemsTotal(r.lineItems ?? [])).toBe(r.amount)
     }
   })
 

@@ -30,7 +30,7 @@ const kit = await import('@paykit/testkit')
 const rootLoaded = [...vitestSpecifiers]
 const rootNames = ['startSandbox', 'mockPaymentService', 'paymentLinkValidationProperties',
   'refusesBeforeSending', 'paymentLinkRequest', 'invalidPaymentLinkRequest',
-  'paymentMethodRequest', 'invalidPaymentMethodRequest', 'chargeRequestFor',
+  'paymentMethodRequest', 'invalidPaymentMethodRequest', 'chargeRequestForPaymentMethod',
   'invalidChargeRequestFor', 'tokenRequest', 'invalidTokenRequest']
 const rootMissing = rootNames.filter((name) => typeof kit[name] !== 'function')
 const rootSuites = Object.keys(kit).filter((name) => name.startsWith('describe'))
