@@ -15,7 +15,7 @@ const cjsDeepImports = {
 }
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.tools/**', '**/coverage/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.tools/**', '**/coverage/**', 'docs/api/**'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

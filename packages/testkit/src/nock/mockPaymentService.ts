@@ -8,7 +8,7 @@ import { Readable } from 'node:stream'
 import nock from 'nock'
 import { truncatedPart } from '../Faults.js'
 import { makeLiveService, type LiveServiceOptions } from '../LiveService.js'
-import type { LoggedRequest } from '../RequestLog.js'
+import { logEntry, type LoggedRequest } from '../RequestLog.js'
 import { controlsOf, type ServiceControls } from '../ServiceControls.js'
 import type { SimRequest } from '../simulator/Http.js'
 
@@ -40,7 +40,8 @@ export interface PaymentServiceMock extends ServiceControls {
   readonly reset: () => void
   /**
    * The requests that reached no endpoint of the service: an unknown route (the simulator's
-   * 404 or 405 for a path or method it does not serve).
+   * 404 or 405 for a path or method it does not serve), or a path of the origin outside
+   * `baseUrl`'s path prefix (answered 501: no mock matched).
    */
   readonly unexpectedRequests: () => ReadonlyArray<LoggedRequest>
   /** Throws, listing them, when {@link unexpectedRequests} is not empty. */
@@ -59,6 +60,18 @@ export interface PaymentServiceMock extends ServiceControls {
 export const HANG_MS = 10 * 60 * 1000
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
+
+/** The routes the simulator serves, below the base URL's path, as the unmatched answer lists them. */
+export const MOCK_ROUTES: ReadonlyArray<string> = [
+  'POST /token',
+  'POST /paymentmethods',
+  'POST /charges',
+  'POST /paymentlink/checkout',
+  'GET /paymentlink/order/{orderCode}',
+  'GET|POST /3ds/{id}',
+  'GET|POST /pay/{orderCode}',
+  'GET /pay/{orderCode}/voucher',
+]
 
 // -------------------------------------------------------------------------------------
 // helpers
@@ -84,6 +97,34 @@ export const isUnknownRoute = (status: number, body: string): boolean => {
     return false
   }
 }
+
+/**
+ * The answer to a request on the mock's origin that no interceptor of the mock matches (a
+ * path outside `baseUrl`'s path prefix): 501 Not Implemented problem details whose
+ * `title` (which the core client puts in its error message) says that no mock matched,
+ * with the method and path, and whose `detail` gives what the mock serves (its `baseUrl`
+ * and routes), instead of nock's bare 501. (Not 421: fetch repeats a 421 by itself.)
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const unmatchedProblem = (
+  baseUrl: string,
+  method: string,
+  path: string,
+): {
+  readonly type: string
+  readonly title: string
+  readonly status: 501
+  readonly detail: string
+} => ({
+  type: 'about:blank',
+  title: `No mock matched ${method} ${path}: mockPaymentService serves ${baseUrl} only`,
+  status: 501,
+  detail:
+    `mockPaymentService answers requests under ${baseUrl} (${MOCK_ROUTES.join(', ')}); ` +
+    `${method} ${path} is outside it. Point the client's baseUrl at ${baseUrl}.`,
+})
 
 // -------------------------------------------------------------------------------------
 // constructors
@@ -169,6 +210,35 @@ export const mockPaymentService = (options: MockPaymentServiceOptions): PaymentS
     interceptor.reply((request: Request) => reply(request))
     return interceptor
   })
+  // Everything else on this origin: without these nock answers a bare 501, which a client
+  // reports as a failing service with nothing to go on. Say instead that no mock matched, and what the mock serves.
+  const unmatched = METHODS.map((method) => {
+    const interceptor = scope.intercept((path: string) => !isUnder(prefix, path), method)
+    interceptor.reply(async (request: Request) => {
+      const url = new URL(request.url)
+      const path = `${url.pathname}${url.search}`
+      const headers: Record<string, string> = {}
+      request.headers.forEach((value, name) => {
+        headers[name.toLowerCase()] = value
+      })
+      const body = method === 'GET' || method === 'HEAD' ? '' : await request.text()
+      unknown.push(
+        logEntry(
+          { method, path, headers, body },
+          (options.now ?? (() => new Date()))(),
+          501,
+          undefined,
+        ),
+      )
+      const problem = unmatchedProblem(options.baseUrl, method, url.pathname)
+      return [
+        501,
+        method === 'HEAD' ? '' : JSON.stringify(problem),
+        { 'content-type': 'application/problem+json; charset=utf-8' },
+      ] as const
+    })
+    return interceptor
+  })
 
   const unexpectedRequests = (): ReadonlyArray<LoggedRequest> => [...unknown]
 
@@ -189,7 +259,7 @@ export const mockPaymentService = (options: MockPaymentServiceOptions): PaymentS
     },
     pendingMocks: () => scope.pendingMocks(),
     restore: () => {
-      for (const interceptor of interceptors) nock.removeInterceptor(interceptor)
+      for (const interceptor of [...interceptors, ...unmatched]) nock.removeInterceptor(interceptor)
       for (const entry of held) {
         clearTimeout(entry.timer)
         entry.release()

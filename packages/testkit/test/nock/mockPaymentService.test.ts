@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process'
 import { request as httpsRequest } from 'node:https'
 import { fileURLToPath } from 'node:url'
+import * as E from 'fp-ts/lib/Either.js'
 import nock from 'nock'
 import { afterEach, describe, expect, it } from 'vitest'
+import { createClient } from '@paykit/core'
 import { mockPaymentService, type PaymentServiceMock } from '../../src/nock/mockPaymentService.js'
 import { defaultCredentials, testCards } from '../../src/TestCards.js'
 import { cardBody, chargeBody, clientOf, describeOverHttp } from '../sandbox/httpSuite.js'
@@ -152,5 +154,59 @@ describe('mockPaymentService handle', () => {
     })
     expect(answer.status).toBe(200)
     expect(JSON.parse(answer.body)).toMatchObject({ tokenType: 'Bearer' })
+  })
+})
+
+describe('a request that no mock matches', () => {
+  it('is answered 501 "no mock matched" with the method, path, baseUrl and routes; the client says so', async () => {
+    const mock = mockPaymentService({ baseUrl: `${BASE}/v1` })
+    try {
+      const client = createClient({
+        baseUrl: `${BASE}/v2`,
+        credentials: defaultCredentials,
+        retry: { maxAttempts: 1 },
+      })
+      const token = await client.getToken()()
+      expect(token).toMatchObject({ _tag: 'Left', left: { _tag: 'HttpError', status: 501 } })
+      const message = E.isLeft(token) ? token.left.message : ''
+      expect(message).toContain('No mock matched POST /v2/token')
+      expect(message).toContain(`${BASE}/v1`)
+      expect(mock.requests()).toEqual([]) // nothing reached the simulator
+      const problem =
+        E.isLeft(token) && token.left._tag === 'HttpError' ? token.left.problem : undefined
+      expect(problem?.detail).toContain('POST /token')
+      expect(problem?.detail).toContain('GET /paymentlink/order/{orderCode}')
+      expect(mock.unexpectedRequests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+        'POST /v2/token 501',
+      ])
+      expect(JSON.stringify(mock.unexpectedRequests())).not.toContain(
+        defaultCredentials.clientSecret,
+      )
+      expect(() => mock.assertNoUnexpectedRequests()).toThrow(/POST \/v2\/token/)
+    } finally {
+      mock.restore()
+    }
+  })
+
+  it('stays matched under the prefix, and restore() removes the fallback too', async () => {
+    const mock = mockPaymentService({ baseUrl: `${BASE}/v1` })
+    const ok = await fetch(`${BASE}/v1/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        clientId: defaultCredentials.clientId,
+        clientSecret: defaultCredentials.clientSecret,
+      }),
+    })
+    expect(ok.status).toBe(200)
+    const elsewhere = await fetch(`${BASE}/elsewhere`)
+    expect(elsewhere.status).toBe(501)
+    expect(await elsewhere.text()).toContain('No mock matched GET /elsewhere')
+    mock.restore()
+    const after = await fetch(`${BASE}/elsewhere`).then(
+      async (r) => `${r.status} ${await r.text()}`,
+      (e: unknown) => String(e),
+    )
+    expect(after).not.toContain('No mock matched')
   })
 })

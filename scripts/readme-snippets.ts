@@ -1,0 +1,180 @@
+/**
+ * README snippets as tests. Every ```ts block of the READMEs below is extracted, type-checked
+ * under `strict` and run:
+ *
+ * - ```ts          run with Node (type stripping), as an ES module, from a project that
+ *                  installed `@paykit/core` and `@paykit/testkit`; must exit 0;
+ * - ```ts vitest   a vitest test file: run with `vitest run`; every test must pass;
+ * - ```ts browser  type-checked with the DOM lib, not run (needs a page);
+ * - ```ts n8n      not checked: it needs n8n-core and a community node of your own
+ *                  (`@paykit/testkit/n8n` is tested in `packages/testkit/test/n8n`).
+ *
+ * A snippet that needs a service starts its own (`startSandbox`, `mockPaymentService`), so
+ * it runs as written when pasted into a user's project.
+ */
+import { execFile } from 'node:child_process'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** The READMEs whose ```ts blocks are checked, relative to the repository root. */
+export const README_FILES = [
+  'README.md',
+  'packages/core/README.md',
+  'packages/testkit/README.md',
+] as const
+
+/** How a snippet is run: see the module comment. */
+export type SnippetMode = 'node' | 'vitest' | 'browser' | 'n8n'
+
+export interface Snippet {
+  /** README path relative to the repository root. */
+  readonly readme: string
+  /** 1-based line of the opening fence. */
+  readonly line: number
+  readonly mode: SnippetMode
+  readonly code: string
+  /** File name in the generated project. */
+  readonly fileName: string
+}
+
+const FENCE = /^```(\S*)\s*(.*)$/
+
+/** The ```ts blocks of a Markdown text, with their mode; other blocks are ignored. */
+export const extractSnippets = (markdown: string, readme: string): ReadonlyArray<Snippet> => {
+  const lines = markdown.split('\n')
+  const out: Array<Snippet> = []
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE.exec(lines[i] ?? '')
+    if (open === null) continue
+    let end = i + 1
+    while (end < lines.length && !(lines[end] ?? '').startsWith('```')) end++
+    const lang = open[1] ?? ''
+    const info = (open[2] ?? '').trim()
+    if (lang === 'ts' || lang === 'typescript') {
+      const modes: Readonly<Record<string, SnippetMode>> = {
+        '': 'node',
+        vitest: 'vitest',
+        browser: 'browser',
+        n8n: 'n8n',
+      }
+      const mode = Object.hasOwn(modes, info) ? modes[info] : undefined
+      if (mode === undefined)
+        throw new Error(
+          `${readme}:${i + 1}: unknown snippet mode "${info}" (vitest | browser | n8n)`,
+        )
+      const slug = readme.replace(/README\.md$/, '').replace(/[^A-Za-z0-9]+/g, '-') || 'root-'
+      const base = `${slug.replace(/^-|-$/g, '') || 'root'}-L${i + 1}`
+      const fileName =
+        mode === 'vitest'
+          ? `${base}.test.ts`
+          : mode === 'browser'
+            ? `browser-${base}.ts`
+            : `${base}.ts`
+      out.push({ readme, line: i + 1, mode, code: lines.slice(i + 1, end).join('\n'), fileName })
+    }
+    i = end
+  }
+  return out
+}
+
+/** Every snippet of {@link README_FILES} under `root`. */
+export const readmeSnippets = (root: string): ReadonlyArray<Snippet> =>
+  README_FILES.flatMap((readme) =>
+    extractSnippets(readFileSync(join(root, readme), 'utf8'), readme),
+  )
+
+const compilerOptions = {
+  target: 'ES2023',
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+}
+
+/**
+ * Writes the snippets into `dir` (created; its old snippets removed) with a
+ * `package.json` (`type: module`), `tsconfig.json` (strict, Node types),
+ * `tsconfig.browser.json` (strict, DOM lib) and `vitest.config.mjs`.
+ */
+export const writeSnippetProject = (dir: string, snippets: ReadonlyArray<Snippet>): void => {
+  rmSync(join(dir, 'snippets'), { recursive: true, force: true })
+  mkdirSync(join(dir, 'snippets'), { recursive: true })
+  for (const s of snippets.filter((x) => x.mode !== 'n8n')) {
+    // A snippet without import/export is a script: make it a module (top-level await).
+    const body = /^\s*(import|export)\s/m.test(s.code) ? s.code : `${s.code}\nexport {}`
+    writeFileSync(join(dir, 'snippets', s.fileName), `// ${s.readme}:${s.line}\n${body}\n`)
+  }
+  writeFileSync(
+    join(dir, 'snippets', 'package.json'),
+    JSON.stringify({ private: true, type: 'module' }, null, 2),
+  )
+  writeFileSync(
+    join(dir, 'snippets', 'tsconfig.json'),
+    JSON.stringify(
+      {
+        compilerOptions: { ...compilerOptions, lib: ['ES2023'], types: ['node'] },
+        include: ['*.ts'],
+        exclude: ['browser-*.ts'],
+      },
+      null,
+      2,
+    ),
+  )
+  writeFileSync(
+    join(dir, 'snippets', 'tsconfig.browser.json'),
+    JSON.stringify(
+      {
+        compilerOptions: { ...compilerOptions, lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [] },
+        include: ['browser-*.ts'],
+      },
+      null,
+      2,
+    ),
+  )
+  writeFileSync(
+    join(dir, 'snippets', 'vitest.config.mjs'),
+    "export default { test: { include: ['*.test.ts'], testTimeout: 60000 } }\n",
+  )
+}
+
+export interface RunResult {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+  readonly ms: number
+}
+
+/** Runs a command; never rejects (a failure is a non-zero `code`). */
+export const run = (
+  command: string,
+  args: ReadonlyArray<string>,
+  options: { readonly cwd: string; readonly timeoutMs?: number; readonly env?: NodeJS.ProcessEnv },
+): Promise<RunResult> =>
+  new Promise((resolve) => {
+    const started = Date.now()
+    execFile(
+      command,
+      [...args],
+      {
+        cwd: options.cwd,
+        timeout: options.timeoutMs ?? 120_000,
+        maxBuffer: 64 * 1024 * 1024,
+        env: options.env ?? process.env,
+      },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1
+        resolve({ code, stdout, stderr, ms: Date.now() - started })
+      },
+    )
+  })
+
+/** The environment for child processes: this Node first on PATH (DESIGN.md). */
+export const childEnv = (): NodeJS.ProcessEnv => {
+  const nodeBin = process.execPath.replace(/\/node$/, '')
+  return { ...process.env, PATH: `${nodeBin}:${process.env['PATH'] ?? ''}`, NO_COLOR: '1' }
+}
+
+/** Where a snippet failed, for a test message. */
+export const describeFailure = (what: string, r: RunResult): string =>
+  `${what} failed (exit ${String(r.code)}):\n${r.stdout}\n${r.stderr}`.slice(0, 8000)
