@@ -84,7 +84,6 @@ export const n8nTransport = (ctx: IExecuteFunctions): N8nTransport => {
   let credentialFailure: string | undefined
   // Requests wait behind `barrier` while an exclusive one (the first, or a renewal) runs.
   let barrier: Promise<unknown> = Promise.resolve()
-  let primed = false
 
   const send = async (
     request: TransportRequest,
@@ -134,15 +133,19 @@ export const n8nTransport = (ctx: IExecuteFunctions): N8nTransport => {
     return run
   }
 
+  // The first authenticated request of the execution; the others wait for it to settle,
+  // then go side by side with the token it stored.
+  let primed: Promise<unknown> | undefined
+
   const transport: Transport = (request) => async () => {
     if (request.credential === 'none') return send(request, false)
+    if (primed === undefined) {
+      const first = exclusive(() => send(request, true))
+      primed = first.catch(() => undefined)
+      return first
+    }
+    await primed
     await barrier
-    if (!primed)
-      return exclusive(async () => {
-        const result = await send(request, true)
-        primed = true
-        return result
-      })
     const first = await send(request, false)
     if (E.isLeft(first) || first.right.status !== 401) return first
     return exclusive(() => send(request, true))

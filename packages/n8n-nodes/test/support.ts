@@ -114,12 +114,19 @@ export const countingProxy = async (
   let maxInFlight = 0
   let requests = 0
   let connections = 0
-  const seen: Array<{ method: string; path: string; authorization: string | undefined }> = []
+  const seen: Array<{
+    method: string
+    path: string
+    authorization: string | undefined
+    /** Requests in flight when this one arrived, itself included. */
+    inFlight: number
+  }> = []
   const server = createServer((req, res) => {
     seen.push({
       method: req.method ?? '',
       path: req.url ?? '',
       authorization: req.headers.authorization,
+      inFlight: inFlight + 1,
     })
     onRequest(seen.length, req.url ?? '')
     inFlight++

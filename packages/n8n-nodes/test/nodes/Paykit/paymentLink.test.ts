@@ -168,6 +168,10 @@ describe('Payment Link -> Create', () => {
       expect(result.error).toBeUndefined()
       expect(result.nodes['Create Link']?.[0]).toHaveLength(12)
       expect(proxy.stats().maxInFlight).toBe(3)
+      // The first link goes alone (it brings the token); the next ones go side by side at once.
+      const links = proxy.seen().filter((r) => r.path === '/paymentlink/checkout')
+      expect(links[0]?.inFlight).toBe(1)
+      expect(links[3]?.inFlight).toBe(3)
       expect(result.preAuthenticationRuns).toBe(1)
       expect(proxy.stats().requests).toBe(13) // one POST /token, twelve links
     } finally {
