@@ -24,6 +24,7 @@ import {
   type PaykitError,
 } from '@paykit/core'
 import { authenticateHeadless, defaultCredentials, testCards } from '@paykit/testkit'
+import type * as EngineDemo from './n8n/engine-demo.js'
 
 const WEBHOOK_SECRET = 'demo-webhook-secret'
 const sandboxBin = fileURLToPath(
@@ -291,6 +292,22 @@ const serviceFlow = async (): Promise<void> => {
   }
 }
 
+// -------------------------------------------------------------------------------------
+// 3. the n8n nodes: example workflows through the real n8n engine (scripts/n8n/engine-demo.ts)
+// -------------------------------------------------------------------------------------
+
+const n8nFlow = async (): Promise<void> => {
+  section(
+    'n8n engine: example workflows with the built n8n-nodes-paykit, 100 orders to payment links, one paid, its webhook to the Paykit Trigger',
+  )
+  // Node runs .ts files as they are: the module is named by its file (see its doc comment).
+  const { n8nEngineFlow } = (await import(
+    new URL('./n8n/engine-demo.ts', import.meta.url).href
+  )) as typeof EngineDemo
+  await n8nEngineFlow()
+}
+
 pureCore()
 await serviceFlow()
+await n8nFlow()
 console.log('\ndemo finished')

@@ -1,0 +1,329 @@
+/**
+ * The package in a REAL n8n (the full app, pinned 2.41.1, installed into .tools/n8n on
+ * first use by scripts/n8n/install.sh), installed as n8n installs a community package,
+ * against a `paykit-sandbox` process; then the editor in a real browser.
+ *
+ * - every example workflow runs in n8n: the manual one through n8n's CLI (`import:workflow`,
+ *   `execute --id --rawOutput`), the webhook ones through their production URLs;
+ * - the published Paykit Trigger workflow is started by the sandbox's signed `order.paid`
+ *   webhook after a buyer pays on the checkout page, seen through `/rest/executions`;
+ * - Chromium logs in, opens an example, shows the Paykit node's parameters, runs the workflow
+ *   from the editor, and writes the screenshots of packages/n8n-nodes/docs/.
+ *
+ * Slow by nature (n8n starts in about 30 s; each CLI execution boots n8n again).
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as E from 'fp-ts/lib/Either.js'
+import { FrameMessage, createClient } from '@paykit/core'
+import { authenticateHeadless, defaultCredentials, testCards } from '@paykit/testkit'
+import {
+  DOCS_DIR,
+  OWNER,
+  WORKFLOW_IDS,
+  launchChromium,
+  parseFlatted,
+  rawOutputOf,
+  startStack,
+  type Stack,
+} from './support.js'
+
+let stack: Stack
+
+beforeAll(async () => {
+  stack = await startStack({
+    publish: [
+      'order-paid-read-back.json',
+      'payment-link-from-form.json',
+      'charge-3ds-completion.json',
+    ],
+  })
+}, 45 * 60_000) // installs n8n first on a machine without it (about 5-15 min)
+
+afterAll(async () => {
+  await stack?.stop()
+}, 60_000)
+
+const client = () =>
+  createClient({ baseUrl: stack.sandboxUrl, credentials: { ...defaultCredentials } })
+
+const orderOf = async (orderCode: string) => {
+  const order = await client().getOrder(orderCode)()
+  if (E.isLeft(order)) throw new Error(order.left.message)
+  return order.right
+}
+
+/** A checkout-page payment, as the buyer's browser posts it (`/pay/<code>`). */
+const payOnCheckoutPage = (paymentLinkUrl: string) =>
+  fetch(paymentLinkUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      action: 'pay',
+      number: testCards.success.number,
+      expirationMonth: '12',
+      expirationYear: String(new Date().getUTCFullYear() + 2),
+      cvv: '123',
+      cardHolder: 'ANA MORA',
+      email: 'ana@example.com',
+    }),
+    redirect: 'manual',
+  })
+
+interface ExecutionSummary {
+  readonly id: string
+  readonly workflowId: string
+  readonly status: string
+  readonly mode: string
+}
+
+const executionsOf = async (workflowId: string): Promise<ReadonlyArray<ExecutionSummary>> => {
+  const filter = encodeURIComponent(JSON.stringify({ workflowId }))
+  const answer = (await stack.rest(`/executions?filter=${filter}`)) as {
+    data: { results: ReadonlyArray<ExecutionSummary> }
+  }
+  return answer.data.results
+}
+
+/** The run data of an execution: node name -> items of its first output. */
+const runDataOf = async (id: string) => {
+  const answer = (await stack.rest(`/executions/${id}`)) as { data: { data: string } }
+  const data = parseFlatted(answer.data.data) as {
+    resultData: {
+      runData: Record<
+        string,
+        ReadonlyArray<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>
+      >
+      error?: unknown
+    }
+  }
+  return {
+    error: data.resultData.error,
+    items: (node: string) =>
+      (data.resultData.runData[node]?.[0]?.data?.main[0] ?? []).map((i) => i.json),
+  }
+}
+
+describe('n8n 2.41.1 with n8n-nodes-paykit installed as a community package', () => {
+  it('loads the package under its own name: n8n describes n8n-nodes-paykit.paykit and .paykitTrigger', async () => {
+    const types = (await stack.rest('/node-types', {
+      method: 'POST',
+      body: JSON.stringify({
+        nodeInfos: [
+          { name: 'n8n-nodes-paykit.paykit', version: 1 },
+          { name: 'n8n-nodes-paykit.paykitTrigger', version: 1 },
+        ],
+      }),
+    })) as {
+      data: ReadonlyArray<{ displayName: string; credentials?: ReadonlyArray<{ name: string }> }>
+    }
+    expect(types.data.map((t) => t.displayName).sort()).toEqual(['Paykit', 'Paykit Trigger'])
+    expect(types.data.flatMap((t) => (t.credentials ?? []).map((c) => c.name)).sort()).toEqual([
+      'paykitApi',
+      'paykitWebhookApi',
+    ])
+  })
+
+  it('orders-to-payment-links: `n8n execute --id --rawOutput` creates three links on the sandbox', async () => {
+    const result = await stack.cli([
+      'execute',
+      `--id=${WORKFLOW_IDS['orders-to-payment-links.json']}`,
+      '--rawOutput',
+    ])
+    expect(result.code, result.stderr).toBe(0)
+    const run = rawOutputOf(result.stdout) as {
+      data: {
+        resultData: {
+          error?: unknown
+          runData: Record<
+            string,
+            ReadonlyArray<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>
+          >
+        }
+      }
+    }
+    expect(run.data.resultData.error).toBeUndefined()
+    const written = (run.data.resultData.runData['Write Back']?.[0]?.data.main[0] ?? []).map(
+      (i) => i.json,
+    )
+    expect(written.map((o) => o.orderReference)).toEqual(['INV-1001', 'INV-1002', 'INV-1003'])
+    for (const o of written) {
+      expect(String(o.paymentLinkUrl)).toBe(`${stack.sandboxUrl}/pay/${String(o.orderCode)}`)
+      const order = await orderOf(String(o.orderCode))
+      expect(order.orderReference).toBe(o.orderReference)
+      expect(order.orderStatus).toBe('PENDING')
+    }
+  }, 180_000)
+
+  it('payment-link-from-form: a POST to the published webhook answers with a new link', async () => {
+    const res = await fetch(`${stack.editorUrl}webhook/paykit-order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 30, orderReference: 'real-n8n-form-1' }),
+    })
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { orderCode: string; paymentLinkUrl: string }
+    expect(body.paymentLinkUrl).toBe(`${stack.sandboxUrl}/pay/${body.orderCode}`)
+    expect((await orderOf(body.orderCode)).orderReference).toBe('real-n8n-form-1')
+  }, 60_000)
+
+  it('charge-3ds-completion: the frame message posted to the webhook completes the charge', async () => {
+    const c = client()
+    const card = await c.createPaymentMethod({
+      customer: {
+        id: 'cus_real',
+        name: 'Ana Mora',
+        email: 'ana@example.com',
+        phoneNumber: '+50688887777',
+      },
+      card: {
+        number: testCards.authentication.number,
+        expirationMonth: '11',
+        expirationYear: String(new Date().getUTCFullYear() + 2),
+        cvv: '321',
+        cardHolder: 'ANA MORA',
+      },
+    })()
+    if (E.isLeft(card)) throw new Error(card.left.message)
+    const order = { id: 'real-3ds-1', amount: 19.99, description: 'real n8n', name: 'real n8n' }
+    const first = await c.charge({ order, cardId: card.right.id })()
+    if (E.isLeft(first) || first.right.status !== 'AUTHENTICATION_REQUIRED')
+      throw new Error('the first charge did not ask for 3DS')
+    const { url, id } = first.right.authentication
+    const message = await authenticateHeadless('success')(url, id)()
+    if (E.isLeft(message)) throw new Error(message.left.message)
+    const res = await fetch(`${stack.editorUrl}webhook/paykit-3ds`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        orderId: order.id,
+        amount: order.amount,
+        cardId: card.right.id,
+        frameMessage: FrameMessage.encode(message.right),
+      }),
+    })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({
+      status: 'SUCCEEDED',
+      order: { reference: order.id, amount: 19.99 },
+      error: null,
+    })
+  }, 60_000)
+
+  it('order-paid-read-back (published): paying on the checkout page starts it through the signed webhook', async () => {
+    const link = await client().createPaymentLink({
+      amount: 42,
+      orderReference: 'real-n8n-paid-1',
+    })()
+    if (E.isLeft(link)) throw new Error(link.left.message)
+    const workflowId = WORKFLOW_IDS['order-paid-read-back.json'] as string
+    const before = (await executionsOf(workflowId)).length
+    const paid = await payOnCheckoutPage(link.right.paymentLinkUrl)
+    expect(paid.status).toBeLessThan(400)
+    let done: ExecutionSummary | undefined
+    for (let i = 0; i < 120 && done === undefined; i++) {
+      const executions = await executionsOf(workflowId)
+      done =
+        executions.length > before
+          ? executions.find((e) => e.status !== 'running' && e.status !== 'new')
+          : undefined
+      if (done === undefined) await new Promise((r) => setTimeout(r, 500))
+    }
+    if (done === undefined)
+      throw new Error('no execution of the Paykit Trigger workflow within 60 s')
+    expect(done).toMatchObject({ status: 'success', mode: 'webhook' })
+    const run = await runDataOf(done.id)
+    expect(run.error).toBeUndefined()
+    expect(run.items('Order Paid')[0]).toMatchObject({
+      type: 'order.paid',
+      data: { orderCode: link.right.orderCode },
+    })
+    expect(run.items('Read Order')[0]).toMatchObject({
+      orderCode: link.right.orderCode,
+      orderStatus: 'PAID',
+      total: 42,
+    })
+  }, 90_000)
+
+  it('refuses a forged event at the production URL (401) and starts nothing', async () => {
+    const res = await fetch(stack.triggerUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'paykit-signature': `t=${Math.floor(Date.now() / 1000)},v1=00`,
+      },
+      body: JSON.stringify({
+        id: 'evt_forged',
+        type: 'order.paid',
+        createdAt: new Date().toISOString(),
+        data: {},
+      }),
+    })
+    expect(res.status).toBe(401)
+  }, 30_000)
+})
+
+describe('the n8n editor in Chromium', () => {
+  it('logs in, shows the Paykit node as a user sees it, runs the workflow and shows its output', async () => {
+    mkdirSync(DOCS_DIR, { recursive: true })
+    const browser = await launchChromium()
+    try {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+      page.setDefaultTimeout(30_000)
+      await page.goto(`${stack.editorUrl}signin`)
+      await page.locator('input[type="email"]').fill(OWNER.email)
+      await page.locator('input[type="password"]').fill(OWNER.password)
+      await page.getByRole('button', { name: /sign in/i }).click()
+      await page.waitForURL((url) => !url.pathname.includes('signin'))
+
+      await page.goto(`${stack.editorUrl}workflow/${WORKFLOW_IDS['orders-to-payment-links.json']}`)
+      const node = page.locator('[data-test-id="canvas-node"]', { hasText: 'Create Payment Links' })
+      await node.waitFor()
+      await node.dblclick()
+      const ndv = page.locator('[data-test-id="ndv"]')
+      await ndv.waitFor()
+      const parameters = ndv.locator('[data-test-id="node-parameters"]')
+      await expect.poll(() => parameters.innerText()).toContain('Order Source')
+      // Labels are text; the chosen options and values are the inputs' values.
+      const labels = await parameters.innerText()
+      const values = await parameters
+        .locator('input')
+        .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))
+      for (const label of [
+        'Credential',
+        'Resource',
+        'Operation',
+        'Order Source',
+        'Request Field',
+        'Concurrency',
+      ])
+        expect(labels).toContain(label)
+      expect(values.slice(0, 6)).toEqual([
+        'Paykit sandbox',
+        'Payment Link',
+        'Create',
+        'From Input Item',
+        '',
+        '8',
+      ])
+      await page.screenshot({ path: join(DOCS_DIR, 'n8n-paykit-node-parameters.png') })
+      await page.keyboard.press('Escape')
+      await ndv.waitFor({ state: 'hidden' })
+
+      await page.locator('[data-test-id="execute-workflow-button"]').click()
+      const writeBack = page.locator('[data-test-id="canvas-node"]', { hasText: 'Write Back' })
+      await expect.poll(() => writeBack.innerText(), { timeout: 60_000 }).toMatch(/3 items/)
+      await node.dblclick()
+      await ndv.waitFor()
+      const output = ndv.locator('[data-test-id="output-panel"]')
+      await expect.poll(() => output.innerText()).toContain('paymentLinkUrl')
+      const shown = await output.innerText()
+      expect(shown).toContain('3 items')
+      expect(shown.match(new RegExp(`${stack.sandboxUrl}/pay/OC\\d+`, 'g'))).toHaveLength(3)
+      await page.screenshot({ path: join(DOCS_DIR, 'n8n-paykit-run-output.png') })
+    } finally {
+      await browser.close()
+    }
+  }, 240_000)
+})

@@ -1,0 +1,75 @@
+/**
+ * What the real-n8n tests share: the stack of `npm run n8n` (scripts/n8n/stack.ts: the
+ * pinned full n8n, installed on first use, with the packed package installed as a community
+ * package, and a sandbox), n8n's own data helpers, and headless Chromium.
+ */
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import type {
+  Browser,
+  chromium as Chromium,
+} from '../../../testkit/node_modules/playwright-core/index.js'
+
+export {
+  N8N_DIR,
+  N8N_VERSION,
+  OWNER,
+  WEBHOOK_SECRET,
+  WORKFLOW_IDS,
+  startStack,
+  type CliResult,
+  type Stack,
+} from '../../../../scripts/n8n/stack.js'
+import { N8N_DIR } from '../../../../scripts/n8n/stack.js'
+
+/** Where this package's screenshots go (referenced from its README). */
+export const DOCS_DIR = fileURLToPath(new URL('../../docs/', import.meta.url))
+
+/** n8n's own `flatted` (the format of `/rest/executions/<id>` data). */
+export const parseFlatted = (text: string): unknown => {
+  const require = createRequire(`${N8N_DIR}/node_modules/n8n/package.json`)
+  return (require('flatted') as { parse: (text: string) => unknown }).parse(text)
+}
+
+/**
+ * The JSON `n8n execute --rawOutput` prints, taken from stdout where n8n's log lines
+ * surround it: the last top-level `{ ... }` block that parses.
+ */
+export const rawOutputOf = (stdout: string): Record<string, unknown> => {
+  const lines = stdout.split('\n')
+  for (let start = lines.length - 1; start >= 0; start--) {
+    if (lines[start] !== '{') continue
+    const end = lines.indexOf('}', start)
+    if (end === -1) continue
+    try {
+      return JSON.parse(lines.slice(start, end + 1).join('\n')) as Record<string, unknown>
+    } catch {
+      // not the run data; keep looking
+    }
+  }
+  throw new Error(`no JSON run data in n8n's output:\n${stdout.slice(-4000)}`)
+}
+
+const CHROMIUM = '/usr/bin/chromium'
+
+/** Headless Chromium, launched as the testkit's browser tests do (never skipped). */
+export const launchChromium = async (): Promise<Browser> => {
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `Chromium is missing at ${CHROMIUM}: install it (apt-get install -y --no-install-recommends chromium; scripts/run.sh test does it).`,
+    )
+  const require = createRequire(new URL('../../../testkit/package.json', import.meta.url))
+  const { chromium } = require('playwright-core') as { chromium: typeof Chromium }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  })
+}

@@ -1,0 +1,527 @@
+/**
+ * A real n8n (the pinned full app in `.tools/n8n`, see `install.sh`) with `n8n-nodes-paykit`
+ * installed as n8n installs a community package, next to a `paykit-sandbox` that signs its
+ * order webhooks and sends them to the Paykit Trigger's production URL. Used by
+ * `npm run n8n` (`scripts/n8n/start.ts`) and by the real-n8n and browser tests
+ * (`packages/n8n-nodes/test/real-n8n/`).
+ *
+ * Why the community-package folder and not `N8N_CUSTOM_EXTENSIONS`: n8n loads loose
+ * custom files under the type prefix `CUSTOM.`, so the example workflows (which name
+ * `n8n-nodes-paykit.paykit`, as a user who installed the package from npm has it) would
+ * show "node not installed". Unpacked into `<N8N_USER_FOLDER>/.n8n/nodes/node_modules/
+ * n8n-nodes-paykit` from the packed tarball (what `npm publish` would ship), the package
+ * loads under its own name, exactly as after _Settings -> Community Nodes -> Install_.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+
+// -------------------------------------------------------------------------------------
+// constants
+// -------------------------------------------------------------------------------------
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+export const N8N_VERSION = '2.41.1'
+export const N8N_DIR = join(ROOT, '.tools/n8n')
+export const N8N_BIN = join(N8N_DIR, 'node_modules/n8n/bin/n8n')
+const NODES_PACKAGE = join(ROOT, 'packages/n8n-nodes')
+const SANDBOX_BIN = join(ROOT, 'packages/testkit/dist/bin/paykit-sandbox.js')
+
+/** The owner account the stack sets up (a local instance on 127.0.0.1 only). */
+export const OWNER = {
+  email: 'owner@paykit.test',
+  password: 'Paykit-sandbox-1',
+  firstName: 'Paykit',
+  lastName: 'Owner',
+} as const
+
+/** The webhook signing secret shared by the sandbox and the `Paykit Webhook` credential. */
+export const WEBHOOK_SECRET = 'whsec-paykit-n8n-sandbox'
+
+/** Fixed ids of the example workflows once imported (n8n accepts at most 21 characters). */
+export const WORKFLOW_IDS: Readonly<Record<string, string>> = {
+  'payment-link-from-form.json': 'paykitFormToLink',
+  'orders-to-payment-links.json': 'paykitOrdersToLinks',
+  'order-paid-read-back.json': 'paykitOrderPaid',
+  'charge-3ds-completion.json': 'paykit3dsCompletion',
+}
+
+/** Browser id header: n8n binds its session cookie to it (any fixed value for API calls). */
+const BROWSER_ID = 'paykit-stack'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+export interface StackOptions {
+  /** n8n's user folder (`N8N_USER_FOLDER`); default a new temporary folder, removed on stop. */
+  readonly userFolder?: string
+  /** n8n's port; default a free one. */
+  readonly n8nPort?: number
+  /** The sandbox's port; default a free one. */
+  readonly sandboxPort?: number
+  /** Example workflows to publish (activate) on a new instance, by file name; default the Paykit Trigger's. */
+  readonly publish?: ReadonlyArray<string>
+  /** Progress lines (default: stderr). */
+  readonly log?: (line: string) => void
+  /** n8n's own log lines (default: dropped; the last ones are shown if it fails to start). */
+  readonly n8nLog?: (line: string) => void
+}
+
+export interface CliResult {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+export interface Stack {
+  readonly editorUrl: string
+  readonly sandboxUrl: string
+  readonly userFolder: string
+  /** `Cookie` header of the owner's session. */
+  readonly cookie: string
+  /** The sandbox's order-event target: the Paykit Trigger's production URL. */
+  readonly triggerUrl: string
+  /** n8n's REST API as the logged-in owner (`/rest/...`), JSON in and out. */
+  readonly rest: (path: string, init?: RequestInit) => Promise<unknown>
+  /** Runs an n8n CLI command on this instance's folder and database. */
+  readonly cli: (args: ReadonlyArray<string>) => Promise<CliResult>
+  readonly stop: () => Promise<void>
+}
+
+// -------------------------------------------------------------------------------------
+// install and build
+// -------------------------------------------------------------------------------------
+
+/** Installs the pinned n8n into `.tools/n8n` unless present (`install.sh`, about 5 min cold). */
+export const ensureN8n = (): void => {
+  const result = spawnSync('bash', [join(ROOT, 'scripts/n8n/install.sh')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  })
+  if (result.status !== 0) throw new Error(`installing n8n failed (exit ${String(result.status)})`)
+}
+
+/** Builds the workspace unless the package's and the sandbox's `dist` are there. */
+export const ensureBuilt = (): void => {
+  const built =
+    existsSync(join(NODES_PACKAGE, 'dist/nodes/Paykit/Paykit.node.js')) && existsSync(SANDBOX_BIN)
+  if (built) return
+  for (const args of [
+    ['install', '--frozen-lockfile', '--reporter=append-only'],
+    ['run', 'build'],
+  ]) {
+    const result = spawnSync('pnpm', args, { cwd: ROOT, stdio: ['ignore', 2, 2] })
+    if (result.status !== 0) throw new Error(`pnpm ${args.join(' ')} failed`)
+  }
+}
+
+/**
+ * Installs the package into `<userFolder>/.n8n/nodes/node_modules/n8n-nodes-paykit` as n8n
+ * does for a community package: the `npm pack` tarball unpacked, its dev, peer and optional
+ * dependencies removed from `package.json`, then `npm install --ignore-scripts
+ * --install-strategy=shallow` in it (nothing to fetch: the package has no dependency).
+ */
+export const installPackage = (userFolder: string): string => {
+  const work = mkdtempSync(join(tmpdir(), 'paykit-pack-'))
+  try {
+    const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', work], {
+      cwd: NODES_PACKAGE,
+      encoding: 'utf8',
+    })
+    if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`)
+    const tarball = join(work, packed.stdout.trim().split('\n').pop() ?? '')
+    const target = join(userFolder, '.n8n/nodes/node_modules/n8n-nodes-paykit')
+    rmSync(target, { recursive: true, force: true })
+    mkdirSync(target, { recursive: true })
+    const untar = spawnSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'])
+    if (untar.status !== 0) throw new Error(`unpacking ${tarball} failed`)
+    const manifestPath = join(target, 'package.json')
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>
+    delete manifest.devDependencies
+    delete manifest.peerDependencies
+    delete manifest.optionalDependencies
+    writeFileSync(manifestPath, JSON.stringify(manifest, null, 2))
+    // n8n then runs `npm install` in the folder for the package's dependencies; this package
+    // has none (the core is bundled), so there is nothing to install unless that changes.
+    if (Object.keys((manifest.dependencies as object | undefined) ?? {}).length > 0) {
+      const npm = spawnSync(
+        'npm',
+        [
+          'install',
+          '--ignore-scripts',
+          '--install-strategy=shallow',
+          '--no-audit',
+          '--no-fund',
+          '--no-package-lock',
+          '--loglevel=error',
+        ],
+        { cwd: target, encoding: 'utf8' },
+      )
+      if (npm.status !== 0) throw new Error(`npm install in ${target} failed: ${npm.stderr}`)
+    }
+    return String(manifest.version)
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// processes
+// -------------------------------------------------------------------------------------
+
+/** A free TCP port on 127.0.0.1. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+
+/** Stops a child started with `detached: true`: its whole process group, TERM then KILL. */
+export const stopGroup = async (
+  child: ChildProcess | undefined,
+  graceMs = 10_000,
+): Promise<void> => {
+  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-(child.pid as number), sig)
+    } catch {
+      // already gone
+    }
+  }
+  signal('SIGTERM')
+  const timer = setTimeout(() => signal('SIGKILL'), graceMs)
+  await exited
+  clearTimeout(timer)
+  signal('SIGKILL') // anything the group left behind (n8n's task runner)
+}
+
+/** The environment n8n runs with: this folder, 127.0.0.1 only, nothing phoned home. */
+export const n8nEnv = (
+  userFolder: string,
+  port: number,
+  brokerPort: number,
+): NodeJS.ProcessEnv => ({
+  ...process.env,
+  N8N_USER_FOLDER: userFolder,
+  N8N_PORT: String(port),
+  N8N_LISTEN_ADDRESS: '127.0.0.1',
+  N8N_HOST: '127.0.0.1',
+  N8N_PROTOCOL: 'http',
+  N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
+  WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+  N8N_SECURE_COOKIE: 'false',
+  N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+  N8N_DIAGNOSTICS_ENABLED: 'false',
+  N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+  N8N_TEMPLATES_ENABLED: 'false',
+  N8N_PERSONALIZATION_ENABLED: 'false',
+  N8N_HIRING_BANNER_ENABLED: 'false',
+  N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+  N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+  N8N_LOG_LEVEL: 'info',
+  N8N_LOG_OUTPUT: 'console',
+  DB_SQLITE_POOL_SIZE: '2',
+  NODE_ENV: 'production',
+})
+
+/** Runs the n8n CLI (`n8n <args>`) to completion. */
+export const runN8nCli = (
+  env: NodeJS.ProcessEnv,
+  args: ReadonlyArray<string>,
+): Promise<CliResult> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [N8N_BIN, ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')))
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')))
+    child.once('error', reject)
+    child.once('close', (code) => resolve({ code, stdout, stderr }))
+  })
+
+const cliOrThrow = async (
+  env: NodeJS.ProcessEnv,
+  args: ReadonlyArray<string>,
+): Promise<CliResult> => {
+  const result = await runN8nCli(env, args)
+  const failed = /An error occurred|Error /.test(result.stdout + result.stderr)
+  if (result.code !== 0 || failed)
+    throw new Error(
+      `n8n ${args.join(' ')} failed (exit ${String(result.code)}):\n${result.stdout}\n${result.stderr}`,
+    )
+  return result
+}
+
+const startSandbox = (
+  port: number,
+  webhookUrl: string,
+): Promise<{ url: string; child: ChildProcess }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        SANDBOX_BIN,
+        '--port',
+        String(port),
+        '--webhook-url',
+        webhookUrl,
+        '--webhook-secret',
+        WEBHOOK_SECRET,
+        '--control',
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'], detached: true },
+    )
+    child.once('error', reject)
+    child.once('exit', (code) => reject(new Error(`paykit-sandbox exited with ${String(code)}`)))
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const match = /^listening on (http:\/\/\S+)$/.exec(line)
+      if (match?.[1] !== undefined) {
+        child.removeAllListeners('exit')
+        resolve({ url: match[1], child })
+      }
+    })
+  })
+
+// -------------------------------------------------------------------------------------
+// workflows and credentials
+// -------------------------------------------------------------------------------------
+
+interface ExampleNode {
+  readonly type: string
+  readonly webhookId?: string
+  readonly parameters: Record<string, unknown>
+}
+
+/** The example workflows as imported: file name -> workflow JSON with its fixed id. */
+export const exampleWorkflows = (): ReadonlyArray<{
+  file: string
+  id: string
+  json: Record<string, unknown>
+}> =>
+  readdirSync(join(NODES_PACKAGE, 'examples'))
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => {
+      const json = JSON.parse(
+        readFileSync(join(NODES_PACKAGE, 'examples', file), 'utf8'),
+      ) as Record<string, unknown>
+      const id = WORKFLOW_IDS[file] ?? `paykit${file.replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 21)
+      return { file, id, json: { ...json, id, active: false } }
+    })
+
+/** The production URL of the Paykit Trigger in `order-paid-read-back.json`. */
+export const triggerProductionUrl = (editorUrl: string): string => {
+  const example = exampleWorkflows().find((w) => w.file === 'order-paid-read-back.json')
+  const nodes = (example?.json.nodes ?? []) as ReadonlyArray<ExampleNode>
+  const trigger = nodes.find((n) => n.type === 'n8n-nodes-paykit.paykitTrigger')
+  if (trigger?.webhookId === undefined)
+    throw new Error('order-paid-read-back.json has no Paykit Trigger webhookId')
+  return `${editorUrl}webhook/${trigger.webhookId}/webhook`
+}
+
+/** The two credentials the examples name, for `n8n import:credentials` (data in clear; n8n encrypts it). */
+export const exampleCredentials = (sandboxUrl: string) => [
+  {
+    id: 'paykit-sandbox',
+    name: 'Paykit sandbox',
+    type: 'paykitApi',
+    data: {
+      baseUrl: sandboxUrl,
+      clientId: 'sandbox-client',
+      clientSecret: 'sandbox-secret',
+      apiKey: '',
+      accessToken: '',
+    },
+  },
+  {
+    id: 'paykit-webhook',
+    name: 'Paykit webhook secret',
+    type: 'paykitWebhookApi',
+    data: { signingSecret: WEBHOOK_SECRET },
+  },
+]
+
+// -------------------------------------------------------------------------------------
+// the stack
+// -------------------------------------------------------------------------------------
+
+const waitFor = async (
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  failed?: () => string | undefined,
+) => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const reason = failed?.()
+    if (reason !== undefined) throw new Error(`${what}: ${reason}`)
+    if (await check().catch(() => false)) return
+    if (Date.now() > deadline) throw new Error(`${what}: not ready after ${timeoutMs / 1000} s`)
+    await new Promise((r) => setTimeout(r, 500))
+  }
+}
+
+/**
+ * Starts the sandbox and n8n (package installed, credentials and examples imported, the
+ * Paykit Trigger workflow published, the owner set up and logged in). Installs n8n and
+ * builds the workspace first when needed.
+ */
+export const startStack = async (options: StackOptions = {}): Promise<Stack> => {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
+  ensureN8n()
+  ensureBuilt()
+  const temporary = options.userFolder === undefined
+  const userFolder = options.userFolder ?? mkdtempSync(join(tmpdir(), 'paykit-n8n-'))
+  const n8nPort = options.n8nPort ?? (await freePort())
+  const sandboxPort = options.sandboxPort ?? (await freePort())
+  const editorUrl = `http://127.0.0.1:${n8nPort}/`
+  const triggerUrl = triggerProductionUrl(editorUrl)
+  const cliEnv = async () => n8nEnv(userFolder, n8nPort, await freePort())
+  let sandbox: { url: string; child: ChildProcess } | undefined
+  let n8n: ChildProcess | undefined
+  const stop = async () => {
+    await Promise.all([stopGroup(n8n), stopGroup(sandbox?.child, 2000)])
+    if (temporary) rmSync(userFolder, { recursive: true, force: true })
+  }
+  const firstStart = !existsSync(join(userFolder, '.n8n/database.sqlite'))
+  try {
+    sandbox = await startSandbox(sandboxPort, triggerUrl)
+    log(`paykit-sandbox: ${sandbox.url} (order events signed, sent to ${triggerUrl})`)
+    const version = installPackage(userFolder)
+    log(
+      `n8n-nodes-paykit ${version}: installed into ${join(userFolder, '.n8n/nodes/node_modules')}`,
+    )
+    const work = mkdtempSync(join(tmpdir(), 'paykit-import-'))
+    try {
+      const credentialsFile = join(work, 'credentials.json')
+      writeFileSync(credentialsFile, JSON.stringify(exampleCredentials(sandbox.url)))
+      await cliOrThrow(await cliEnv(), ['import:credentials', `--input=${credentialsFile}`])
+      log(
+        'credentials: Paykit sandbox (paykit-sandbox), Paykit webhook secret (paykit-webhook) imported',
+      )
+      // The examples on a new instance only: a kept user folder keeps the user's edits.
+      if (firstStart) {
+        const workflowsDir = join(work, 'workflows')
+        mkdirSync(workflowsDir)
+        const examples = exampleWorkflows()
+        for (const w of examples) writeFileSync(join(workflowsDir, w.file), JSON.stringify(w.json))
+        await cliOrThrow(await cliEnv(), [
+          'import:workflow',
+          '--separate',
+          `--input=${workflowsDir}`,
+        ])
+        log(`workflows: ${examples.map((w) => `${w.id}`).join(', ')} imported`)
+      }
+    } finally {
+      rmSync(work, { recursive: true, force: true })
+    }
+
+    const tail: Array<string> = []
+    const child = spawn(process.execPath, [N8N_BIN, 'start'], {
+      env: await cliEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    n8n = child
+    for (const stream of [child.stdout, child.stderr])
+      createInterface({ input: stream }).on('line', (line) => {
+        tail.push(line)
+        if (tail.length > 40) tail.shift()
+        options.n8nLog?.(line)
+      })
+    const exitedEarly = () =>
+      child.exitCode !== null || child.signalCode !== null
+        ? `n8n exited (${String(child.exitCode ?? child.signalCode)}):\n${tail.join('\n')}`
+        : undefined
+    log(`n8n ${N8N_VERSION}: starting on ${editorUrl} ...`)
+    await waitFor(
+      'n8n',
+      async () => (await fetch(`${editorUrl}healthz/readiness`)).ok,
+      180_000,
+      exitedEarly,
+    )
+
+    // The owner: POST /rest/owner/setup once (n8n answers 400 when it is set up already).
+    const setup = await fetch(`${editorUrl}rest/owner/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
+      body: JSON.stringify(OWNER),
+    })
+    if (!setup.ok && setup.status !== 400)
+      throw new Error(`owner setup answered ${setup.status}: ${await setup.text()}`)
+    const login = await fetch(`${editorUrl}rest/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
+      body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+    })
+    if (!login.ok) throw new Error(`login answered ${login.status}: ${await login.text()}`)
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ')
+    log(`owner: ${OWNER.email} set up and logged in`)
+    const rest = async (path: string, init: RequestInit = {}): Promise<unknown> => {
+      const res = await fetch(`${editorUrl}rest${path}`, {
+        ...init,
+        headers: {
+          'content-type': 'application/json',
+          'browser-id': BROWSER_ID,
+          cookie,
+          ...init.headers,
+        },
+      })
+      const text = await res.text()
+      if (!res.ok)
+        throw new Error(`${init.method ?? 'GET'} /rest${path} answered ${res.status}: ${text}`)
+      return text === '' ? undefined : (JSON.parse(text) as unknown)
+    }
+    // Publish (activate) as the editor's Publish button does, on a new instance only.
+    if (firstStart)
+      for (const file of options.publish ?? ['order-paid-read-back.json']) {
+        const id = WORKFLOW_IDS[file] ?? file
+        const workflow = (await rest(`/workflows/${id}`)) as { data: { versionId: string } }
+        await rest(`/workflows/${id}/activate`, {
+          method: 'POST',
+          body: JSON.stringify({ versionId: workflow.data.versionId }),
+        })
+        log(`workflow ${id}: published (active)`)
+      }
+    return {
+      editorUrl,
+      sandboxUrl: sandbox.url,
+      userFolder,
+      cookie,
+      triggerUrl,
+      rest,
+      cli: async (args) => runN8nCli(await cliEnv(), args),
+      stop,
+    }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
