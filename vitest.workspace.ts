@@ -23,6 +23,16 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
+      {
+        // README snippets type-checked and run; the packed tarballs installed into clean
+        // npm and pnpm projects (minutes: they install and compile real projects).
+        test: {
+          name: 'docs',
+          root: 'scripts/docs-check',
+          include: ['*.test.ts'],
+          testTimeout: 600_000,
+        },
+      },
     ],
   },
 })

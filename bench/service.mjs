@@ -1,0 +1,28 @@
+// The service a benchmark talks to, in its own process (started by support.mjs
+// `startService`): the testkit sandbox (built dist) with `setLatency(ms)` when ms > 0,
+// behind a counting proxy. Answers `stats` and `reset` over IPC.
+// The sandbox module is imported by path: the package root also loads nock, whose
+// interceptors would then sit in every outgoing request of this process (the proxy's).
+import { startSandbox } from '../packages/testkit/dist/sandbox/startSandbox.js'
+import { countingProxy } from './support.mjs'
+
+const latencyMs = Number(process.argv[2] ?? 0)
+const sandbox = await startSandbox({ expirySweepMs: 0 })
+if (latencyMs > 0) sandbox.setLatency(latencyMs)
+const proxy = await countingProxy(sandbox.url)
+
+process.on('message', ({ id, command }) => {
+  if (command === 'stats') process.send({ id, result: proxy.stats() })
+  else if (command === 'reset') {
+    proxy.reset()
+    process.send({ id, result: true })
+  }
+})
+const stop = async () => {
+  await proxy.close()
+  await sandbox.close()
+  process.exit(0)
+}
+process.on('SIGTERM', stop)
+process.on('disconnect', stop)
+process.send({ ready: { url: proxy.url, sandboxUrl: sandbox.url } })

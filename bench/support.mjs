@@ -1,0 +1,162 @@
+// Helpers the benchmark scripts share: medians, a counting proxy, the service child
+// process, running a script that prints one JSON result, and number formatting.
+/* global setTimeout, clearTimeout, URL */
+import { fork, spawn } from 'node:child_process'
+import { createServer, request } from 'node:http'
+import { availableParallelism } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const BENCH_DIR = dirname(fileURLToPath(import.meta.url))
+export const ROOT = join(BENCH_DIR, '..')
+// The sandbox's default credentials (testkit `defaultCredentials`), written here because
+// importing the testkit's root also loads nock, which intercepts the process's requests.
+export const API_KEY = 'sandbox-api-key'
+export const CLIENT_ID = 'sandbox-client'
+export const CLIENT_SECRET = 'sandbox-secret'
+export const CORES = availableParallelism()
+
+/** The median of numbers (the middle one of 3). */
+export const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+/** `runs` objects of numbers -> one object of the medians, field by field. */
+export const medians = (runs) =>
+  Object.fromEntries(
+    Object.keys(runs[0]).map((k) => [
+      k,
+      typeof runs[0][k] === 'number' ? median(runs.map((r) => r[k])) : runs[0][k],
+    ]),
+  )
+
+/** Rounds to a few significant figures, for tables. */
+export const fmt = (x, digits = 3) => {
+  if (typeof x !== 'number' || !Number.isFinite(x)) return String(x)
+  if (Math.abs(x) >= 10 ** digits) return String(Math.round(x))
+  return String(Number(x.toPrecision(digits)))
+}
+
+/**
+ * A pass-through HTTP proxy in front of `target` that counts what a client does on the
+ * wire: the most requests in flight at once (overall and during the first `early` API
+ * requests), the requests, the token requests, the TCP connections.
+ * The same counting as packages/n8n-nodes/test/support.ts `countingProxy`.
+ */
+export const countingProxy = async (target, { early = 64 } = {}) => {
+  let inFlight = 0
+  let maxInFlight = 0
+  // The most in flight while the first `early` requests (token requests aside) arrived.
+  let maxInFlightEarly = 0
+  let apiRequests = 0
+  let requests = 0
+  let connections = 0
+  let tokenRequests = 0
+  const server = createServer((req, res) => {
+    inFlight++
+    requests++
+    if ((req.url ?? '').startsWith('/token')) tokenRequests++
+    else apiRequests++
+    maxInFlight = Math.max(maxInFlight, inFlight)
+    if (apiRequests <= early) maxInFlightEarly = Math.max(maxInFlightEarly, inFlight)
+    const upstream = request(
+      new URL(req.url ?? '/', target),
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+        answer.on('end', () => inFlight--)
+      },
+    )
+    upstream.on('error', () => {
+      inFlight--
+      res.destroy()
+    })
+    req.pipe(upstream)
+  })
+  server.on('connection', () => connections++)
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    stats: () => ({ maxInFlight, maxInFlightEarly, requests, connections, tokenRequests }),
+    reset: () => {
+      maxInFlight = inFlight
+      maxInFlightEarly = inFlight
+      apiRequests = 0
+      requests = 0
+      connections = 0
+      tokenRequests = 0
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+/**
+ * Starts bench/service.mjs (the sandbox, optionally with injected latency, behind a
+ * counting proxy) in its own process, so that the process measured shares its event loop
+ * with neither. Resolves with its URLs and `stats()` / `reset()` / `close()` over IPC.
+ */
+export const startService = ({ latencyMs = 0 } = {}) =>
+  new Promise((resolve, reject) => {
+    const child = fork(join(BENCH_DIR, 'service.mjs'), [String(latencyMs)], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
+    let seq = 0
+    const pending = new Map()
+    const ask = (command) =>
+      new Promise((res) => {
+        const id = ++seq
+        pending.set(id, res)
+        child.send({ id, command })
+      })
+    child.on('error', reject)
+    child.once('exit', (code) => reject(new Error(`bench/service.mjs exited with ${code}`)))
+    child.on('message', (message) => {
+      if (message.ready !== undefined)
+        resolve({
+          ...message.ready,
+          stats: () => ask('stats'),
+          reset: () => ask('reset'),
+          close: () =>
+            new Promise((res) => {
+              child.removeAllListeners('exit')
+              child.once('exit', () => res())
+              child.kill('SIGTERM')
+            }),
+        })
+      else pending.get(message.id)?.(message.result)
+    })
+  })
+
+/**
+ * Runs `node <script> ...args` and resolves with the JSON object its last stdout line
+ * holds, and the whole output; rejects when it fails or prints no JSON.
+ */
+export const runJson = (script, args = [], { nodeArgs = [], timeoutMs = 600_000 } = {}) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let out = ''
+    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs)
+    child.stdout.on('data', (d) => (out += d))
+    child.on('error', reject)
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer)
+      const last = out.trim().split('\n').at(-1) ?? ''
+      try {
+        if (code !== 0)
+          throw new Error(signal === null ? `exit code ${code}` : `killed by ${signal}`)
+        resolve(JSON.parse(last))
+      } catch (error) {
+        reject(new Error(`${script} ${args.join(' ')}: ${error.message}\n${out}`))
+      }
+    })
+  })

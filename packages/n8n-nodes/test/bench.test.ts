@@ -1,0 +1,46 @@
+/**
+ * `pnpm bench` cannot rot: its smoke run (a few items, one run per figure, no
+ * BENCHMARKS.md written) goes through every section against the built packages and must
+ * print the machine's core count and the table. The figures themselves are not checked:
+ * performance is measured by `pnpm bench`, never by a timed test.
+ */
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const root = fileURLToPath(new URL('../../..', import.meta.url))
+
+const smoke = () =>
+  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, ['bench/run.mjs', '--smoke'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+    child.on('exit', (code) => resolve({ code, out, err }))
+  })
+
+describe('pnpm bench', () => {
+  it('its smoke run prints the core count and the table of every section', async () => {
+    const { code, out, err } = await smoke()
+    expect(code, `${out}\n${err}`).toBe(0)
+    expect(out).toMatch(/^machine: \d+ cores/m)
+    expect(out).toContain('| figure | value | peer (same run) | ratio | target | verdict |')
+    for (const figure of [
+      'n8n Paykit node items/s',
+      'n8n Paykit node token requests',
+      'client getOrder vs raw fetch, 1 in flight',
+      'client getOrder vs raw fetch, 16 in flight',
+      'sandbox GET order',
+      'sandbox POST checkout',
+    ])
+      expect(out).toContain(`| ${figure}`)
+    // The other packages' benchmarks appear too: their figures, or that they are missing.
+    expect(out).toMatch(/\| (validate\(PaymentLinkRequest\)|validation)/)
+    expect(out).toMatch(/\| sandbox vs bare node:http/)
+    expect(out).not.toContain('wrote BENCHMARKS.md')
+  }, 300_000)
+})
