@@ -777,10 +777,13 @@ describe('amount with lineItems: amount must equal the line-item total (DESIGN.m
     )
   })
 
-  test.prop([
-    fc.array(fc.tuple(cents, quantity), { minLength: 1, maxLength: 5 }),
-    fc.bigInt({ min: -500n, max: 500n }),
-  ], { seed: 817800999 })('paymentLinkRequestFor and orderTotal agree on every amount', (lines, delta) => {
+  test.prop(
+    [
+      fc.array(fc.tuple(cents, quantity), { minLength: 1, maxLength: 5 }),
+      fc.bigInt({ min: -500n, max: 500n }),
+    ],
+    { seed: 817800999 },
+  )('paymentLinkRequestFor and orderTotal agree on every amount', (lines, delta) => {
     const lineItems = lines.map(([c, q]) => ({
       product: { name: 'p', price: fromCentsNumber(c) },
       quantity: q,
