@@ -1,0 +1,41 @@
+/**
+ * The checks of a published tarball, as a vitest suite shared by
+ * `packages/{core,testkit}/test/package.test.ts` (the helpers are in `package-check.ts`).
+ */
+import { describe, expect, it } from 'vitest'
+import { danglingReferences, disallowedFiles, pack, tarballFiles, unpack } from './package-check.js'
+
+/** Packs package `name` as `pnpm publish` would (after `pnpm run build`) and checks what ships. */
+export const describeTarball = (name: 'core' | 'testkit') =>
+  describe(`the published tarball of @paykit/${name}`, async () => {
+    const tgz = await pack(name)
+    const files = await tarballFiles(tgz)
+    const dir = await unpack(tgz)
+
+    it('holds only dist JavaScript, declarations and their maps, the sources the maps name, README and package.json', () => {
+      expect(disallowedFiles(files)).toEqual([])
+      expect(files).toContain('package.json')
+      expect(files).toContain('README.md')
+      expect(files.some((f) => f.endsWith('.tsbuildinfo'))).toBe(false)
+    })
+
+    it('has every file package.json and the source maps point at', () => {
+      expect(danglingReferences(dir, files)).toEqual([])
+    })
+
+    it('ships no workspace: ranges and no exact pins of runtime dependencies', async () => {
+      const { readFile } = await import('node:fs/promises')
+      const manifest = JSON.parse(await readFile(`${dir}/package.json`, 'utf8')) as Record<
+        string,
+        Record<string, string> | undefined
+      >
+      const ranges = { ...manifest['dependencies'], ...manifest['peerDependencies'] }
+      for (const [name, range] of Object.entries(ranges)) {
+        expect(range, name).not.toMatch(/^workspace:/)
+        expect(range, name).not.toMatch(/^\d/)
+      }
+      expect(manifest['peerDependencies']).toMatchObject({ 'fp-ts': '^2.16.0', 'io-ts': '^2.2.20' })
+      expect(Object.keys(manifest['dependencies'] ?? {})).not.toContain('fp-ts')
+      expect(Object.keys(manifest['dependencies'] ?? {})).not.toContain('io-ts')
+    })
+  })
