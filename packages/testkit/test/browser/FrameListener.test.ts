@@ -9,8 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as ThreeDS from '../../../core/src/browser/index.js'
-import { startSandbox } from '../../src/sandbox/startSandbox.js'
-import { defaultCredentials, testCards } from '../../src/TestCards.js'
+import { startBuyerSandbox, type Authentication, type BuyerSandbox } from './support.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const BUNDLE_DIR = fileURLToPath(new URL('../../../core/dist/browser/', import.meta.url))
@@ -82,105 +81,17 @@ const forgerHandler: RequestListener = (req, res) => {
 }
 
 // -------------------------------------------------------------------------------------
-// the 3DS side: the sandbox, on its own origin
-// -------------------------------------------------------------------------------------
-
-interface Authentication {
-  readonly url: string
-  readonly id: string
-  readonly orderId: string
-}
-
-interface Acs {
-  /** A new order charged with the 3DS test card: its authentication. */
-  readonly authenticate: () => Promise<Authentication>
-  /** The charge repeated with the authentication id: its status. */
-  readonly repeatCharge: (auth: Authentication) => Promise<string>
-  readonly close: () => Promise<void>
-}
-
-let counter = 0
-
-const startAcs = async (): Promise<Acs> => {
-  const sandbox = await startSandbox()
-  const post = async (
-    path: string,
-    body: unknown,
-    token?: string,
-  ): Promise<Record<string, unknown>> => {
-    const response = await fetch(`${sandbox.url}${path}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-      },
-      body: JSON.stringify(body),
-    })
-    const json = (await response.json()) as Record<string, unknown>
-    if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${JSON.stringify(json)}`)
-    return json
-  }
-  const { accessToken } = (await post('/token', {
-    clientId: defaultCredentials.clientId,
-    clientSecret: defaultCredentials.clientSecret,
-  })) as { accessToken: string }
-  const { id: cardId } = (await post(
-    '/paymentmethods',
-    {
-      customer: {
-        id: 'buyer-1',
-        name: 'Ada Buyer',
-        email: 'ada@example.com',
-        phoneNumber: '+50688880000',
-      },
-      card: {
-        number: testCards.authentication.number,
-        expirationMonth: '12',
-        expirationYear: String(new Date().getUTCFullYear() + 3),
-        cvv: '123',
-        cardHolder: 'Ada Buyer',
-        singleUse: false,
-      },
-    },
-    accessToken,
-  )) as { id: string }
-  const charge = (orderId: string, authenticationId: string | null) =>
-    post(
-      '/charges',
-      {
-        order: { id: orderId, amount: 25.5, description: '3DS in a browser', name: 'Browser test' },
-        cardId,
-        authenticationId,
-      },
-      accessToken,
-    )
-  return {
-    authenticate: async () => {
-      counter += 1
-      const orderId = `browser-order-${counter}`
-      const response = await charge(orderId, null)
-      expect(response).toMatchObject({ status: 'AUTHENTICATION_REQUIRED' })
-      const authentication = response['authentication'] as { url: string; id: string }
-      expect(new URL(authentication.url).origin).toBe(sandbox.url)
-      return { url: authentication.url, id: authentication.id, orderId }
-    },
-    repeatCharge: async (auth) => String((await charge(auth.orderId, auth.id))['status']),
-    close: () => sandbox.close(),
-  }
-}
-
-// -------------------------------------------------------------------------------------
-// browser
+// browser (the 3DS side is the sandbox on its own origin: support.ts's startBuyerSandbox)
 // -------------------------------------------------------------------------------------
 
 let browser: Browser | undefined
 let launchError: Error | undefined
-let acs: Acs | undefined
+let acs: BuyerSandbox | undefined
 let merchant: { origin: string; server: Server } | undefined
 let forger: { origin: string; server: Server } | undefined
 
 beforeAll(async () => {
-  acs = await startAcs()
+  acs = await startBuyerSandbox()
   merchant = await listen(merchantHandler)
   forger = await listen(forgerHandler)
   if (!existsSync(CHROMIUM)) {
@@ -213,7 +124,7 @@ afterAll(async () => {
   await Promise.all([acs?.close(), close(merchant?.server), close(forger?.server)])
 })
 
-const sandboxAcs = (): Acs => {
+const sandboxAcs = (): BuyerSandbox => {
   if (acs === undefined) throw new Error('the sandbox did not start')
   return acs
 }

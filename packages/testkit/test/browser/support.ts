@@ -67,6 +67,8 @@ export interface BuyerSandbox {
   readonly sandbox: Sandbox
   /** A new order charged with the 3DS test card: its authentication. */
   readonly authenticate: () => Promise<Authentication>
+  /** The charge repeated with the authentication id: its status. */
+  readonly repeatCharge: (auth: Authentication) => Promise<string>
   /** A payment link from this creation body: its checkout address and order code. */
   readonly paymentLink: (
     body: Record<string, unknown>,
@@ -113,20 +115,27 @@ export const startBuyerSandbox = async (): Promise<BuyerSandbox> => {
     },
     accessToken,
   )) as { id: string }
+  const charge = (orderId: string, authenticationId: string | null) =>
+    post(
+      '/charges',
+      { order: { id: orderId, amount: 25.5 }, cardId, authenticationId },
+      accessToken,
+    )
   return {
     sandbox,
     authenticate: async () => {
       counter += 1
       // Merchants' order ids are often UUIDs: long words that do not wrap.
       const orderId = `order-${counter}-${randomUUID()}`
-      const charge = await post(
-        '/charges',
-        { order: { id: orderId, amount: 25.5 }, cardId, authenticationId: null },
-        accessToken,
-      )
-      const authentication = charge['authentication'] as { url: string; id: string }
+      const response = await charge(orderId, null)
+      if (response['status'] !== 'AUTHENTICATION_REQUIRED')
+        throw new Error(`the 3DS card was charged without 3DS: ${JSON.stringify(response)}`)
+      const authentication = response['authentication'] as { url: string; id: string }
+      if (new URL(authentication.url).origin !== sandbox.url)
+        throw new Error(`the 3DS frame is not on the sandbox's origin: ${authentication.url}`)
       return { url: authentication.url, id: authentication.id, orderId }
     },
+    repeatCharge: async (auth) => String((await charge(auth.orderId, auth.id))['status']),
     paymentLink: async (body) => {
       const link = await post('/paymentlink/checkout', body, defaultCredentials.apiKey)
       return { url: String(link['paymentLinkUrl']), orderCode: String(link['orderCode']) }
