@@ -15,6 +15,6 @@ export * from './pure.js'
 // -------------------------------------------------------------------------------------
 // the Node/browser edge: fetch, Date.now, setTimeout
 // -------------------------------------------------------------------------------------
-export * from './FetchTransport.js'
-export * from './DefaultRuntime.js'
-export { createClient } from './Client.js'
+export * from './edge/FetchTransport.js'
+export * from './edge/DefaultRuntime.js'
+export { createClient } from './edge/DefaultClient.js'

@@ -11,34 +11,34 @@
 // -------------------------------------------------------------------------------------
 // field errors and money
 // -------------------------------------------------------------------------------------
-export * from './FieldError.js'
-export * as Money from './Money.js'
-export { MoneyFromNumber } from './Money.js'
+export * from './model/FieldError.js'
+export * as Money from './model/Money.js'
+export { MoneyFromNumber } from './model/Money.js'
 
 // -------------------------------------------------------------------------------------
 // plain JSON out of (and into) any codec: amounts as JSON numbers
 // -------------------------------------------------------------------------------------
-export * as Json from './Json.js'
-export type { JsonValue } from './Json.js'
+export * as Json from './model/Json.js'
+export type { JsonValue } from './model/Json.js'
 
 // -------------------------------------------------------------------------------------
 // resources (spec section 2) and their rules
 // -------------------------------------------------------------------------------------
-export * from './Token.js'
-export * from './PaymentMethod.js'
-export * from './Charge.js'
-export * as Authentication from './Authentication.js'
+export * from './model/Token.js'
+export * from './model/PaymentMethod.js'
+export * from './model/Charge.js'
+export * as Authentication from './machines/Authentication.js'
 export {
   AuthenticationStatus,
   FrameMessage,
   type FrameMessageOutput,
   FrameMessageType,
   isAuthenticationSuccess,
-} from './Authentication.js'
-export * as ChargeFlow from './ChargeFlow.js'
-export type { ChargeFlowEvent, ChargeFlowState } from './ChargeFlow.js'
-export * from './PaymentLink.js'
-export * from './Order.js'
+} from './machines/Authentication.js'
+export * as ChargeFlow from './machines/ChargeFlow.js'
+export type { ChargeFlowEvent, ChargeFlowState } from './machines/ChargeFlow.js'
+export * from './model/PaymentLink.js'
+export * from './model/Order.js'
 export {
   OrderStatus,
   orderStatuses,
@@ -46,23 +46,24 @@ export {
   isTerminal as isTerminalOrderStatus,
   reduce as reduceOrderStatus,
   transition as transitionOrderStatus,
-} from './OrderStatus.js'
-export * from './Problem.js'
-export * from './TransitionError.js'
+} from './machines/OrderStatus.js'
+export * from './model/Problem.js'
+export * from './machines/TransitionError.js'
 
 // -------------------------------------------------------------------------------------
 // webhooks
 // -------------------------------------------------------------------------------------
-export * from './Webhook.js'
+export * from './signing/Webhook.js'
 
 // -------------------------------------------------------------------------------------
 // client (I/O, clock and sleep only through the injected runtime)
 // -------------------------------------------------------------------------------------
-export * from './Transport.js'
-export * from './PaykitError.js'
-export * from './Redaction.js'
-export * as Retry from './Retry.js'
-export { defaultRetryPolicy, noRetry, type RequestKind, type RetryPolicy } from './Retry.js'
-export * from './TokenCache.js'
-export * from './Concurrency.js'
-export * from './ClientWith.js'
+export * from './client/Transport.js'
+export * from './client/PaykitError.js'
+export * from './client/Redaction.js'
+export * as Retry from './client/Retry.js'
+export { defaultRetryPolicy, noRetry, type RequestKind, type RetryPolicy } from './client/Retry.js'
+export * from './client/TokenCache.js'
+export * from './client/Concurrency.js'
+export * from './client/Client.js'
+export * from './client/ClientWith.js'

@@ -4,8 +4,8 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
-import { validate } from '../src/FieldError.js'
-import * as Money from '../src/Money.js'
+import { validate } from '../src/model/FieldError.js'
+import * as Money from '../src/model/Money.js'
 
 type Json = Record<string, unknown>
 

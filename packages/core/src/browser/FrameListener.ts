@@ -12,7 +12,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import { FrameMessage, isFinal } from '../Authentication.js'
+import { FrameMessage, isFinal } from '../machines/Authentication.js'
 
 // -------------------------------------------------------------------------------------
 // model

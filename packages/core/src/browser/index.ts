@@ -13,4 +13,4 @@ export * from './FrameListener.js'
 // -------------------------------------------------------------------------------------
 // frame message codec (spec 6.1)
 // -------------------------------------------------------------------------------------
-export { FrameMessage } from '../Authentication.js'
+export { FrameMessage } from '../machines/Authentication.js'

@@ -10,7 +10,7 @@ import {
   type FrameError,
   type MessageTarget,
 } from '../../src/browser/FrameListener.js'
-import { FrameMessage } from '../../src/Authentication.js'
+import { FrameMessage } from '../../src/machines/Authentication.js'
 
 // A stand-in for the browser window: it delivers `message` events to its listeners and
 // counts them, so a test sees that the listener is removed when it settles.

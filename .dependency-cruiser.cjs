@@ -1,0 +1,56 @@
+// @ts-check
+// The import graph's rules (`pnpm run lint`): no cycle anywhere, type-only imports included
+// (tsPreCompilationDeps), and the core's layers pointing one way (issue 9):
+//   model, machines, signing  pure: codecs, rules, money, reducers, webhook signatures
+//   client                    the client over an injected transport, clock and sleep
+//   edge, browser             the I/O: fetch, Date.now, setTimeout, the 3DS frame listener
+/** @type {import('dependency-cruiser').IConfiguration} */
+/* global module */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      severity: 'error',
+      comment: 'A cycle hides which module is the leaf: move the shared part into a leaf module.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-pure-layers-stay-pure',
+      severity: 'error',
+      comment: "The core's model, machines and signing import neither the client nor the edges.",
+      from: { path: '^packages/core/src/(model|machines|signing|internal)/' },
+      to: { path: '^packages/core/src/(client|edge|browser)/' },
+    },
+    {
+      name: 'core-client-takes-its-runtime-injected',
+      severity: 'error',
+      comment:
+        'The client runs over an injected runtime: only the entry and the edge reach fetch and timers.',
+      from: { path: '^packages/core/src/client/' },
+      to: { path: '^packages/core/src/(edge|browser)/' },
+    },
+    {
+      name: 'core-imports-no-other-package',
+      severity: 'error',
+      comment: 'Dependencies point one way: n8n-nodes -> core <- testkit.',
+      from: { path: '^packages/core/' },
+      to: { path: '^packages/(testkit|n8n-nodes)/|@paykit/testkit|n8n-nodes-paykit' },
+    },
+    {
+      name: 'testkit-and-nodes-never-meet',
+      severity: 'error',
+      from: { path: '^packages/(testkit)/src/' },
+      to: { path: '^packages/n8n-nodes/|n8n-nodes-paykit' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.test.json' },
+    enhancedResolveOptions: {
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+  },
+}

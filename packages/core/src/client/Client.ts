@@ -1,0 +1,279 @@
+/**
+ * The model of the client: the `Client` interface (one `TaskEither` per endpoint), its
+ * config and runtime, the options of each call and the inputs as a caller writes them.
+ * A leaf of the client layer: `ClientWith` builds a `Client`, `ClientCall` runs its calls,
+ * `ChargeWith3ds` and `WaitForOrderStatus` are two of its methods; all of them import these
+ * types from here, so the client's modules form no cycle.
+ *
+ * @since 0.1.0
+ */
+import type * as TE from 'fp-ts/lib/TaskEither.js'
+import type { ChargeResponse, ChargeRequestOutput } from '../model/Charge.js'
+import type { ChargeFlowState } from '../machines/ChargeFlow.js'
+import type { FrameMessage } from '../machines/Authentication.js'
+import type { OrderDetails } from '../model/Order.js'
+import type { OrderStatus } from '../machines/OrderStatus.js'
+import type { PaykitError } from './PaykitError.js'
+import type { PaymentLinkRequestJson, PaymentLinkResponse } from '../model/PaymentLink.js'
+import type { PaymentMethod, PaymentMethodRequestOutput } from '../model/PaymentMethod.js'
+import type { RetryPolicy } from './Retry.js'
+import type { Transport, TransportError, TransportResponse } from './Transport.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * The credentials of a client: client id and secret (for `POST /token` and the access
+ * token), an API key (for the payment-link endpoints), or both. With an API key the
+ * payment-link calls use it; without one they use the access token.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Credentials {
+  readonly clientId?: string
+  readonly clientSecret?: string
+  readonly apiKey?: string
+}
+
+/**
+ * One attempt of one call as `onExchange` sees it, with `Authorization`, `clientSecret`,
+ * `accessToken`, the API key, the card number and the CVV replaced by `[redacted]`
+ * (`Authorization` keeps its scheme: `Bearer [redacted]`).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Exchange {
+  readonly operation: string
+  readonly attempt: number
+  readonly request: {
+    readonly method: string
+    readonly url: string
+    readonly headers: Readonly<Record<string, string>>
+    readonly body?: string
+  }
+  readonly response?: TransportResponse
+  readonly error?: TransportError
+  readonly durationMs: number
+}
+
+/**
+ * A pause: resolves after `ms` milliseconds of the client's clock, or at once when `signal`
+ * aborts; it never rejects. A fake for tests must let concurrent sleeps overlap (resolve
+ * each when its clock reaches it): `waitForOrderStatus` sleeps until its deadline while a
+ * poll runs, so a sleep that resolves at once ends every wait at its first poll.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>
+
+/**
+ * Everything a client does I/O and tells time with: the transport, `now` (milliseconds
+ * since the epoch) and `sleep` (retry backoff, polling and the deadline of a wait).
+ * `defaultRuntime()` (`DefaultRuntime`) is fetch, `Date.now` and `setTimeout`.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface ClientRuntime {
+  readonly transport: Transport
+  readonly now: () => number
+  readonly sleep: Sleep
+}
+
+/**
+ * How to build a client. `credentials` are the client's own, or `'transport'` when the
+ * transport authenticates every request itself (then the client never calls `POST /token`,
+ * sets no `Authorization` and takes a 401 as final; each request's `credential` says what
+ * the transport must add). `timeoutMs` bounds each HTTP attempt (30 s by default); `retry`
+ * tunes the backoff of what is safe to repeat; `onExchange` sees every attempt, redacted
+ * (a hook that throws is ignored); `transport`, `now` and `sleep` are the runtime
+ * (`createClient` fills what is left out from `defaultRuntime()`).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface ClientConfig extends Partial<ClientRuntime> {
+  readonly baseUrl: string
+  readonly credentials: Credentials | 'transport'
+  readonly timeoutMs?: number
+  readonly retry?: Partial<RetryPolicy>
+  readonly onExchange?: (exchange: Exchange) => void
+}
+
+/**
+ * The config of `createClientWith`: a `ClientConfig` whose runtime is all given.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface ClientConfigWithRuntime
+  extends Omit<ClientConfig, keyof ClientRuntime>, ClientRuntime {}
+
+/**
+ * Options every call takes: a signal to cancel it.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface CallOptions {
+  readonly signal?: AbortSignal
+}
+
+/**
+ * Options of `charge`: with `paymentMethod`, the charge is validated by
+ * `chargeRequestFor(paymentMethod)` (billingInfo required for USA and CAN cards).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface ChargeOptions extends CallOptions {
+  readonly paymentMethod?: { readonly bin: { readonly countryCode: string } }
+}
+
+/**
+ * Options of `createPaymentLink`: `retry: true` opts in to repeating a link creation that
+ * may have reached the service (a repeat can create a second link).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface PaymentLinkOptions extends CallOptions {
+  readonly retry?: boolean
+}
+
+/**
+ * Options of `chargeWith3ds`: those of `charge`, and how many 3DS authentications and
+ * frame messages per authentication to go through before stopping (3 and 10).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface ChargeWith3dsOptions extends ChargeOptions {
+  readonly maxAuthentications?: number
+  readonly maxFrameMessages?: number
+}
+
+/**
+ * Options of `waitForOrderStatus`: give up after `timeoutMs`; poll first after
+ * `intervalMs`, then 1.5 times longer each time up to `maxIntervalMs` (10 x intervalMs).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface WaitOptions extends CallOptions {
+  readonly timeoutMs: number
+  readonly intervalMs: number
+  readonly maxIntervalMs?: number
+}
+
+/**
+ * A charge request as the caller writes it (amounts as numbers); `authenticationId` may
+ * be left out (null: the first attempt).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type ChargeRequestInput = Omit<ChargeRequestOutput, 'authenticationId'> & {
+  readonly authenticationId?: string | null
+}
+
+type LineItemJson = NonNullable<PaymentLinkRequestJson['lineItems']>[number]
+
+/**
+ * A line item as the caller writes it: `product.requiresShipping` may be left out.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type LineItemInput = LineItemJson extends infer L
+  ? L extends { readonly product: infer P }
+    ? Omit<L, 'product'> & {
+        readonly product: Omit<P, 'requiresShipping'> & { readonly requiresShipping?: boolean }
+      }
+    : L
+  : never
+
+/**
+ * A payment-link request as the caller writes it; `orderName`, `expirationMinutes` and
+ * `product.requiresShipping` may be left out (their defaults apply).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type PaymentLinkRequestInput = Omit<
+  PaymentLinkRequestJson,
+  'orderName' | 'expirationMinutes' | 'lineItems'
+> & {
+  readonly orderName?: string
+  readonly expirationMinutes?: number
+  readonly lineItems?: ReadonlyArray<LineItemInput>
+}
+
+/**
+ * What the 3DS step is: open `url` in a frame and yield the frame message posted for
+ * authentication `id` (the browser listener of `@paykit/core`'s browser entry does this).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Authenticate = (url: string, id: string) => TE.TaskEither<PaykitError, FrameMessage>
+
+/**
+ * The client: one method per endpoint, the 3DS flow and a poll of an order's status.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Client {
+  /**
+   * A valid access token (`POST /token`, cached; one request shared by concurrent calls).
+   * With `credentials: 'transport'` a `ValidationError` at `credentials`: the transport
+   * holds the token.
+   */
+  readonly getToken: (options?: CallOptions) => TE.TaskEither<PaykitError, string>
+  /** `POST /paymentmethods`: registers a card. Never retried once it may have been sent. */
+  readonly createPaymentMethod: (
+    request: PaymentMethodRequestOutput,
+    options?: CallOptions,
+  ) => TE.TaskEither<PaykitError, PaymentMethod>
+  /**
+   * `POST /charges`. A FAILED or AUTHENTICATION_REQUIRED charge is a `Right` (the service
+   * answered); a charge that may have reached the service is never repeated.
+   */
+  readonly charge: (
+    request: ChargeRequestInput,
+    options?: ChargeOptions,
+  ) => TE.TaskEither<PaykitError, ChargeResponse>
+  /** `POST /paymentlink/checkout` (the API key when configured, else the access token). */
+  readonly createPaymentLink: (
+    request: PaymentLinkRequestInput,
+    options?: PaymentLinkOptions,
+  ) => TE.TaskEither<PaykitError, PaymentLinkResponse>
+  /** `GET /paymentlink/order/{orderCode}` (retried on network errors and 5xx). */
+  readonly getOrder: (
+    orderCode: string,
+    options?: CallOptions,
+  ) => TE.TaskEither<PaykitError, OrderDetails>
+  /**
+   * A charge through 3DS: charges, and while the service asks for authentication, calls
+   * `authenticate(url, id)` and repeats the charge only after `authentication.complete`
+   * with Status SUCCESS for that id. Resolves with the last state of the charge flow
+   * (Succeeded, Failed or AuthenticationFailed; AwaitingAuthentication when the bounds
+   * of the options were reached).
+   */
+  readonly chargeWith3ds: (
+    request: ChargeRequestInput,
+    authenticate: Authenticate,
+    options?: ChargeWith3dsOptions,
+  ) => TE.TaskEither<PaykitError, ChargeFlowState>
+  /** Polls an order until its status is one of `statuses`, or a `Timeout` error. */
+  readonly waitForOrderStatus: (
+    orderCode: string,
+    statuses: ReadonlyArray<OrderStatus>,
+    options: WaitOptions,
+  ) => TE.TaskEither<PaykitError, OrderDetails>
+}

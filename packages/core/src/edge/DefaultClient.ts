@@ -1,0 +1,34 @@
+/**
+ * The client of the payment service over the default runtime: `createClient` is
+ * `createClientWith` (`client/ClientWith`) with the
+ * transport, clock and sleep a config leaves out taken from `defaultRuntime()` (fetch,
+ * `Date.now`, `setTimeout`). Hosts that forbid those globals use `createClientWith` from
+ * `@paykit/core/pure` instead.
+ *
+ * @since 0.1.0
+ */
+import type { Client, ClientConfig } from '../client/Client.js'
+import { createClientWith } from '../client/ClientWith.js'
+import { defaultRuntime } from './DefaultRuntime.js'
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * A client of the service at `baseUrl`. Nothing is sent until a method's task runs; the
+ * first call that needs a token fetches it. A `transport`, `now` or `sleep` left out of
+ * `config` is the default runtime's (fetch, `Date.now`, `setTimeout`).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const createClient = (config: ClientConfig): Client => {
+  const runtime = defaultRuntime()
+  return createClientWith({
+    ...config,
+    transport: config.transport ?? runtime.transport,
+    now: config.now ?? runtime.now,
+    sleep: config.sleep ?? runtime.sleep,
+  })
+}

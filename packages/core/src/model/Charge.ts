@@ -1,0 +1,438 @@
+/**
+ * Charges (spec 4.3, 2.4, 2.5, 3.1): charge a payment method for an order; the response
+ * is FAILED, SUCCEEDED or AUTHENTICATION_REQUIRED (3DS, see `ChargeFlow`).
+ *
+ * Required fields of a charge request (the spec does not say): `order.id`,
+ * `order.amount` (> 0) and `cardId`; `order.description` and `order.name` are optional;
+ * `authenticationId` may be absent, which reads as null (the first attempt) and is sent
+ * as null; `billingInfo` is optional except for USA and CAN cards (`chargeRequestFor`).
+ *
+ * @since 0.1.0
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import * as Money from './Money.js'
+import { MoneyFromNumber } from './Money.js'
+import {
+  HttpUrl,
+  IsoDateTime,
+  NonEmptyString,
+  exactStruct,
+  failureAt,
+  nullAsAbsent,
+  nullOr,
+  withDefault,
+  withInputRule,
+} from '../internal/codec.js'
+
+// -------------------------------------------------------------------------------------
+// codecs: request
+// -------------------------------------------------------------------------------------
+
+/**
+ * An amount to charge: a JSON number decoded as exact `Money`, greater than 0.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const ChargeAmount = Money.PositiveMoney
+
+/**
+ * The order being paid (spec 2.4 `order`). Unknown fields are stripped.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const ChargeOrderRequest = exactStruct(
+  { id: NonEmptyString, amount: ChargeAmount },
+  { description: t.string, name: t.string },
+  'ChargeOrderRequest',
+)
+
+/**
+ * A country code of ISO 3166 alpha-2 or alpha-3 form (two or three letters), read in any
+ * case and decoded upper-case.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const CountryCode: t.Type<string, string, unknown> = new t.Type<string, string, unknown>(
+  'CountryCode',
+  (u): u is string => typeof u === 'string' && /^[A-Z]{2,3}$/.test(u),
+  (u, c) =>
+    typeof u === 'string' && /^[A-Za-z]{2,3}$/.test(u.trim())
+      ? t.success(u.trim().toUpperCase())
+      : t.failure(
+          u,
+          c,
+          u === undefined ? 'is required' : 'must be an ISO 3166 alpha-2 or alpha-3 code',
+        ),
+  t.identity,
+)
+
+/**
+ * Billing data (spec 2.4 `billingInfo`): country code, state code and zip code, all
+ * non-empty. Unknown fields are stripped.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const BillingInfo = exactStruct(
+  { countryCode: CountryCode, stateCode: NonEmptyString, zipCode: NonEmptyString },
+  {},
+  'BillingInfo',
+)
+
+/**
+ * Body of `POST /charges` (spec 2.4) without the issuer rule: `billingInfo` is optional
+ * here, and `null` reads as absent (use `chargeRequestFor` to require it for USA and CAN
+ * cards). Unknown fields are stripped.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const ChargeRequest = nullAsAbsent(
+  exactStruct(
+    {
+      order: ChargeOrderRequest,
+      cardId: NonEmptyString,
+      authenticationId: withDefault(nullOr(NonEmptyString), null),
+    },
+    { billingInfo: BillingInfo },
+    'ChargeRequest',
+  ),
+  'billingInfo',
+)
+
+// -------------------------------------------------------------------------------------
+// rules
+// -------------------------------------------------------------------------------------
+
+/**
+ * Issuer countries whose cards need `billingInfo` (spec 2.4 rule).
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const BILLING_INFO_COUNTRIES: ReadonlyArray<string> = ['USA', 'CAN']
+
+/**
+ * Whether a charge of this payment method needs `billingInfo`: its issuer country
+ * (`bin.countryCode`, compared without regard to case) is USA or CAN.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const requiresBillingInfo = (paymentMethod: {
+  readonly bin: { readonly countryCode: string }
+}): boolean => BILLING_INFO_COUNTRIES.includes(paymentMethod.bin.countryCode.trim().toUpperCase())
+
+/**
+ * Body of `POST /charges` for a given payment method: `ChargeRequest` plus the issuer
+ * rule, `billingInfo` required (error at `billingInfo`) when the card was issued in USA
+ * or CAN.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const chargeRequestFor = (paymentMethod: {
+  readonly bin: { readonly countryCode: string }
+}): t.Type<ChargeRequest, ChargeRequestOutput, unknown> =>
+  requiresBillingInfo(paymentMethod)
+    ? withInputRule(
+        ChargeRequest,
+        (u, c) =>
+          t.UnknownRecord.is(u) && (u['billingInfo'] === undefined || u['billingInfo'] === null)
+            ? [
+                failureAt(
+                  u,
+                  c,
+                  ['billingInfo'],
+                  'is required when the card issuer is in USA or CAN',
+                ),
+              ]
+            : [],
+        'ChargeRequest',
+      )
+    : ChargeRequest
+
+// -------------------------------------------------------------------------------------
+// codecs: response
+// -------------------------------------------------------------------------------------
+
+/**
+ * Why a charge failed (spec 2.5 `error`, 7.1): a code such as `FRAUD_PREVENT` and a message.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const ChargeError = t.type({ code: t.string, message: t.string }, 'ChargeError')
+
+/**
+ * The 3DS authentication a charge asks for (spec 2.5 `authentication`): the address to
+ * open in the frame (absolute http(s)) and the authentication identifier.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const ChargeAuthentication = t.type(
+  { url: HttpUrl, id: NonEmptyString },
+  'ChargeAuthentication',
+)
+
+/**
+ * The paid order of a SUCCEEDED charge (spec 2.5 `order`): the service's `id`, the
+ * merchant's `reference` (its `order.id`), `amount` as `Money`, `currency`,
+ * `authorizationCode`.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const ChargeOrder = t.type(
+  {
+    id: t.string,
+    reference: t.string,
+    amount: MoneyFromNumber,
+    currency: t.string,
+    authorizationCode: t.string,
+  },
+  'ChargeOrder',
+)
+
+/**
+ * The statuses of a charge response (spec 2.5).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export const CHARGE_STATUSES = ['FAILED', 'SUCCEEDED', 'AUTHENTICATION_REQUIRED'] as const
+
+const nullWhen = (status: ChargeStatus): t.Type<null, null, unknown> =>
+  new t.Type<null, null, unknown>(
+    'null',
+    (u): u is null => u === null,
+    (u, c) =>
+      u === null
+        ? t.success(null)
+        : t.failure(
+            u,
+            c,
+            u === undefined
+              ? `is required (null when status is ${status})`
+              : `must be null when status is ${status}`,
+          ),
+    t.identity,
+  )
+
+/**
+ * A FAILED charge response: `error` non-null; `authentication` and `order` null.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const ChargeFailed = t.type(
+  {
+    status: t.literal('FAILED'),
+    message: t.string,
+    error: ChargeError,
+    authentication: nullWhen('FAILED'),
+    order: nullWhen('FAILED'),
+    createdAt: IsoDateTime,
+  },
+  'ChargeFailed',
+)
+
+/**
+ * A SUCCEEDED charge response: `order` non-null; `error` and `authentication` null.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const ChargeSucceeded = t.type(
+  {
+    status: t.literal('SUCCEEDED'),
+    message: t.string,
+    error: nullWhen('SUCCEEDED'),
+    authentication: nullWhen('SUCCEEDED'),
+    order: ChargeOrder,
+    createdAt: IsoDateTime,
+  },
+  'ChargeSucceeded',
+)
+
+/**
+ * An AUTHENTICATION_REQUIRED charge response: `authentication` non-null; `error` and
+ * `order` null.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const ChargeAuthenticationRequired = t.type(
+  {
+    status: t.literal('AUTHENTICATION_REQUIRED'),
+    message: t.string,
+    error: nullWhen('AUTHENTICATION_REQUIRED'),
+    authentication: ChargeAuthentication,
+    order: nullWhen('AUTHENTICATION_REQUIRED'),
+    createdAt: IsoDateTime,
+  },
+  'ChargeAuthenticationRequired',
+)
+
+const byStatus = {
+  FAILED: ChargeFailed,
+  SUCCEEDED: ChargeSucceeded,
+  AUTHENTICATION_REQUIRED: ChargeAuthenticationRequired,
+} as const
+
+const isChargeStatus = (u: unknown): u is ChargeStatus =>
+  typeof u === 'string' && (CHARGE_STATUSES as ReadonlyArray<string>).includes(u)
+
+/**
+ * Response of `POST /charges` (spec 2.5): a union on `status`, decoded by the codec of
+ * that status only, so errors name the field that breaks it (`error: must be null when
+ * status is SUCCEEDED`); an unknown status fails at `status`. Unknown fields are tolerated.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const ChargeResponse: t.Type<ChargeResponse, ChargeResponseOutput, unknown> = new t.Type<
+  ChargeResponse,
+  ChargeResponseOutput,
+  unknown
+>(
+  'ChargeResponse',
+  (u): u is ChargeResponse =>
+    t.UnknownRecord.is(u) && isChargeStatus(u['status']) && byStatus[u['status']].is(u),
+  (u, c) => {
+    if (!t.UnknownRecord.is(u)) return t.failure(u, c, 'must be an object')
+    const status = u['status']
+    if (!isChargeStatus(status))
+      return E.left([
+        failureAt(
+          u,
+          c,
+          ['status'],
+          status === undefined ? 'is required' : `must be one of ${CHARGE_STATUSES.join(', ')}`,
+        ),
+      ])
+    return byStatus[status].validate(u, c) as t.Validation<ChargeResponse>
+  },
+  (a) =>
+    a.status === 'FAILED'
+      ? ChargeFailed.encode(a)
+      : a.status === 'SUCCEEDED'
+        ? ChargeSucceeded.encode(a)
+        : ChargeAuthenticationRequired.encode(a),
+)
+
+// -------------------------------------------------------------------------------------
+// model (derived from the codecs)
+// -------------------------------------------------------------------------------------
+
+/**
+ * The order of a charge request, amount as `Money`.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type ChargeOrderRequest = t.TypeOf<typeof ChargeOrderRequest>
+
+/**
+ * Billing data of a charge request.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type BillingInfo = t.TypeOf<typeof BillingInfo>
+
+/**
+ * A charge request as decoded (amount as `Money`, `authenticationId` string or null).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type ChargeRequest = t.TypeOf<typeof ChargeRequest>
+
+/**
+ * A charge request as sent (amount as a JSON number).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type ChargeRequestOutput = t.OutputOf<typeof ChargeRequest>
+
+/**
+ * A charge status: FAILED, SUCCEEDED or AUTHENTICATION_REQUIRED.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type ChargeStatus = (typeof CHARGE_STATUSES)[number]
+
+/**
+ * The `error` of a FAILED charge.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type ChargeError = t.TypeOf<typeof ChargeError>
+
+/**
+ * The `authentication` of an AUTHENTICATION_REQUIRED charge: frame `url` and `id`.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type ChargeAuthentication = t.TypeOf<typeof ChargeAuthentication>
+
+/**
+ * The `order` of a SUCCEEDED charge, amount as `Money`.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type ChargeOrder = t.TypeOf<typeof ChargeOrder>
+
+/**
+ * A FAILED charge response.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type ChargeFailed = t.TypeOf<typeof ChargeFailed>
+
+/**
+ * A SUCCEEDED charge response.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type ChargeSucceeded = t.TypeOf<typeof ChargeSucceeded>
+
+/**
+ * An AUTHENTICATION_REQUIRED charge response.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type ChargeAuthenticationRequired = t.TypeOf<typeof ChargeAuthenticationRequired>
+
+/**
+ * A charge response as decoded: one of the three statuses.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type ChargeResponse = ChargeFailed | ChargeSucceeded | ChargeAuthenticationRequired
+
+/**
+ * A charge response as JSON (amounts as numbers).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type ChargeResponseOutput =
+  | t.OutputOf<typeof ChargeFailed>
+  | t.OutputOf<typeof ChargeSucceeded>
+  | t.OutputOf<typeof ChargeAuthenticationRequired>

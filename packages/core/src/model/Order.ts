@@ -1,0 +1,218 @@
+/**
+ * Order details (spec 2.8): the response of `GET /paymentlink/order/{orderCode}`, and the
+ * `data` of the sandbox's webhook events. A response codec: unknown fields are tolerated.
+ *
+ * Nullable members (DESIGN.md): `orderReference`, `description`, `successUrl` and
+ * `cancelUrl` are null when the request did not give them; `payment` is null until the
+ * order is PAID; a line item's `sku` is null for a one-time product and its `imageUrl`
+ * is null when none was given.
+ *
+ * @since 0.1.0
+ */
+import * as t from 'io-ts'
+import { Int, IsoDateTime, nullable, refine } from '../internal/codec.js'
+import { MoneyFromNumber } from './Money.js'
+import { OrderStatus } from '../machines/OrderStatus.js'
+
+// -------------------------------------------------------------------------------------
+// leaf codecs
+// -------------------------------------------------------------------------------------
+
+const LOCALE = /^[a-z]{2,3}_[A-Z]{2}$/
+
+/**
+ * A locale of the form language_COUNTRY (`es_CR`, `en_US`).
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Locale = refine(
+  t.string,
+  (s) => LOCALE.test(s),
+  'must be a locale of the form language_COUNTRY (e.g. es_CR)',
+  'Locale',
+)
+
+const TIMEZONE = /^(?:UTC|GMT|[A-Z][A-Za-z_-]*(?:\/[A-Za-z0-9_+-]+)+)$/
+
+/**
+ * An IANA-style time zone name: `Area/Location` (`America/Costa_Rica`,
+ * `America/Argentina/Buenos_Aires`, `Etc/GMT+6`) or `UTC`/`GMT`. The form is checked,
+ * not membership of a particular tz database release.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const TimeZone = refine(
+  t.string,
+  (s) => TIMEZONE.test(s),
+  'must be an IANA time zone name (e.g. America/Costa_Rica or UTC)',
+  'TimeZone',
+)
+
+// -------------------------------------------------------------------------------------
+// codecs
+// -------------------------------------------------------------------------------------
+
+/**
+ * One line of an order (spec 2.8 `lineItems[]`): `sku` is null for a one-time product,
+ * `imageUrl` null when none was given. Amounts are `Money`.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const OrderLineItem = t.type(
+  {
+    productId: Int,
+    sku: nullable(t.string),
+    name: t.string,
+    price: MoneyFromNumber,
+    promoPrice: MoneyFromNumber,
+    quantity: Int,
+    imageUrl: nullable(t.string),
+    subTotal: MoneyFromNumber,
+  },
+  'OrderLineItem',
+)
+
+/**
+ * `totalDetails` of an order: shipping, discount and surcharge amounts.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const TotalDetails = t.type(
+  {
+    shippingAmount: MoneyFromNumber,
+    discountAmount: MoneyFromNumber,
+    surchargeAmount: MoneyFromNumber,
+  },
+  'TotalDetails',
+)
+
+/**
+ * The store an order belongs to; `locale` is language_COUNTRY, `timezone` an IANA name.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Store = t.type(
+  {
+    name: t.string,
+    countryCode: t.string,
+    currencyCode: t.string,
+    currencySymbol: t.string,
+    locale: Locale,
+    timezone: TimeZone,
+  },
+  'Store',
+)
+
+/**
+ * The buyer who paid an order.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Buyer = t.type({ name: t.string, phone: t.string, email: t.string }, 'Buyer')
+
+/**
+ * The payment of a PAID order: authorization code, voucher address and buyer.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Payment = t.type(
+  { authorizationCode: t.string, voucherUrl: t.string, buyer: Buyer },
+  'Payment',
+)
+
+/**
+ * A `{ name, value }` metadata entry of an order (both strings).
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const OrderMetadata = t.type({ name: t.string, value: t.string }, 'OrderMetadata')
+
+/**
+ * Order details (spec 2.8). Unknown fields are tolerated; see the module comment for
+ * which members are nullable.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const OrderDetails = t.type(
+  {
+    orderId: Int,
+    orderCode: t.string,
+    orderReference: nullable(t.string),
+    name: t.string,
+    description: nullable(t.string),
+    lineItems: t.readonlyArray(OrderLineItem),
+    orderStatus: OrderStatus,
+    subtotal: MoneyFromNumber,
+    totalDetails: TotalDetails,
+    total: MoneyFromNumber,
+    metadata: t.readonlyArray(OrderMetadata),
+    paymentLinkUrl: t.string,
+    successUrl: nullable(t.string),
+    cancelUrl: nullable(t.string),
+    store: Store,
+    payment: nullable(Payment),
+    created: IsoDateTime,
+  },
+  'OrderDetails',
+)
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * A line of an order.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type OrderLineItem = t.TypeOf<typeof OrderLineItem>
+
+/**
+ * Shipping, discount and surcharge amounts of an order.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type TotalDetails = t.TypeOf<typeof TotalDetails>
+
+/**
+ * The store an order belongs to.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Store = t.TypeOf<typeof Store>
+
+/**
+ * The payment of a PAID order.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Payment = t.TypeOf<typeof Payment>
+
+/**
+ * The details of a payment-link order (spec 2.8), amounts as `Money`.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type OrderDetails = t.TypeOf<typeof OrderDetails>
+
+/**
+ * Order details as JSON (amounts as numbers), what `OrderDetails.encode` gives.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type OrderDetailsJson = t.OutputOf<typeof OrderDetails>

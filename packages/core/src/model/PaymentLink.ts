@@ -1,0 +1,556 @@
+/**
+ * Payment links (spec 2.6, 2.7, 8): the creation request with its rules and defaults,
+ * the creation response, and exact line-item arithmetic.
+ *
+ * The request codec strips unknown fields (also inside line items, products and
+ * metadata) and applies the spec's defaults on decode. Every rule names its field:
+ *
+ * - `amount` or a non-empty `lineItems`, at least one, both allowed; with neither the
+ *   error is at both `amount` and `lineItems`, an empty `lineItems` is an error at
+ *   `lineItems`; `amount` is finite and greater than 0.
+ * - a line item has exactly one of `sku` or `product`: with neither the error is at both
+ *   `lineItems[i].sku` and `lineItems[i].product`; with both it is at `lineItems[i].sku`
+ *   (the product describes the item in full, so the sku is the member to drop).
+ *   The item is discriminated on which key is present, so only that shape's errors show.
+ * - with both `amount` and `lineItems`, `amount` must equal the line-item total (DESIGN.md;
+ *   the spec is silent), an error at `amount`. `PaymentLinkRequest` checks it when every
+ *   item is a one-time `product` (the request holds every price);
+ *   `paymentLinkRequestFor(lookup)` also prices `sku` items and refuses unknown skus, as
+ *   the service does with its catalogue.
+ * - A field is "given" when it is not `undefined`; `null` is a value of the wrong type
+ *   (except `orderDescription`, whose spec default is null).
+ *
+ * @since 0.1.0
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import * as O from 'fp-ts/lib/Option.js'
+import * as t from 'io-ts'
+import type { FieldError } from './FieldError.js'
+import {
+  failureAt,
+  HttpUrl,
+  Int,
+  MaxLengthString,
+  NonEmptyString,
+  nullOr,
+  PositiveInt,
+  refine,
+  withDefault,
+} from '../internal/codec.js'
+import { validatesThrough } from '../internal/expected.js'
+import * as Money from './Money.js'
+
+// -------------------------------------------------------------------------------------
+// constants
+// -------------------------------------------------------------------------------------
+
+/**
+ * `orderName` when the request gives none (spec 2.6).
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const defaultOrderName = 'PaymentLink Order'
+
+/**
+ * `expirationMinutes` when the request gives none (spec 2.6, 8).
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const defaultExpirationMinutes = 1440
+
+// -------------------------------------------------------------------------------------
+// leaf codecs
+// -------------------------------------------------------------------------------------
+
+const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
+  u !== null && typeof u === 'object' && !Array.isArray(u)
+
+/**
+ * `amount`: a finite JSON number greater than 0, decoded as `Money`.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Amount = Money.PositiveMoney
+
+/**
+ * `product.price`: a finite JSON number greater than or equal to 0, decoded as `Money`.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Price = refine(
+  Money.MoneyFromNumber,
+  (m) => m.gte(0),
+  'must be greater than or equal to 0',
+  'Price',
+)
+
+// -------------------------------------------------------------------------------------
+// codecs
+// -------------------------------------------------------------------------------------
+
+/**
+ * A one-time product of a line item: `name` (non-empty) and `price` (>= 0) required,
+ * `imageUrl` at most 512 characters, `requiresShipping` default false.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Product = t.intersection(
+  [
+    t.exact(
+      t.type({
+        name: NonEmptyString,
+        price: Price,
+        requiresShipping: withDefault(t.boolean, false),
+      }),
+    ),
+    t.exact(t.partial({ imageUrl: MaxLengthString(512) })),
+  ],
+  'Product',
+)
+
+/**
+ * A line item naming a product of the merchant's catalogue by `sku` (non-empty).
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const SkuLineItem = t.exact(
+  t.type({ sku: NonEmptyString, quantity: PositiveInt }),
+  'SkuLineItem',
+)
+
+/**
+ * A line item describing a one-time `product`.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const ProductLineItem = t.exact(
+  t.type({ product: Product, quantity: PositiveInt }),
+  'ProductLineItem',
+)
+
+const Quantity = t.type({ quantity: PositiveInt })
+
+/** Errors of `codec` over `u`, none when it decodes. */
+const errorsOf = (codec: t.Decoder<unknown, unknown>, u: unknown, c: t.Context): t.Errors => {
+  const r = codec.validate(u, c)
+  return E.isLeft(r) ? r.left : []
+}
+
+const EXACTLY_ONE = 'sku or product is required (give exactly one)'
+const NOT_BOTH = 'must not be given together with product (give exactly one of sku or product)'
+
+/**
+ * A line item: exactly one of `sku` or `product`, and a positive integer `quantity`.
+ * Discriminated on which of the two keys is given, so the errors are those of that
+ * shape only; neither names both `sku` and `product`, both names `sku`.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const LineItem = new t.Type<LineItem, LineItemJson, unknown>(
+  'LineItem',
+  (u): u is LineItem =>
+    isRecord(u) &&
+    (u['sku'] === undefined) !== (u['product'] === undefined) &&
+    (SkuLineItem.is(u) || ProductLineItem.is(u)),
+  (u, c) => {
+    if (!isRecord(u)) return t.failure(u, c, 'must be an object with sku or product and quantity')
+    const hasSku = u['sku'] !== undefined
+    const hasProduct = u['product'] !== undefined
+    if (hasSku && !hasProduct) return SkuLineItem.validate(u, c)
+    if (hasProduct && !hasSku) return ProductLineItem.validate(u, c)
+    if (hasSku && hasProduct)
+      return t.failures([failureAt(u, c, ['sku'], NOT_BOTH), ...errorsOf(ProductLineItem, u, c)])
+    return t.failures([
+      failureAt(u, c, ['sku'], EXACTLY_ONE),
+      failureAt(u, c, ['product'], EXACTLY_ONE),
+      ...errorsOf(Quantity, u, c),
+    ])
+  },
+  (a) => ('sku' in a ? SkuLineItem.encode(a) : ProductLineItem.encode(a)),
+)
+
+/**
+ * `lineItems`: a non-empty array of line items.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const LineItems = refine(
+  t.readonlyArray(LineItem),
+  (items) => items.length > 0,
+  'must have at least one line item',
+  'LineItems',
+)
+
+/**
+ * A metadata entry: `name` and `value` both required strings.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Metadata = t.exact(t.type({ name: t.string, value: t.string }), 'Metadata')
+
+const AMOUNT_OR_LINE_ITEMS = 'amount or lineItems is required (give at least one)'
+
+/**
+ * The rule "`amount` or `lineItems`, at least one", naming both fields when neither is
+ * given. A branch of the request's intersection (so that its path is the request's), it
+ * adds no member.
+ */
+const AmountOrLineItems = new t.Type<object, object, unknown>(
+  'AmountOrLineItems',
+  (u): u is object => isRecord(u) && (u['amount'] !== undefined || u['lineItems'] !== undefined),
+  (u, c) =>
+    !isRecord(u) || u['amount'] !== undefined || u['lineItems'] !== undefined
+      ? t.success({})
+      : t.failures([
+          failureAt(u, c, ['amount'], AMOUNT_OR_LINE_ITEMS),
+          failureAt(u, c, ['lineItems'], AMOUNT_OR_LINE_ITEMS),
+        ]),
+  (a) => a,
+)
+
+/**
+ * Body of `POST /paymentlink/checkout` (spec 2.6). Unknown fields are stripped;
+ * `orderName`, `expirationMinutes` and `product.requiresShipping` get their defaults.
+ * With neither `amount` nor `lineItems` the errors name both; other fields' errors are
+ * reported alongside. The rules that need prices (`amount` equal to the line-item total,
+ * known skus) are `paymentLinkRequestFor(lookup)` and `checkAmountAgainst(lookup)`.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const PaymentLinkRequest = t.intersection(
+  [
+    t.exact(
+      t.type({
+        orderName: withDefault(MaxLengthString(255), defaultOrderName),
+        expirationMinutes: withDefault(PositiveInt, defaultExpirationMinutes),
+      }),
+    ),
+    t.exact(
+      t.partial({
+        orderReference: MaxLengthString(255),
+        orderDescription: nullOr(MaxLengthString(2048)),
+        amount: Amount,
+        lineItems: LineItems,
+        successUrl: HttpUrl,
+        cancelUrl: HttpUrl,
+        locationCode: t.string,
+        metadata: t.readonlyArray(Metadata),
+      }),
+    ),
+    AmountOrLineItems,
+  ],
+  'PaymentLinkRequest',
+)
+
+const NOT_IN_CATALOGUE = 'is not a product of the catalogue'
+
+const notTheTotal = (total: Money.Money): string =>
+  `must equal the line-item total (${Money.toString(total)})`
+
+/** The line-item total when both `amount` and `lineItems` are given and every item is priced. */
+const mismatchedTotal = (
+  lookup: PriceLookup,
+  request: PaymentLinkRequest,
+): O.Option<Money.Money> => {
+  const { amount, lineItems } = request
+  if (amount === undefined || lineItems === undefined) return O.none
+  const total = lineItemsTotal(lookup)(lineItems)
+  return E.isRight(total) && !Money.Eq.equals(amount, total.right) ? O.some(total.right) : O.none
+}
+
+/**
+ * `PaymentLinkRequest` with the rules that need the merchant's catalogue, as the service
+ * applies them (DESIGN.md): every `sku` known to `lookup` (else an error at
+ * `lineItems[i].sku`) and, with both `amount` and `lineItems`, `amount` equal to the
+ * line-item total with skus priced by `lookup` (else an error at `amount`, once the rest
+ * decodes). Like `chargeRequestFor(paymentMethod)`, a codec made from the data its rule
+ * needs: `validate(paymentLinkRequestFor(catalogue(prices)))(body)`.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const paymentLinkRequestFor = (
+  lookup: PriceLookup,
+): t.Type<PaymentLinkRequest, PaymentLinkRequestJson, unknown> =>
+  validatesThrough(
+    new t.Type<PaymentLinkRequest, PaymentLinkRequestJson, unknown>(
+      PaymentLinkRequest.name,
+      (u): u is PaymentLinkRequest => PaymentLinkRequest.is(u) && E.isRight(orderTotal(lookup)(u)),
+      (u, c) => {
+        const last = c[c.length - 1]
+        // The intersection is the value's type, so field paths skip its branch indexes.
+        const decoded = PaymentLinkRequest.validate(
+          u,
+          last === undefined ? c : [...c.slice(0, -1), { ...last, type: PaymentLinkRequest }],
+        )
+        if (E.isLeft(decoded)) return decoded
+        const unknownSkus = (decoded.right.lineItems ?? []).flatMap((item, i) =>
+          O.isNone(unitPriceOf(lookup)(item))
+            ? [failureAt(u, c, ['lineItems', i, 'sku'], NOT_IN_CATALOGUE)]
+            : [],
+        )
+        if (unknownSkus.length > 0) return t.failures(unknownSkus)
+        const total = mismatchedTotal(lookup, decoded.right)
+        return O.isSome(total)
+          ? t.failures([failureAt(u, c, ['amount'], notTheTotal(total.value))])
+          : decoded
+      },
+      PaymentLinkRequest.encode,
+    ),
+    PaymentLinkRequest,
+  )
+
+/**
+ * Response of `POST /paymentlink/checkout` (spec 2.7). Unknown fields are tolerated.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const PaymentLinkResponse = t.type(
+  { orderCode: t.string, orderId: Int, paymentLinkUrl: t.string },
+  'PaymentLinkResponse',
+)
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * A one-time product, `price` as `Money`.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Product = t.TypeOf<typeof Product>
+
+/**
+ * A line item naming a catalogue product by `sku`.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type SkuLineItem = t.TypeOf<typeof SkuLineItem>
+
+/**
+ * A line item describing a one-time product.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type ProductLineItem = t.TypeOf<typeof ProductLineItem>
+
+/**
+ * A line item: by `sku` or by `product`, never both.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type LineItem = SkuLineItem | ProductLineItem
+
+/**
+ * A line item as JSON (price as a number).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type LineItemJson = t.OutputOf<typeof SkuLineItem> | t.OutputOf<typeof ProductLineItem>
+
+/**
+ * A metadata entry of a request.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Metadata = t.TypeOf<typeof Metadata>
+
+/**
+ * A decoded payment-link request: defaults applied, amounts as `Money`, and at least one
+ * of `amount` and `lineItems` present.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type PaymentLinkRequest = t.TypeOf<typeof PaymentLinkRequest>
+
+/**
+ * A payment-link request as JSON (what `PaymentLinkRequest.encode` gives).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type PaymentLinkRequestJson = t.OutputOf<typeof PaymentLinkRequest>
+
+/**
+ * A created payment link: order code, order id and the link's address.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type PaymentLinkResponse = t.TypeOf<typeof PaymentLinkResponse>
+
+/**
+ * The unit price of a catalogue product by its sku; `none` for an unknown sku. The
+ * catalogue lives in the service, so the core takes it as a function.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type PriceLookup = (sku: string) => O.Option<Money.Money>
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * A lookup that knows no sku: totals then work for product line items only.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const noCatalogue: PriceLookup = () => O.none
+
+/**
+ * A lookup over a fixed map of sku -> unit price.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const catalogue =
+  (prices: ReadonlyMap<string, Money.Money>): PriceLookup =>
+  (sku) =>
+    O.fromNullable(prices.get(sku))
+
+// -------------------------------------------------------------------------------------
+// refinements
+// -------------------------------------------------------------------------------------
+
+/**
+ * Whether a line item names a catalogue product by sku.
+ *
+ * @category refinements
+ * @since 0.1.0
+ */
+export const isSkuLineItem = (item: LineItem): item is SkuLineItem => 'sku' in item
+
+/**
+ * Whether a line item describes a one-time product.
+ *
+ * @category refinements
+ * @since 0.1.0
+ */
+export const isProductLineItem = (item: LineItem): item is ProductLineItem => 'product' in item
+
+// -------------------------------------------------------------------------------------
+// money
+// -------------------------------------------------------------------------------------
+
+/**
+ * `unitPrice x quantity`, exact.
+ *
+ * @category money
+ * @since 0.1.0
+ */
+export const subtotal =
+  (quantity: number) =>
+  (unitPrice: Money.Money): Money.Money =>
+    Money.multiply(quantity)(unitPrice)
+
+/**
+ * The unit price of a line item: the product's price, or the catalogue's for a sku.
+ *
+ * @category money
+ * @since 0.1.0
+ */
+export const unitPriceOf =
+  (lookup: PriceLookup) =>
+  (item: LineItem): O.Option<Money.Money> =>
+    isProductLineItem(item) ? O.some(item.product.price) : lookup(item.sku)
+
+/**
+ * A line item's subtotal, unit price x quantity (exact); `none` for an unknown sku.
+ *
+ * @category money
+ * @since 0.1.0
+ */
+export const lineItemSubtotal =
+  (lookup: PriceLookup) =>
+  (item: LineItem): O.Option<Money.Money> =>
+    O.map(subtotal(item.quantity))(unitPriceOf(lookup)(item))
+
+/**
+ * The sum of the line items' subtotals (exact). Left names every `lineItems[i].sku` the
+ * lookup does not know.
+ *
+ * @category money
+ * @since 0.1.0
+ */
+export const lineItemsTotal =
+  (lookup: PriceLookup) =>
+  (items: ReadonlyArray<LineItem>): E.Either<ReadonlyArray<FieldError>, Money.Money> => {
+    const errors: Array<FieldError> = []
+    const subtotals: Array<Money.Money> = []
+    items.forEach((item, i) => {
+      const s = lineItemSubtotal(lookup)(item)
+      if (O.isSome(s)) subtotals.push(s.value)
+      else errors.push({ path: `lineItems[${i}].sku`, message: NOT_IN_CATALOGUE })
+    })
+    return errors.length > 0 ? E.left(errors) : E.right(Money.sum(subtotals))
+  }
+
+/**
+ * The total of a request: `amount`, or the line-item total; with both, `amount` must
+ * equal the line-item total (the sandbox's rule, DESIGN.md), else Left at `amount`.
+ *
+ * @category money
+ * @since 0.1.0
+ */
+export const orderTotal =
+  (lookup: PriceLookup) =>
+  (request: PaymentLinkRequest): E.Either<ReadonlyArray<FieldError>, Money.Money> => {
+    const { amount, lineItems } = request
+    if (lineItems === undefined)
+      return amount === undefined
+        ? E.left([
+            { path: 'amount', message: AMOUNT_OR_LINE_ITEMS },
+            { path: 'lineItems', message: AMOUNT_OR_LINE_ITEMS },
+          ])
+        : E.right(amount)
+    const total = lineItemsTotal(lookup)(lineItems)
+    if (amount === undefined || E.isLeft(total) || Money.Eq.equals(amount, total.right))
+      return total
+    return E.left([{ path: 'amount', message: notTheTotal(total.right) }])
+  }
+
+/**
+ * The rule "with both `amount` and `lineItems`, `amount` equals the line-item total"
+ * (DESIGN.md) over a decoded request, where the core can price every item: one-time
+ * products always, skus when `lookup` knows them. Left at `amount` when they differ;
+ * Right (the request unchanged) otherwise, also when an unknown sku leaves the total to
+ * the service. `checkAmountAgainst(noCatalogue)` checks requests of one-time products:
+ * `pipe(body, validate(PaymentLinkRequest), E.chain(checkAmountAgainst(noCatalogue)))`.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const checkAmountAgainst =
+  (lookup: PriceLookup) =>
+  (request: PaymentLinkRequest): E.Either<ReadonlyArray<FieldError>, PaymentLinkRequest> =>
+    pipe(
+      mismatchedTotal(lookup, request),
+      O.match(
+        () => E.right(request),
+        (total) => E.left([{ path: 'amount', message: notTheTotal(total) }]),
+      ),
+    )

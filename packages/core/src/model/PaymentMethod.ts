@@ -1,0 +1,330 @@
+/**
+ * Payment methods (spec 4.2, 2.2, 2.3): card data in, a payment method identifier out.
+ *
+ * The card rules (Luhn, expiry, CVV) run before anything is sent, and the simulator uses
+ * the same codec. No error message ever contains the card number or the CVV.
+ *
+ * Required fields (the spec does not say): `card.number`, `card.expirationMonth`,
+ * `card.expirationYear`, `card.cvv`. Optional: `card.cardHolder`, `card.singleUse`,
+ * `customer` and each of its fields (plain strings; e-mail and phone are not checked).
+ *
+ * @since 0.1.0
+ */
+import * as t from 'io-ts'
+import { NonEmptyString, exactStruct, failureAt, withInputRule } from '../internal/codec.js'
+
+// -------------------------------------------------------------------------------------
+// rules
+// -------------------------------------------------------------------------------------
+
+/**
+ * Whether a string of digits passes the Luhn (mod 10) check. Anything that is not a
+ * non-empty string of digits fails.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const luhn = (number: string): boolean => {
+  if (!/^\d+$/.test(number)) return false
+  let sum = 0
+  let double = false
+  for (let i = number.length - 1; i >= 0; i--) {
+    let d = number.charCodeAt(i) - 48
+    if (double) {
+      d *= 2
+      if (d > 9) d -= 9
+    }
+    sum += d
+    double = !double
+  }
+  return sum % 10 === 0
+}
+
+/**
+ * Whether a card expiring at the end of `month` (1-12) of `year` is still valid at `now`
+ * (compared in UTC): a card is valid through the last day of its expiry month.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const isExpiryCurrent = (month: number, year: number, now: Date): boolean =>
+  year > now.getUTCFullYear() || (year === now.getUTCFullYear() && month >= now.getUTCMonth() + 1)
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * A card network, from the number's first digit (the sandbox's rule, DESIGN.md).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type CardBrand = 'AMEX' | 'VISA' | 'MASTERCARD' | 'DISCOVER' | 'UNKNOWN'
+
+// -------------------------------------------------------------------------------------
+// destructors
+// -------------------------------------------------------------------------------------
+
+const digitsOf = (number: string): string => number.replace(/\D/g, '')
+
+/**
+ * The brand of a card number by its first digit: 3 AMEX, 4 VISA, 5 MASTERCARD,
+ * 6 DISCOVER, anything else UNKNOWN.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const cardBrand = (number: string): CardBrand => {
+  switch (digitsOf(number).charAt(0)) {
+    case '3':
+      return 'AMEX'
+    case '4':
+      return 'VISA'
+    case '5':
+      return 'MASTERCARD'
+    case '6':
+      return 'DISCOVER'
+    default:
+      return 'UNKNOWN'
+  }
+}
+
+/**
+ * The last four digits of a card number (fewer when it has fewer), the only part that
+ * is safe to show.
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const last4 = (number: string): string => digitsOf(number).slice(-4)
+
+/**
+ * A card number for display: `**** 4242`. Never more than the last four digits, and
+ * nothing of a number shorter than 8 digits (`****`).
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const maskCardNumber = (number: string): string =>
+  digitsOf(number).length < 8 ? '****' : `**** ${last4(number)}`
+
+// -------------------------------------------------------------------------------------
+// codecs
+// -------------------------------------------------------------------------------------
+
+/**
+ * A card number: digits, with spaces allowed between groups (removed on decode), 12 to
+ * 19 digits, passing the Luhn check. Messages never repeat the number.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const CardNumber: t.Type<string, string, unknown> = new t.Type<string, string, unknown>(
+  'CardNumber',
+  (u): u is string => typeof u === 'string' && /^\d{12,19}$/.test(u) && luhn(u),
+  (u, c) => {
+    if (typeof u !== 'string')
+      return t.failure(u, c, u === undefined ? 'is required' : 'must be a string')
+    const digits = u.replace(/ /g, '')
+    if (!/^\d+$/.test(digits)) return t.failure(u, c, 'must contain only digits (and spaces)')
+    if (digits.length < 12 || digits.length > 19)
+      return t.failure(u, c, 'must have 12 to 19 digits')
+    if (!luhn(digits)) return t.failure(u, c, 'fails the Luhn check')
+    return t.success(digits)
+  },
+  t.identity,
+)
+
+const pattern = (re: RegExp, message: string, name: string): t.Type<string, string, unknown> =>
+  new t.Type<string, string, unknown>(
+    name,
+    (u): u is string => typeof u === 'string' && re.test(u),
+    (u, c) =>
+      typeof u === 'string' && re.test(u)
+        ? t.success(u)
+        : t.failure(u, c, u === undefined ? 'is required' : message),
+    t.identity,
+  )
+
+/**
+ * Expiry month: two digits, `01` to `12`.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const ExpirationMonth = pattern(
+  /^(0[1-9]|1[0-2])$/,
+  'must be two digits from 01 to 12',
+  'ExpirationMonth',
+)
+
+/**
+ * Expiry year: four digits.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const ExpirationYear = pattern(/^\d{4}$/, 'must be four digits', 'ExpirationYear')
+
+/**
+ * Card security code: 3 or 4 digits. Messages never repeat it.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Cvv = pattern(/^\d{3,4}$/, 'must be 3 or 4 digits', 'Cvv')
+
+const CardShape = exactStruct(
+  {
+    number: CardNumber,
+    expirationMonth: ExpirationMonth,
+    expirationYear: ExpirationYear,
+    cvv: Cvv,
+  },
+  { cardHolder: t.string, singleUse: t.boolean },
+  'Card',
+)
+
+const expiryErrors =
+  (now: Date) =>
+  (u: unknown, c: t.Context): ReadonlyArray<t.ValidationError> => {
+    if (!t.UnknownRecord.is(u)) return []
+    const { expirationMonth: month, expirationYear: year } = u
+    if (!ExpirationYear.is(year)) return []
+    if (Number(year) < now.getUTCFullYear())
+      return [failureAt(u, c, ['expirationYear'], 'the card has expired')]
+    if (!ExpirationMonth.is(month) || isExpiryCurrent(Number(month), Number(year), now)) return []
+    return [failureAt(u, c, ['expirationMonth'], 'the card has expired')]
+  }
+
+/**
+ * The card of a payment-method request with its expiry checked against `now`: a past
+ * year fails at `expirationYear`, a past month of the current year at `expirationMonth`.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const cardAt = (now: Date): t.Type<Card, CardOutput, unknown> =>
+  withInputRule(CardShape, expiryErrors(now), 'Card')
+
+const Customer = exactStruct(
+  {},
+  { id: t.string, name: t.string, email: t.string, phoneNumber: t.string },
+  'Customer',
+)
+
+/**
+ * Body of `POST /paymentmethods` (spec 2.2) with the card's expiry checked against `now`
+ * (inject it for pure, repeatable decoding). Unknown fields are stripped.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const paymentMethodRequestAt = (
+  now: Date,
+): t.Type<PaymentMethodRequest, PaymentMethodRequestOutput, unknown> =>
+  exactStruct({ card: cardAt(now) }, { customer: Customer }, 'PaymentMethodRequest')
+
+/**
+ * Body of `POST /paymentmethods` (spec 2.2), the expiry checked against the current date
+ * read at each decode (use `paymentMethodRequestAt` for a fixed date).
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const PaymentMethodRequest: t.Type<
+  PaymentMethodRequest,
+  PaymentMethodRequestOutput,
+  unknown
+> = new t.Type<PaymentMethodRequest, PaymentMethodRequestOutput, unknown>(
+  'PaymentMethodRequest',
+  (u): u is PaymentMethodRequest => paymentMethodRequestAt(new Date()).is(u),
+  (u, c) => paymentMethodRequestAt(new Date()).validate(u, c),
+  (a) => paymentMethodRequestAt(new Date()).encode(a),
+)
+
+/**
+ * Card BIN information of a payment method (spec 2.3).
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Bin = t.type({ brand: t.string, issuerName: t.string, countryCode: t.string }, 'Bin')
+
+/**
+ * Response of `POST /paymentmethods` (spec 2.3). Unknown fields are tolerated.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const PaymentMethod = t.type(
+  { id: NonEmptyString, type: t.string, bin: Bin, success: t.boolean, message: t.string },
+  'PaymentMethod',
+)
+
+// -------------------------------------------------------------------------------------
+// model (derived from the codecs)
+// -------------------------------------------------------------------------------------
+
+/**
+ * Card data as decoded: the number is digits only.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Card = t.TypeOf<typeof CardShape>
+
+/**
+ * Card data as sent.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type CardOutput = t.OutputOf<typeof CardShape>
+
+/**
+ * Customer data of a payment-method request (all optional).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Customer = t.TypeOf<typeof Customer>
+
+/**
+ * A payment-method request as decoded.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface PaymentMethodRequest {
+  readonly card: Card
+  readonly customer?: Customer
+}
+
+/**
+ * A payment-method request as sent.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface PaymentMethodRequestOutput {
+  readonly card: CardOutput
+  readonly customer?: t.OutputOf<typeof Customer>
+}
+
+/**
+ * Card BIN information: brand, issuer and issuer country (three letters).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Bin = t.TypeOf<typeof Bin>
+
+/**
+ * A payment method: its `id` is the `cardId` of a charge.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type PaymentMethod = t.TypeOf<typeof PaymentMethod>

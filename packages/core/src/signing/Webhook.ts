@@ -1,0 +1,301 @@
+/**
+ * Webhooks (sandbox-defined: spec 6.2 shows none): the order event the sandbox POSTs on
+ * every order status change, and its `Paykit-Signature` header, HMAC-SHA256 over
+ * `"<t>.<body>"`. The sandbox signs and the n8n trigger verifies with this one module.
+ *
+ * It is the core's only use of `node:crypto`: webhook verification runs on a server.
+ *
+ * @since 0.1.0
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { type FieldError, formatFieldErrors, validate } from '../model/FieldError.js'
+import { IsoDateTime, NonEmptyString } from '../internal/codec.js'
+import { OrderDetails } from '../model/Order.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * The kinds of order event: an order was paid, cancelled (by the buyer or by expiry) or
+ * finalized.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type WebhookEventType = 'order.paid' | 'order.cancelled' | 'order.finalized'
+
+/**
+ * Why a webhook was refused: its header is not `t=<unix>,v1=<hex>`, its timestamp is
+ * further from `now` than the tolerance (a replay or a skewed clock), or no signature
+ * matches the body.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type WebhookVerificationError =
+  | { readonly _tag: 'MalformedHeader'; readonly message: string }
+  | { readonly _tag: 'TimestampOutsideTolerance'; readonly message: string }
+  | { readonly _tag: 'SignatureMismatch'; readonly message: string }
+
+// -------------------------------------------------------------------------------------
+// constants
+// -------------------------------------------------------------------------------------
+
+/**
+ * The header that carries the signature.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const WEBHOOK_SIGNATURE_HEADER = 'Paykit-Signature'
+
+/**
+ * Default tolerance between the signed timestamp and the receiver's clock, in seconds.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300
+
+// -------------------------------------------------------------------------------------
+// codecs
+// -------------------------------------------------------------------------------------
+
+/**
+ * The kind of an order event.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const WebhookEventType = t.keyof(
+  { 'order.paid': null, 'order.cancelled': null, 'order.finalized': null },
+  'WebhookEventType',
+)
+
+/**
+ * The JSON body of a webhook: `{ id, type, createdAt, data }`, `data` being the order's
+ * details as `GET /paymentlink/order/{orderCode}` returns them. Unknown fields are
+ * tolerated.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const WebhookEvent = t.type(
+  { id: NonEmptyString, type: WebhookEventType, createdAt: IsoDateTime, data: OrderDetails },
+  'WebhookEvent',
+)
+
+/**
+ * An order event as the sandbox sends it.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type WebhookEvent = t.TypeOf<typeof WebhookEvent>
+
+// -------------------------------------------------------------------------------------
+// signing
+// -------------------------------------------------------------------------------------
+
+const unixSeconds = (d: Date): number => Math.floor(d.getTime() / 1000)
+
+const hmacHex = (secret: string, timestamp: number, body: WebhookBody): string =>
+  createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex')
+
+/**
+ * The `Paykit-Signature` header value for a body sent at `timestamp`:
+ * `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`.
+ *
+ * @category signing
+ * @since 0.1.0
+ */
+export const signWebhook = (input: {
+  readonly secret: string
+  readonly body: string | Uint8Array
+  readonly timestamp: Date
+}): string => {
+  const ts = unixSeconds(input.timestamp)
+  return `t=${ts},v1=${hmacHex(input.secret, ts, input.body)}`
+}
+
+const HEADER_PART = /^([a-z0-9]+)=(.*)$/
+const HEX_SHA256 = /^[0-9a-f]{64}$/
+
+/**
+ * The timestamp and the `v1` signatures of a header; Left when it is not
+ * `t=<unix>,v1=<64 hex>` (more `v1` entries allowed, for secret rotation).
+ *
+ * @category signing
+ * @since 0.1.0
+ */
+export const parseSignatureHeader = (
+  header: string,
+): E.Either<
+  WebhookVerificationError,
+  { readonly timestamp: number; readonly v1: ReadonlyArray<string> }
+> => {
+  const malformed = (message: string): E.Either<WebhookVerificationError, never> =>
+    E.left({ _tag: 'MalformedHeader', message })
+  let timestamp: number | undefined
+  const v1: Array<string> = []
+  for (const part of header.split(',')) {
+    const m = HEADER_PART.exec(part.trim())
+    if (m === null) return malformed('signature header must be t=<unix>,v1=<hex>')
+    const [, key, value = ''] = m
+    if (key === 't') {
+      if (!/^\d{1,15}$/.test(value) || timestamp !== undefined)
+        return malformed('signature header must have one t=<unix seconds>')
+      timestamp = Number(value)
+    } else if (key === 'v1') {
+      if (!HEX_SHA256.test(value)) return malformed('v1 must be 64 lower-case hex digits')
+      v1.push(value)
+    }
+  }
+  if (timestamp === undefined) return malformed('signature header has no t=<unix seconds>')
+  if (v1.length === 0) return malformed('signature header has no v1=<hex> signature')
+  return E.right({ timestamp, v1 })
+}
+
+/**
+ * A webhook body as received: the text, or its raw bytes (a `Buffer` is a `Uint8Array`).
+ * The signature covers the exact bytes, so bytes that are not valid UTF-8 still verify.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type WebhookBody = string | Uint8Array
+
+/**
+ * The signature header as a server gives it: absent, one value, or (Node, for a header
+ * sent more than once) an array of values.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type WebhookSignatureHeader = string | ReadonlyArray<string> | undefined
+
+/**
+ * What `verifyWebhook` checks: the shared `secret`, the raw `body`, the signature
+ * `header`, the receiver's clock and the tolerance in seconds (default 300).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface WebhookVerificationInput {
+  readonly secret: string
+  readonly body: WebhookBody
+  readonly header: WebhookSignatureHeader
+  readonly now: Date
+  readonly toleranceSeconds?: number
+}
+
+const missingHeader: WebhookVerificationError = {
+  _tag: 'MalformedHeader',
+  message: `missing ${WEBHOOK_SIGNATURE_HEADER} header`,
+}
+
+/** One header value: an array (a repeated header) must hold a single distinct value. */
+const headerValue = (header: unknown): E.Either<WebhookVerificationError, string | undefined> => {
+  if (header === undefined || typeof header === 'string') return E.right(header)
+  if (!Array.isArray(header) || !header.every((h): h is string => typeof h === 'string'))
+    return E.left({
+      _tag: 'MalformedHeader',
+      message: `${WEBHOOK_SIGNATURE_HEADER} header must be a string`,
+    })
+  const distinct = [...new Set(header.map((h) => h.trim()))]
+  if (distinct.length > 1)
+    return E.left({
+      _tag: 'MalformedHeader',
+      message: `${WEBHOOK_SIGNATURE_HEADER} header was sent ${distinct.length} times with different values`,
+    })
+  return E.right(distinct[0])
+}
+
+/** Constant time over every `v1` (no early exit on the first match). */
+const anyMatches = (v1: ReadonlyArray<string>, expected: Buffer): boolean => {
+  let matches = false
+  for (const sig of v1) matches = timingSafeEqual(Buffer.from(sig, 'hex'), expected) || matches
+  return matches
+}
+
+/**
+ * Checks a webhook: a secret is set, the header parses, its timestamp is within
+ * `toleranceSeconds` (default 300) of `now` either way, and one `v1` signature equals
+ * the HMAC of `"<t>.<body>"` over the body's exact bytes (compared in constant time).
+ * Right carries the signed time. Pass the raw body exactly as received (a string or its
+ * bytes): re-serialised JSON does not verify.
+ *
+ * Fails closed: an empty (or blank) secret is a `SignatureMismatch` (a missing secret
+ * setting must not let anyone sign), an invalid `now` or a tolerance that is not a finite
+ * number >= 0 is a `TimestampOutsideTolerance`, and a header sent several times with
+ * different values is a `MalformedHeader` (the same value repeated is read once).
+ *
+ * @category signing
+ * @since 0.1.0
+ */
+export const verifyWebhook = (
+  input: WebhookVerificationInput,
+): E.Either<WebhookVerificationError, Date> => {
+  if (typeof input.secret !== 'string' || input.secret.trim() === '')
+    return E.left({
+      _tag: 'SignatureMismatch',
+      message: 'no webhook secret is set: no signature can be verified',
+    })
+  const header = headerValue(input.header)
+  if (E.isLeft(header)) return header
+  if (header.right === undefined || header.right.trim() === '') return E.left(missingHeader)
+  const parsed = parseSignatureHeader(header.right)
+  if (E.isLeft(parsed)) return parsed
+  const { timestamp, v1 } = parsed.right
+  const tolerance = input.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS
+  if (!Number.isFinite(tolerance) || tolerance < 0)
+    return E.left({
+      _tag: 'TimestampOutsideTolerance',
+      message: 'the tolerance must be a finite number of seconds >= 0',
+    })
+  const nowMs = input.now instanceof Date ? input.now.getTime() : Number.NaN
+  if (!Number.isFinite(nowMs))
+    return E.left({
+      _tag: 'TimestampOutsideTolerance',
+      message: 'the current time is not a valid date: the timestamp cannot be checked',
+    })
+  if (Math.abs(Math.floor(nowMs / 1000) - timestamp) > tolerance)
+    return E.left({
+      _tag: 'TimestampOutsideTolerance',
+      message: `signature timestamp is more than ${tolerance} s from now`,
+    })
+  const expected = Buffer.from(hmacHex(input.secret, timestamp, input.body), 'hex')
+  return anyMatches(v1, expected)
+    ? E.right(new Date(timestamp * 1000))
+    : E.left({ _tag: 'SignatureMismatch', message: 'signature does not match the body' })
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * Verifies a webhook (as `verifyWebhook`, the body as a string or its exact bytes) and
+ * decodes its body as a `WebhookEvent`; Left names why (a verification failure, a body
+ * that is not UTF-8 JSON, or the body's field errors, as text).
+ *
+ * @category signing
+ * @since 0.1.0
+ */
+export const verifyWebhookEvent = (
+  input: WebhookVerificationInput,
+): E.Either<string, WebhookEvent> => {
+  const verified = verifyWebhook(input)
+  if (E.isLeft(verified)) return E.left(verified.left.message)
+  let json: unknown
+  try {
+    json = JSON.parse(typeof input.body === 'string' ? input.body : utf8.decode(input.body))
+  } catch {
+    return E.left('webhook body is not JSON')
+  }
+  return E.mapLeft(
+    (errors: ReadonlyArray<FieldError>) =>
+      `webhook body is not an order event: ${formatFieldErrors(errors)}`,
+  )(validate(WebhookEvent)(json))
+}
