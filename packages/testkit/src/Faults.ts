@@ -119,6 +119,22 @@ export interface RequestLine {
 /**
  * A 500 problem-details answer instead of the service's.
  *
+ * @example
+ * ```ts
+ * import { Faults, startSandbox } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const sandbox = await startSandbox()
+ * try {
+ *   sandbox.injectFault(Faults.status500, { method: 'POST', path: '/token', times: 1 })
+ *   const res = await fetch(`${sandbox.url}/token`, { method: 'POST' })
+ *   assert.equal(res.status, 500)
+ *   assert.equal((await res.json()).status, 500) // problem details
+ * } finally {
+ *   await sandbox.close()
+ * }
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -126,6 +142,22 @@ export const status500: Failure = { kind: 'status500' }
 
 /**
  * The service's answer with a body that is not JSON.
+ *
+ * @example
+ * ```ts
+ * import { Faults, startSandbox } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const sandbox = await startSandbox()
+ * try {
+ *   sandbox.injectFault(Faults.malformedBody, { times: 1 })
+ *   const res = await fetch(`${sandbox.url}/paymentlink/order/OC00001001`)
+ *   assert.equal(res.status, 401) // the service's own status (no API key)...
+ *   await assert.rejects(res.json(), SyntaxError) // ...with a body that is not JSON
+ * } finally {
+ *   await sandbox.close()
+ * }
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -135,6 +167,22 @@ export const malformedBody: Failure = { kind: 'malformedBody' }
 /**
  * The service's answer cut in half, then the connection breaks.
  *
+ * @example
+ * ```ts
+ * import { Faults, startSandbox } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const sandbox = await startSandbox()
+ * try {
+ *   sandbox.injectFault(Faults.truncatedBody, { times: 1 })
+ *   const res = await fetch(`${sandbox.url}/paymentlink/order/OC00001001`)
+ *   assert.equal(res.status, 401)
+ *   await assert.rejects(res.text()) // the connection breaks halfway through the body
+ * } finally {
+ *   await sandbox.close()
+ * }
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -142,6 +190,21 @@ export const truncatedBody: Failure = { kind: 'truncatedBody' }
 
 /**
  * The request is processed and the connection reset before the answer.
+ *
+ * @example
+ * ```ts
+ * import { Faults, startSandbox } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const sandbox = await startSandbox()
+ * try {
+ *   sandbox.injectFault(Faults.connectionReset, { path: '/token', times: 1 })
+ *   await assert.rejects(fetch(`${sandbox.url}/token`, { method: 'POST' }), TypeError)
+ *   assert.equal(sandbox.requests()[0]?.fault, 'connectionReset') // processed, then reset
+ * } finally {
+ *   await sandbox.close()
+ * }
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -151,6 +214,23 @@ export const connectionReset: Failure = { kind: 'connectionReset' }
 /**
  * The request is processed and never answered.
  *
+ * @example
+ * ```ts
+ * import { Faults, startSandbox } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const sandbox = await startSandbox()
+ * try {
+ *   sandbox.injectFault(Faults.hang, { times: 1 })
+ *   const signal = AbortSignal.timeout(100) // the client's own timeout is what fires
+ *   await assert.rejects(fetch(`${sandbox.url}/token`, { method: 'POST', signal }), {
+ *     name: 'TimeoutError',
+ *   })
+ * } finally {
+ *   await sandbox.close() // also destroys the held socket
+ * }
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -159,6 +239,19 @@ export const hang: Failure = { kind: 'hang' }
 /**
  * `ms` milliseconds of extra delay before the answer (negative or non-finite values count
  * as 0).
+ *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.deepEqual(Faults.latency(250), { kind: 'latency', ms: 250 })
+ * assert.deepEqual(Faults.latency(-5), { kind: 'latency', ms: 0 })
+ *
+ * const plan = Faults.inject(Faults.latency(250), { path: '/charges' })(Faults.empty)
+ * const [decision] = Faults.take({ method: 'POST', path: '/charges' })(plan)
+ * assert.equal(decision.latencyMs, 250)
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -170,6 +263,16 @@ export const latency = (ms: number): Latency => ({
 
 /**
  * The plan with no faults: every request is answered normally.
+ *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const [decision, plan] = Faults.take({ method: 'POST', path: '/charges' })(Faults.empty)
+ * assert.deepEqual(decision, { latencyMs: 0, failure: undefined })
+ * assert.deepEqual(plan, Faults.empty)
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -193,6 +296,19 @@ const PositiveCount = t.refinement(t.number, (n) => Number.isSafeInteger(n) && n
  * | "latency", "ms"?: n, "method"?: "POST", "path"?: "/charges", "times"?: n }`.
  * `ms` is the latency's delay; `times` limits the fault to the next `times` matching
  * requests.
+ *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ * import * as E from 'fp-ts/lib/Either.js'
+ *
+ * const ok = Faults.FaultInjection.decode({ fault: 'status500', path: '/charges', times: 2 })
+ * assert.ok(E.isRight(ok))
+ * assert.equal(ok.right.times, 2)
+ * assert.ok(E.isLeft(Faults.FaultInjection.decode({ fault: 'explode' })))
+ * assert.ok(E.isLeft(Faults.FaultInjection.decode({ fault: 'hang', times: 0 })))
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -225,6 +341,22 @@ export type FaultInjection = t.TypeOf<typeof FaultInjection>
 /**
  * The rule a {@link FaultInjection} describes (`latency` without `ms` is 0 ms).
  *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.deepEqual(Faults.ruleOf({ fault: 'latency', ms: 300, path: '/paymentlink/**' }), {
+ *   fault: { kind: 'latency', ms: 300 },
+ *   path: '/paymentlink/**',
+ * })
+ * assert.deepEqual(Faults.ruleOf({ fault: 'hang', method: 'POST', times: 1 }), {
+ *   fault: Faults.hang,
+ *   method: 'POST',
+ *   remaining: 1,
+ * })
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -247,6 +379,20 @@ export const ruleOf = (injection: FaultInjection): FaultRule => {
  * Adds `fault` for the requests of `target`; with `times`, only for the next `times`
  * matching requests, otherwise until the plan is cleared.
  *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const plan = Faults.inject(Faults.status500, { method: 'POST', path: '/charges', times: 1 })(
+ *   Faults.empty,
+ * )
+ * const [first, after] = Faults.take({ method: 'POST', path: '/charges' })(plan)
+ * assert.deepEqual(first.failure, Faults.status500)
+ * const [second] = Faults.take({ method: 'POST', path: '/charges' })(after)
+ * assert.equal(second.failure, undefined) // `times: 1` was used up
+ * ```
+ *
  * @category combinators
  * @since 0.1.0
  */
@@ -263,6 +409,17 @@ export const inject =
 /**
  * Appends a rule (one whose `remaining` is not a positive integer is ignored).
  *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const plan = Faults.add({ fault: Faults.hang, path: '/token', remaining: 2 })(Faults.empty)
+ * assert.equal(plan.rules.length, 1)
+ * // a rule whose `remaining` is not a positive integer is ignored
+ * assert.equal(Faults.add({ fault: Faults.hang, remaining: 0 })(plan), plan)
+ * ```
+ *
  * @category combinators
  * @since 0.1.0
  */
@@ -275,6 +432,15 @@ export const add =
 
 /**
  * Removes every rule.
+ *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const plan = Faults.inject(Faults.status500)(Faults.empty)
+ * assert.deepEqual(Faults.clear(plan), Faults.empty)
+ * ```
  *
  * @category combinators
  * @since 0.1.0
@@ -298,6 +464,19 @@ const patternRegExp = (pattern: string): RegExp =>
 /**
  * Whether `rule` applies to `request`.
  *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const order = { method: 'get', path: '/paymentlink/order/OC00001001?x=1' }
+ * assert.equal(Faults.matches(order)({ method: 'GET', path: '/paymentlink/**' }), true)
+ * assert.equal(Faults.matches(order)({ path: '/paymentlink/order/*' }), true)
+ * assert.equal(Faults.matches(order)({ path: '/paymentlink/*' }), false) // `*` is one segment
+ * assert.equal(Faults.matches(order)({ method: 'POST' }), false)
+ * assert.equal(Faults.matches(order)({}), true)
+ * ```
+ *
  * @category destructors
  * @since 0.1.0
  */
@@ -314,6 +493,19 @@ export const matches =
 /**
  * Decides the fault for one request and uses up one count of each rule that applied:
  * the first matching failure and the first matching latency.
+ *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const plan = Faults.inject(Faults.latency(100))(
+ *   Faults.inject(Faults.connectionReset, { path: '/charges', times: 1 })(Faults.empty),
+ * )
+ * const [decision, next] = Faults.take({ method: 'POST', path: '/charges' })(plan)
+ * assert.deepEqual(decision, { latencyMs: 100, failure: Faults.connectionReset })
+ * assert.equal(next.rules.length, 1) // the reset is used up; the latency stays
+ * ```
  *
  * @category destructors
  * @since 0.1.0
@@ -341,6 +533,16 @@ export const take =
  * Whether the simulator still processes a request that meets `failure` (every failure but
  * `status500`, which stands for the service failing before it did anything).
  *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(Faults.processesRequest(undefined), true)
+ * assert.equal(Faults.processesRequest(Faults.connectionReset), true) // a charge is recorded
+ * assert.equal(Faults.processesRequest(Faults.status500), false)
+ * ```
+ *
  * @category destructors
  * @since 0.1.0
  */
@@ -355,6 +557,17 @@ export const processesRequest = (failure: Failure | undefined): boolean =>
  * The 500 answer of `status500`: problem details of spec 7.2 (type, title, status; no
  * `errors` member).
  *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(Faults.serverProblem.status, 500)
+ * const problem = JSON.parse(Faults.serverProblem.body)
+ * assert.equal(problem.status, 500)
+ * assert.equal('errors' in problem, false)
+ * ```
+ *
  * @category responses
  * @since 0.1.0
  */
@@ -362,6 +575,17 @@ export const serverProblem: SimResponse = internalError()
 
 /**
  * The answer of `malformedBody`: `response` with a body that no JSON parser accepts.
+ *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const answer = { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' }
+ * const spoilt = Faults.malformed(answer)
+ * assert.equal(spoilt.status, 200)
+ * assert.throws(() => JSON.parse(spoilt.body), SyntaxError)
+ * ```
  *
  * @category responses
  * @since 0.1.0
@@ -374,6 +598,15 @@ export const malformed = (response: SimResponse): SimResponse => ({
 /**
  * The part of `body` that `truncatedBody` sends before breaking the connection: the first
  * half of its bytes (at most one byte short of the whole, empty for an empty body).
+ *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(Faults.truncatedPart('{"status":500}').toString(), '{"statu')
+ * assert.equal(Faults.truncatedPart('x').length, 0)
+ * ```
  *
  * @category responses
  * @since 0.1.0

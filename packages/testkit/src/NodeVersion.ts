@@ -14,6 +14,16 @@
 /**
  * The oldest Node.js major version the testkit runs on.
  *
+ * @example
+ * ```ts
+ * import { MIN_NODE_MAJOR } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * // The testkit loaded, so this process runs at least that major version.
+ * assert.ok(Number(process.versions.node.split('.')[0]) >= MIN_NODE_MAJOR)
+ * assert.equal(MIN_NODE_MAJOR, 22)
+ * ```
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -28,6 +38,17 @@ export const MIN_NODE_MAJOR = 22
  * major at least `MIN_NODE_MAJOR`. A version that cannot be read counts as supported
  * (another runtime reporting something else is not refused).
  *
+ * @example
+ * ```ts
+ * import { isSupportedNodeVersion } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(isSupportedNodeVersion('v24.1.0'), true)
+ * assert.equal(isSupportedNodeVersion('22.3.0'), true)
+ * assert.equal(isSupportedNodeVersion('v20.19.0'), false)
+ * assert.equal(isSupportedNodeVersion('bun'), true) // unreadable: not refused
+ * ```
+ *
  * @category checks
  * @since 0.1.0
  */
@@ -40,6 +61,17 @@ export const isSupportedNodeVersion = (version: string): boolean => {
  * The message for an unsupported Node.js version:
  * `@paykit/testkit needs Node.js 22 or later (this is v20.19.0)`.
  *
+ * @example
+ * ```ts
+ * import { unsupportedNodeMessage } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(
+ *   unsupportedNodeMessage('v20.19.0'),
+ *   '@paykit/testkit needs Node.js 22 or later (this is v20.19.0)',
+ * )
+ * ```
+ *
  * @category checks
  * @since 0.1.0
  */
@@ -49,6 +81,17 @@ export const unsupportedNodeMessage = (version: string): string =>
 /**
  * Throws an `Error` with `unsupportedNodeMessage` when `version` (default: this
  * process's) is older than `MIN_NODE_MAJOR`.
+ *
+ * @example
+ * ```ts
+ * import { assertSupportedNode } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assertSupportedNode() // this process: it passed when the testkit was imported
+ * assert.throws(() => assertSupportedNode('v20.19.0'), {
+ *   message: '@paykit/testkit needs Node.js 22 or later (this is v20.19.0)',
+ * })
+ * ```
  *
  * @category checks
  * @since 0.1.0
