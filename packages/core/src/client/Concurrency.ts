@@ -19,6 +19,28 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
  * rejection becomes a `Left` through `onRejected` (by default the reason itself), so
  * nothing is lost and the Task still resolves.
  *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import type * as TE from 'fp-ts/lib/TaskEither.js'
+ * import { traverseWithConcurrency } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * let inFlight = 0
+ * let most = 0
+ * const square =
+ *   (n: number): TE.TaskEither<string, number> =>
+ *   async () => {
+ *     most = Math.max(most, ++inFlight)
+ *     await new Promise((resolve) => setTimeout(resolve, 5))
+ *     inFlight--
+ *     return n < 0 ? E.left(`${n} is negative`) : E.right(n * n)
+ *   }
+ * const results = await traverseWithConcurrency(2)([1, -2, 3, 4], square)()
+ * assert.deepEqual(results, [E.right(1), E.left('-2 is negative'), E.right(9), E.right(16)])
+ * assert.equal(most, 2)
+ * ```
+ *
  * @category combinators
  * @since 0.1.0
  */

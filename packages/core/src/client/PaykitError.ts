@@ -139,6 +139,22 @@ const isCharge = (operation: string): boolean => operation === 'POST /charges'
 /**
  * Bad input, nothing sent. `what` names the input (`charge request`).
  *
+ * @example
+ * ```ts
+ * import { validationError } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const e = validationError(
+ *   [{ path: 'order.amount', message: 'must be greater than 0' }],
+ *   'charge request',
+ * )
+ * assert.equal(e._tag, 'ValidationError')
+ * assert.equal(
+ *   e.message,
+ *   'Invalid charge request, nothing was sent. Fix: order.amount: must be greater than 0',
+ * )
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -169,6 +185,25 @@ const hint = (status: number): string =>
  * For a charge answered with 5xx the outcome is unknown: `outcomeUnknown` is true and
  * the message says so.
  *
+ * @example
+ * ```ts
+ * import { httpError } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const declined = httpError('POST /paymentmethods', 400, {
+ *   title: 'Bad Request',
+ *   status: 400,
+ *   errors: { 'card.number': ['must pass the Luhn check'] },
+ * })
+ * assert.equal(declined.outcomeUnknown, false)
+ * assert.match(declined.message, /HTTP 400: Bad Request\. card\.number: must pass the Luhn check\./)
+ *
+ * // A charge answered with 5xx may have been processed.
+ * const failed = httpError('POST /charges', 503)
+ * assert.equal(failed.outcomeUnknown, true)
+ * assert.match(failed.message, /Check the order before charging it again\./)
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -191,6 +226,21 @@ export const httpError = (operation: string, status: number, problem?: HttpProbl
 /**
  * A success status whose body does not match the spec. For a charge the outcome is
  * unknown: `outcomeUnknown` is true and the message says so.
+ *
+ * @example
+ * ```ts
+ * import { decodeError } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const e = decodeError('POST /token', 200, [{ path: 'expiresIn', message: 'must be a number' }])
+ * assert.equal(e.outcomeUnknown, false)
+ * assert.equal(
+ *   e.message,
+ *   'The response of POST /token (HTTP 200) does not match the service contract: ' +
+ *     'expiresIn: must be a number. Check baseUrl points at the payment service.',
+ * )
+ * assert.equal(decodeError('POST /charges', 200, []).outcomeUnknown, true)
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -225,6 +275,21 @@ const FAILURES: Readonly<Record<TransportFailure, string>> = {
  * No response. For a charge that may have been sent, the message says the outcome is
  * unknown and the order must be checked before charging it again.
  *
+ * @example
+ * ```ts
+ * import { networkError } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const refused = networkError('GET /paymentlink/order/ord_1', 'no', 'refused', 'ECONNREFUSED')
+ * assert.equal(
+ *   refused.message,
+ *   'GET /paymentlink/order/ord_1 got no response: the connection was refused (ECONNREFUSED). ' +
+ *     'It was not sent; check baseUrl and the network, then try again.',
+ * )
+ * // A charge whose connection dropped may have been processed.
+ * assert.equal(networkError('POST /charges', 'maybe', 'reset').outcomeUnknown, true)
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -254,6 +319,20 @@ export const networkError = (
 
 /**
  * A time limit passed. `operation` is the request (or the wait) that took too long.
+ *
+ * @example
+ * ```ts
+ * import { timeout } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const e = timeout('POST /token', 30_000)
+ * assert.equal(e.outcomeUnknown, false)
+ * assert.equal(
+ *   e.message,
+ *   'POST /token did not finish within 30000 ms. Try again later or raise timeoutMs.',
+ * )
+ * assert.equal(timeout('POST /charges', 30_000).outcomeUnknown, true)
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -291,6 +370,22 @@ const byTransport = (operation: string, credential: Unauthorized['credential']):
  * credential (and renewed it) itself: the message then says so rather than naming what
  * the client would have done.
  *
+ * @example
+ * ```ts
+ * import { unauthorized } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(
+ *   unauthorized('POST /token', 'clientCredentials').message,
+ *   'POST /token was refused (HTTP 401): check the client id and client secret.',
+ * )
+ * // When the transport added the credential, the message names the kind the endpoint takes.
+ * assert.match(
+ *   unauthorized('POST /paymentlink/checkout', 'apiKey', 'transport').message,
+ *   /with the credential the transport added \(the API key, or the access token/,
+ * )
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -321,6 +416,17 @@ const TAGS: ReadonlySet<string> = new Set([
 /**
  * Whether a value is a `PaykitError`.
  *
+ * @example
+ * ```ts
+ * import { isPaykitError, timeout, transportError } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(isPaykitError(timeout('POST /token', 1000)), true)
+ * // A transport error is not yet a client error: the client turns it into a NetworkError.
+ * assert.equal(isPaykitError(transportError('reset')), false)
+ * assert.equal(isPaykitError(new Error('boom')), false)
+ * ```
+ *
  * @category refinements
  * @since 0.1.0
  */
@@ -337,6 +443,26 @@ export const isPaykitError = (u: unknown): u is PaykitError =>
 /**
  * Pattern matching on the error's tag.
  *
+ * @example
+ * ```ts
+ * import { matchError, networkError, timeout, type PaykitError } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const retryLater = matchError<boolean>({
+ *   ValidationError: () => false,
+ *   HttpError: (e) => e.status === 429 || (e.status >= 500 && !e.outcomeUnknown),
+ *   DecodeError: () => false,
+ *   NetworkError: (e) => !e.outcomeUnknown,
+ *   Timeout: (e) => !e.outcomeUnknown,
+ *   Unauthorized: () => false,
+ * })
+ * const errors: ReadonlyArray<PaykitError> = [
+ *   networkError('POST /token', 'no', 'refused'),
+ *   timeout('POST /charges', 30_000),
+ * ]
+ * assert.deepEqual(errors.map(retryLater), [true, false])
+ * ```
+ *
  * @category destructors
  * @since 0.1.0
  */
@@ -350,6 +476,20 @@ export const matchError =
 /**
  * The error as an `Error` to throw (name = the tag, message = the message, the error in
  * `cause`), for code that throws rather than returns.
+ *
+ * @example
+ * ```ts
+ * import { toError, unauthorized } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const e = unauthorized('POST /token', 'clientCredentials')
+ * assert.throws(
+ *   () => {
+ *     throw toError(e)
+ *   },
+ *   { name: 'Unauthorized', message: e.message, cause: e },
+ * )
+ * ```
  *
  * @category destructors
  * @since 0.1.0

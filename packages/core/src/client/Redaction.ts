@@ -17,6 +17,15 @@ import type { PaykitError } from './PaykitError.js'
 /**
  * The replacement of a redacted value.
  *
+ * @example
+ * ```ts
+ * import { REDACTED, redactHeaders } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(REDACTED, '[redacted]')
+ * assert.equal(redactHeaders({ 'x-api-key': 'sandbox-api-key' })['x-api-key'], REDACTED)
+ * ```
+ *
  * @category model
  * @since 0.1.0
  */
@@ -80,6 +89,19 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
  * Replaces every occurrence of each secret in `text` with `[redacted]`. A short all-digit
  * secret (a CVV) is replaced only where it stands alone, not inside a longer number;
  * secrets under 3 characters are ignored (redacting them would shred the text).
+ *
+ * @example
+ * ```ts
+ * import { redact } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const clean = redact(['sandbox-secret', '123'])
+ * // The CVV 123 goes, but not the 123 inside 1234.
+ * assert.equal(
+ *   clean('secret sandbox-secret, cvv 123, amount 1234'),
+ *   'secret [redacted], cvv [redacted], amount 1234',
+ * )
+ * ```
  *
  * @category text
  * @since 0.1.0
@@ -150,6 +172,25 @@ const redactLooseText = (secrets: ReadonlyArray<string>): ((text: string) => str
  * any case) and of `card.number` become `[redacted]`, every string has `secrets` and card
  * numbers redacted, and a number is hidden when its digits hold either. Cycles are cut.
  *
+ * @example
+ * ```ts
+ * import { redactValue } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const request = {
+ *   clientId: 'sandbox-client',
+ *   clientSecret: 'sandbox-secret',
+ *   card: { number: '4242424242424242', cvv: '123', expirationMonth: '12' },
+ *   note: 'paid with 4242 4242 4242 4242',
+ * }
+ * assert.deepEqual(redactValue(request), {
+ *   clientId: 'sandbox-client',
+ *   clientSecret: '[redacted]',
+ *   card: { number: '[redacted]', cvv: '[redacted]', expirationMonth: '12' },
+ *   note: 'paid with [redacted]',
+ * })
+ * ```
+ *
  * @category values
  * @since 0.1.0
  */
@@ -183,6 +224,22 @@ export const redactValue = (value: unknown, secrets: ReadonlyArray<string> = [])
  * The error with every string in it (message, problem details, field errors) cleared of
  * `secrets` and card numbers. The client applies it to every error it returns.
  *
+ * @example
+ * ```ts
+ * import { httpError, redactError } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const e = httpError('POST /token', 400, {
+ *   title: 'Bad Request',
+ *   status: 400,
+ *   detail: 'no client has the secret sandbox-secret',
+ * })
+ * const clean = redactError(['sandbox-secret'])(e)
+ * assert.ok(clean._tag === 'HttpError')
+ * assert.equal(clean.problem?.detail, 'no client has the secret [redacted]')
+ * assert.equal(clean.message, e.message)
+ * ```
+ *
  * @category values
  * @since 0.1.0
  */
@@ -205,6 +262,22 @@ const parseJson = (body: string): E.Either<unknown, J.Json> =>
  * (a broken JSON body, plain text) has the values of secret keys found by a tolerant scan
  * (`"clientSecret" : "..."`, `cvv=123`; any `number` key counts as the card's), `secrets`
  * and card numbers redacted. An empty text is returned at once.
+ *
+ * @example
+ * ```ts
+ * import { redactJsonText } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(
+ *   redactJsonText('{"accessToken":"tok_abc","expiresIn":3600}'),
+ *   '{"accessToken":"[redacted]","expiresIn":3600}',
+ * )
+ * // Broken JSON (a truncated body) is scanned for secret keys instead.
+ * assert.equal(
+ *   redactJsonText('{"clientSecret": "sandbox-secret", "clientId": "x"'),
+ *   '{"clientSecret": "[redacted]", "clientId": "x"',
+ * )
+ * ```
  *
  * @category bodies and headers
  * @since 0.1.0
@@ -235,6 +308,22 @@ const redactForm = (body: string, secrets: ReadonlyArray<string>): string => {
  * `body` with card numbers, CVVs and secrets replaced by {@link REDACTED}: JSON and form
  * bodies by field name, any body by the `secrets` it holds and the shape of a card number.
  *
+ * @example
+ * ```ts
+ * import { redactBody } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(
+ *   redactBody('{"card":{"number":"4242424242424242","cvv":"123"},"cardHolder":"Ana"}'),
+ *   '{"card":{"number":"[redacted]","cvv":"[redacted]"},"cardHolder":"Ana"}',
+ * )
+ * // A form body, field by field (names come back percent-encoded).
+ * assert.equal(
+ *   redactBody('card[number]=4242424242424242&card[cvv]=123&name=Ana'),
+ *   'card%5Bnumber%5D=[redacted]&card%5Bcvv%5D=[redacted]&name=Ana',
+ * )
+ * ```
+ *
  * @category bodies and headers
  * @since 0.1.0
  */
@@ -258,6 +347,27 @@ const mayHoldSecret = (value: string, hasSecrets: boolean): boolean =>
  * hidden whole) and the other values cleared of the values of secret keys (`cvv=123`),
  * `secrets` and card numbers. Cheap: a value that cannot hold a secret is kept as is and
  * none is parsed as JSON.
+ *
+ * @example
+ * ```ts
+ * import { redactHeaders } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.deepEqual(
+ *   redactHeaders({
+ *     Authorization: 'Bearer tok_abc',
+ *     'x-api-key': 'sandbox-api-key',
+ *     'content-type': 'application/json',
+ *     'x-note': 'cvv=123',
+ *   }),
+ *   {
+ *     Authorization: 'Bearer [redacted]',
+ *     'x-api-key': '[redacted]',
+ *     'content-type': 'application/json',
+ *     'x-note': 'cvv=[redacted]',
+ *   },
+ * )
+ * ```
  *
  * @category bodies and headers
  * @since 0.1.0
@@ -314,6 +424,21 @@ const redactPart =
  * `card[number]`) become `[redacted]`; in the path, the query and the fragment, `secrets`
  * and card-number-like digit runs (as text bodies: 13 to 19 digits, maybe grouped,
  * Luhn-valid or not; also percent-encoded) do too. The rest is kept as written.
+ *
+ * @example
+ * ```ts
+ * import { redactUrl } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(
+ *   redactUrl('https://pay.example/cb?client_secret=abc&order=ord_1&card[number]=4242424242424242'),
+ *   'https://pay.example/cb?client_secret=[redacted]&order=ord_1&card[number]=[redacted]',
+ * )
+ * assert.equal(
+ *   redactUrl('https://pay.example/cards/4242424242424242#sandbox-secret', ['sandbox-secret']),
+ *   'https://pay.example/cards/[redacted]#[redacted]',
+ * )
+ * ```
  *
  * @category bodies and headers
  * @since 0.1.0

@@ -61,7 +61,19 @@ export type Decision =
 // -------------------------------------------------------------------------------------
 
 /**
- * The client's default: 3 attempts, 200 ms then 400 ms (capped at 2 s), with jitter.
+ * The client's default: 3 attempts; the two retries wait 200 ms then 400 ms before jitter
+ * (capped at 2 s), and the jitter takes up to half of each off (100-200 ms, 200-400 ms).
+ *
+ * @example
+ * ```ts
+ * import { Retry, defaultRetryPolicy } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(defaultRetryPolicy.maxAttempts, 3)
+ * const delay = Retry.delayMs(defaultRetryPolicy)
+ * assert.deepEqual([delay(1, 0), delay(1, 1)], [100, 200]) // the first retry
+ * assert.deepEqual([delay(2, 0), delay(2, 1)], [200, 400]) // the second
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -76,6 +88,16 @@ export const defaultRetryPolicy: RetryPolicy = {
 /**
  * A single attempt, never repeated.
  *
+ * @example
+ * ```ts
+ * import { Retry, noRetry, transportError } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * // Even a read that never reached the service is not repeated.
+ * const decide = Retry.decide(noRetry, 'read')
+ * assert.deepEqual(decide(1, Retry.failure(transportError('refused'))), { _tag: 'Stop' })
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -84,6 +106,17 @@ export const noRetry: RetryPolicy = { maxAttempts: 1, baseDelayMs: 0, maxDelayMs
 /**
  * An outcome from a transport error.
  *
+ * @example
+ * ```ts
+ * import { Retry, transportError } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const dropped = Retry.failure(transportError('reset', 'ECONNRESET'))
+ * assert.ok(dropped._tag === 'Failure')
+ * assert.equal(dropped.error.sent, 'maybe')
+ * assert.equal(Retry.isRetryable('read')(dropped), true)
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -91,6 +124,16 @@ export const failure = (error: TransportError): Outcome => ({ _tag: 'Failure', e
 
 /**
  * An outcome from an HTTP status.
+ *
+ * @example
+ * ```ts
+ * import { Retry } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.deepEqual(Retry.response(503), { _tag: 'Response', status: 503 })
+ * assert.equal(Retry.isRetryable('read')(Retry.response(503)), true)
+ * assert.equal(Retry.isRetryable('read')(Retry.response(404)), false)
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -113,6 +156,20 @@ const safeToRepeat = (kind: RequestKind, optIn: boolean): boolean =>
  *   `charge` never, not even with `optIn`;
  * - any other response (2xx, 4xx): never (401 is handled by a token refresh, not here).
  *
+ * @example
+ * ```ts
+ * import { Retry, transportError } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const dropped = Retry.failure(transportError('reset')) // may have reached the service
+ * assert.equal(Retry.isRetryable('read')(dropped), true)
+ * assert.equal(Retry.isRetryable('paymentLink')(dropped), false)
+ * assert.equal(Retry.isRetryable('paymentLink', true)(dropped), true) // the caller opted in
+ * assert.equal(Retry.isRetryable('charge', true)(dropped), false) // a charge: never
+ * // A request that was never sent is safe to repeat, a charge included.
+ * assert.equal(Retry.isRetryable('charge')(Retry.failure(transportError('refused'))), true)
+ * ```
+ *
  * @category rules
  * @since 0.1.0
  */
@@ -131,6 +188,19 @@ export const isRetryable =
  * "equal jitter" from `random` in [0, 1) (half fixed, half random), so that many clients
  * do not retry in step. Pure: the caller passes the random number.
  *
+ * @example
+ * ```ts
+ * import { Retry } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const delay = Retry.delayMs({ maxAttempts: 6, baseDelayMs: 100, maxDelayMs: 1_000, factor: 2 })
+ * // The longest delays (random 1): exponential, then capped.
+ * assert.deepEqual([1, 2, 3, 4, 5].map((retry) => delay(retry, 1)), [100, 200, 400, 800, 1_000])
+ * // Equal jitter: never less than half.
+ * assert.equal(delay(3, 0), 200)
+ * assert.equal(delay(3), 300)
+ * ```
+ *
  * @category rules
  * @since 0.1.0
  */
@@ -146,6 +216,18 @@ export const delayMs =
 /**
  * After attempt number `attempt` (1 for the first) ended in `outcome`: retry (with the
  * delay) when the outcome is retryable and the policy allows another attempt, else stop.
+ *
+ * @example
+ * ```ts
+ * import { Retry, defaultRetryPolicy } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const decide = Retry.decide(defaultRetryPolicy, 'token')
+ * const unavailable = Retry.response(503)
+ * assert.deepEqual(decide(1, unavailable, 0.5), { _tag: 'Retry', delayMs: 150 })
+ * assert.deepEqual(decide(3, unavailable), { _tag: 'Stop' }) // 3 attempts made
+ * assert.deepEqual(decide(1, Retry.response(400)), { _tag: 'Stop' }) // repeating cannot help
+ * ```
  *
  * @category rules
  * @since 0.1.0

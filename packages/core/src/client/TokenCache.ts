@@ -49,6 +49,15 @@ export interface TokenCache {
  * How long before `expiresIn` a token counts as expired: a tenth of its lifetime, at most
  * one minute, so a request sent with it does not arrive after it lapsed.
  *
+ * @example
+ * ```ts
+ * import { refreshMarginMs } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(refreshMarginMs(3600), 60_000) // an hour's token: one minute early
+ * assert.equal(refreshMarginMs(300), 30_000) // five minutes': a tenth, 30 s early
+ * ```
+ *
  * @category rules
  * @since 0.1.0
  */
@@ -59,6 +68,16 @@ export const refreshMarginMs = (expiresInSeconds: number): number =>
  * The time (ms since the epoch) after which a token obtained by a request sent at
  * `requestedAt` must not be used any more. Counted from the request, not the answer,
  * since the service's clock started no later than that.
+ *
+ * @example
+ * ```ts
+ * import { usableUntil } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const token = { accessToken: 'tok_1', tokenType: 'Bearer', expiresIn: 3600 }
+ * // Requested at t = 0: one hour, less the one-minute margin.
+ * assert.equal(usableUntil(0, token), 3_540_000)
+ * ```
  *
  * @category rules
  * @since 0.1.0
@@ -74,6 +93,34 @@ const abandoned = (): PaykitError => networkError('POST /token', 'maybe', 'abort
 
 /**
  * A token cache over `fetchToken`. A failed fetch is not cached: the next `get` tries again.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import * as TE from 'fp-ts/lib/TaskEither.js'
+ * import { createTokenCache } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * let requests = 0
+ * let clock = 0
+ * const cache = createTokenCache({
+ *   // Stands in for the POST /token call.
+ *   fetchToken: TE.fromIO(() => ({
+ *     accessToken: `tok_${++requests}`,
+ *     tokenType: 'Bearer',
+ *     expiresIn: 3600,
+ *   })),
+ *   now: () => clock,
+ * })
+ * // Two concurrent callers share one request.
+ * const both = await Promise.all([cache.get()(), cache.get()()])
+ * assert.deepEqual(both, [E.right('tok_1'), E.right('tok_1')])
+ * assert.equal(requests, 1)
+ * cache.invalidate('tok_1') // the service answered 401 with it
+ * assert.deepEqual(await cache.get()(), E.right('tok_2'))
+ * clock = 3_540_000 // past its lifetime less the margin
+ * assert.deepEqual(await cache.get()(), E.right('tok_3'))
+ * ```
  *
  * @category constructors
  * @since 0.1.0

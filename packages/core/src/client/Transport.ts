@@ -102,6 +102,21 @@ export type Transport = (
  * A transport error. `sent` follows from the failure unless given: a refused connection or
  * an unknown host was not sent; every other failure may have been.
  *
+ * @example
+ * ```ts
+ * import { transportError } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * // A refused connection never reached the service; a dropped one may have.
+ * assert.equal(transportError('refused', 'ECONNREFUSED').sent, 'no')
+ * assert.deepEqual(transportError('reset', 'ECONNRESET'), {
+ *   _tag: 'TransportError',
+ *   failure: 'reset',
+ *   sent: 'maybe',
+ *   detail: 'ECONNRESET',
+ * })
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -117,6 +132,15 @@ export const transportError = (
 
 /**
  * Whether a value is a `TransportError`.
+ *
+ * @example
+ * ```ts
+ * import { isTransportError, transportError } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(isTransportError(transportError('timeout')), true)
+ * assert.equal(isTransportError(new Error('timeout')), false)
+ * ```
  *
  * @category refinements
  * @since 0.1.0
