@@ -59,6 +59,15 @@ export interface RequestLog {
 /**
  * How many requests the log keeps by default.
  *
+ * @example
+ * ```ts
+ * import { DEFAULT_REQUEST_LOG_SIZE, makeRequestLog } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(DEFAULT_REQUEST_LOG_SIZE, 1000)
+ * assert.equal(makeRequestLog().size, DEFAULT_REQUEST_LOG_SIZE)
+ * ```
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -166,6 +175,19 @@ const redactQuery = (query: string, secrets: ReadonlyArray<string>): string =>
  * and the value of every secret-named query parameter (`client_secret`, `access_token`,
  * `apiKey`, `cvv`, ...).
  *
+ * @example
+ * ```ts
+ * import { redactPath } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(
+ *   redactPath('/token?client_secret=s3cret&page=2'),
+ *   '/token?client_secret=[redacted]&page=2',
+ * )
+ * assert.equal(redactPath('/keys/my-api-key/x', ['my-api-key']), '/keys/[redacted]/x')
+ * assert.equal(redactPath('/cards/4242424242424242'), '/cards/[redacted]')
+ * ```
+ *
  * @category redaction
  * @since 0.1.0
  */
@@ -209,6 +231,21 @@ export const logEntry = (
 
 /**
  * An empty ring keeping the last `size` entries (an integer >= 1).
+ *
+ * @example
+ * ```ts
+ * import { makeRequestLog, type LoggedRequest } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const log = makeRequestLog(2)
+ * for (const path of ['/a', '/b', '/c']) {
+ *   const at = new Date().toISOString()
+ *   const entry: LoggedRequest = { at, method: 'GET', path, headers: {}, body: '', status: 200, fault: undefined }
+ *   log.add(entry)
+ * }
+ * assert.deepEqual(log.entries().map((e) => e.path), ['/b', '/c']) // the latest two
+ * assert.throws(() => makeRequestLog(0), RangeError)
+ * ```
  *
  * @category constructors
  * @since 0.1.0

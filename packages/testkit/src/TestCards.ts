@@ -58,6 +58,18 @@ export interface CatalogueProduct {
 /**
  * The test cards by name (any future expiry, any 3-4 digit CVV).
  *
+ * @example
+ * ```ts
+ * import { testCardOf, testCards } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const card = testCards.authentication // 3DS first, then SUCCEEDED
+ * assert.equal(card.number, '4000000000003220')
+ * assert.equal(card.outcome, 'AUTHENTICATION_REQUIRED')
+ * assert.equal(testCards.declined.outcome, 'CARD_DECLINED')
+ * assert.equal(testCardOf(card.number), card)
+ * ```
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -123,6 +135,18 @@ export const testCards = {
 /**
  * The test-card table as a list, in DESIGN.md's order.
  *
+ * @example
+ * ```ts
+ * import { testCardTable } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const needBillingInfo = testCardTable.filter((c) => ['USA', 'CAN'].includes(c.countryCode))
+ * assert.deepEqual(
+ *   needBillingInfo.map((c) => c.number),
+ *   ['4111111111111111', '5555555555554444', '4000008400000027'],
+ * )
+ * ```
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -131,6 +155,26 @@ export const testCardTable: ReadonlyArray<TestCard> = Object.values(testCards)
 /**
  * The sandbox's default credentials: `POST /token` client id and secret, and the API key
  * the payment-link endpoints accept.
+ *
+ * @example
+ * ```ts
+ * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const sandbox = await startSandbox()
+ * try {
+ *   const { clientId, clientSecret } = defaultCredentials
+ *   const res = await fetch(`${sandbox.url}/token`, {
+ *     method: 'POST',
+ *     headers: { 'content-type': 'application/json' },
+ *     body: JSON.stringify({ clientId, clientSecret }),
+ *   })
+ *   assert.equal(res.status, 200)
+ *   assert.equal((await res.json()).tokenType, 'Bearer')
+ * } finally {
+ *   await sandbox.close()
+ * }
+ * ```
  *
  * @category constants
  * @since 0.1.0
@@ -143,6 +187,29 @@ export const defaultCredentials = {
 
 /**
  * The store of every order (DESIGN.md).
+ *
+ * @example
+ * ```ts
+ * import { defaultCredentials, defaultStore, mockPaymentService } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const mock = mockPaymentService({ baseUrl: 'https://paykit.test' })
+ * try {
+ *   const headers = { authorization: `Bearer ${defaultCredentials.apiKey}` }
+ *   const link = await fetch('https://paykit.test/paymentlink/checkout', {
+ *     method: 'POST',
+ *     headers: { ...headers, 'content-type': 'application/json' },
+ *     body: JSON.stringify({ amount: 12.5 }),
+ *   }).then((res) => res.json())
+ *   const order = await fetch(`https://paykit.test/paymentlink/order/${link.orderCode}`, {
+ *     headers,
+ *   }).then((res) => res.json())
+ *   assert.deepEqual(order.store, defaultStore)
+ *   assert.equal(defaultStore.currencyCode, 'USD')
+ * } finally {
+ *   mock.restore()
+ * }
+ * ```
  *
  * @category constants
  * @since 0.1.0
@@ -158,6 +225,31 @@ export const defaultStore: Store = {
 
 /**
  * The default product catalogue for `sku` line items.
+ *
+ * @example
+ * ```ts
+ * import { defaultCredentials, defaultProducts, mockPaymentService } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const mug = defaultProducts.find((p) => p.sku === 'MUG-LOGO')
+ * assert.equal(mug?.price, 8.5)
+ * const mock = mockPaymentService({ baseUrl: 'https://paykit.test' })
+ * try {
+ *   const headers = { authorization: `Bearer ${defaultCredentials.apiKey}` }
+ *   const link = await fetch('https://paykit.test/paymentlink/checkout', {
+ *     method: 'POST',
+ *     headers: { ...headers, 'content-type': 'application/json' },
+ *     body: JSON.stringify({ lineItems: [{ sku: 'MUG-LOGO', quantity: 2 }] }),
+ *   }).then((res) => res.json())
+ *   const order = await fetch(`https://paykit.test/paymentlink/order/${link.orderCode}`, {
+ *     headers,
+ *   }).then((res) => res.json())
+ *   assert.equal(order.total, 17)
+ *   assert.equal(order.lineItems[0].name, 'Logo mug')
+ * } finally {
+ *   mock.restore()
+ * }
+ * ```
  *
  * @category constants
  * @since 0.1.0
@@ -201,6 +293,22 @@ export const defaultProducts: ReadonlyArray<CatalogueProduct> = [
  * The sandbox's view of a card number (digits only, already valid): its row of the
  * table, or for any other number VISA/MASTERCARD/... by its first digit, issuer
  * `Banco Sandbox`, country CRI, outcome SUCCEEDED.
+ *
+ * @example
+ * ```ts
+ * import { testCardOf, testCards } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(testCardOf('4000000000009995'), testCards.fraudPrevent)
+ * // any other (valid) number: Banco Sandbox, CRI, SUCCEEDED, brand by its first digits
+ * assert.deepEqual(testCardOf('378282246310005'), {
+ *   number: '378282246310005',
+ *   brand: 'AMEX',
+ *   issuerName: 'Banco Sandbox',
+ *   countryCode: 'CRI',
+ *   outcome: 'SUCCEEDED',
+ * })
+ * ```
  *
  * @category destructors
  * @since 0.1.0
