@@ -74,6 +74,16 @@ export type PaymentMethodOutput = t.OutputOf<typeof PaymentMethod>
 /**
  * The one digit that completes `partial` into a number passing the core's Luhn check.
  *
+ * @example
+ * ```ts
+ * import { luhnCompletion } from '@paykit/testkit'
+ * import { luhn } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(luhnCompletion('424242424242424'), '2') // 4242424242424242, a test card
+ * assert.ok(luhn(`400000000000322${luhnCompletion('400000000000322')}`))
+ * ```
+ *
  * @category card numbers
  * @since 0.1.0
  */
@@ -82,6 +92,16 @@ export const luhnCompletion = (partial: string): string =>
 
 /**
  * A card number of the sandbox's test-card table.
+ *
+ * @example
+ * ```ts
+ * import { testCardNumber, testCardTable } from '@paykit/testkit'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * const numbers = testCardTable.map((card) => card.number)
+ * for (const number of fc.sample(testCardNumber(), 10)) assert.ok(numbers.includes(number))
+ * ```
  *
  * @category card numbers
  * @since 0.1.0
@@ -92,6 +112,18 @@ export const testCardNumber = (): fc.Arbitrary<string> =>
 /**
  * Any card number that passes the Luhn check: 12 to 19 digits, first digit 1-9 (3 AMEX,
  * 4 VISA, 5 MASTERCARD, 6 DISCOVER and the others UNKNOWN to the sandbox).
+ *
+ * @example
+ * ```ts
+ * import { luhnCardNumber } from '@paykit/testkit'
+ * import { luhn } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * fc.assert(
+ *   fc.property(luhnCardNumber(), (number) => /^[1-9]\d{11,18}$/.test(number) && luhn(number)),
+ *   { numRuns: 20 },
+ * )
+ * ```
  *
  * @category card numbers
  * @since 0.1.0
@@ -115,6 +147,22 @@ export const luhnCardNumber = (): fc.Arbitrary<string> =>
  * A valid card number as a caller may type it: a test card or any Luhn-valid number, now
  * and then in groups of four separated by spaces (the core accepts and removes them).
  *
+ * @example
+ * ```ts
+ * import { cardNumber } from '@paykit/testkit'
+ * import { luhn } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * // Digits, now and then in groups of four: valid once the spaces are removed.
+ * fc.assert(
+ *   fc.property(
+ *     cardNumber(),
+ *     (number) => /^[\d ]+$/.test(number) && luhn(number.replaceAll(' ', '')),
+ *   ),
+ *   { numRuns: 20 },
+ * )
+ * ```
+ *
  * @category card numbers
  * @since 0.1.0
  */
@@ -130,6 +178,25 @@ export const cardNumber = (): fc.Arbitrary<string> =>
 
 /**
  * A number that fails the Luhn check (a Luhn-valid number with its check digit changed).
+ *
+ * @example
+ * ```ts
+ * import { nonLuhnCardNumber } from '@paykit/testkit'
+ * import { luhn, paymentMethodRequestAt, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-06-15T00:00:00Z')
+ * fc.assert(
+ *   fc.property(nonLuhnCardNumber(), (number) => {
+ *     assert.ok(!luhn(number))
+ *     const card = { number, expirationMonth: '12', expirationYear: '2030', cvv: '123' }
+ *     const result = validate(paymentMethodRequestAt(now))({ card })
+ *     assert.ok(result._tag === 'Left' && result.left.some((e) => e.path === 'card.number'))
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
  *
  * @category card numbers
  * @since 0.1.0
@@ -154,6 +221,23 @@ const monthsFrom = (now: Date, offset: number): { month: string; year: string } 
 /**
  * An expiry that is not in the past at `now` (UTC): the current month up to 20 years ahead.
  *
+ * @example
+ * ```ts
+ * import { futureExpiry } from '@paykit/testkit'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-06-15T00:00:00Z')
+ * fc.assert(
+ *   fc.property(futureExpiry(now), ({ month, year }) => {
+ *     assert.match(month, /^(0[1-9]|1[0-2])$/)
+ *     assert.ok(Number(year) * 12 + Number(month) >= 2026 * 12 + 6) // June 2026 or later
+ *     assert.ok(Number(year) <= 2046)
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
+ *
  * @category expiry
  * @since 0.1.0
  */
@@ -174,6 +258,17 @@ const digits = (min: number, max: number): fc.Arbitrary<string> =>
 /**
  * A CVV: 3 or 4 digits.
  *
+ * @example
+ * ```ts
+ * import { cvv } from '@paykit/testkit'
+ * import fc from 'fast-check'
+ *
+ * fc.assert(
+ *   fc.property(cvv(), (code) => /^\d{3,4}$/.test(code)),
+ *   { numRuns: 20 },
+ * )
+ * ```
+ *
  * @category valid
  * @since 0.1.0
  */
@@ -182,6 +277,24 @@ export const cvv = (): fc.Arbitrary<string> =>
 
 /**
  * Customer data: each field present or absent.
+ *
+ * @example
+ * ```ts
+ * import { card, customer } from '@paykit/testkit'
+ * import { paymentMethodRequestAt, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * const now = new Date('2026-06-15T00:00:00Z')
+ * const accepted = validate(paymentMethodRequestAt(now))
+ * fc.assert(
+ *   fc.property(
+ *     card({ now }),
+ *     customer(),
+ *     (c, cu) => accepted({ card: c, customer: cu })._tag === 'Right',
+ *   ),
+ *   { numRuns: 20 },
+ * )
+ * ```
  *
  * @category valid
  * @since 0.1.0
@@ -202,6 +315,23 @@ export const customer = (): fc.Arbitrary<CustomerInput> =>
 /**
  * A card: a valid number, an expiry not in the past at `now`, a 3-4 digit CVV, with and
  * without `cardHolder` and `singleUse`.
+ *
+ * @example
+ * ```ts
+ * import { card } from '@paykit/testkit'
+ * import { paymentMethodRequestAt, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * // Give the arbitrary and the validation the same date: expiries are relative to it.
+ * const now = new Date('2026-06-15T00:00:00Z')
+ * fc.assert(
+ *   fc.property(
+ *     card({ now }),
+ *     (c) => validate(paymentMethodRequestAt(now))({ card: c })._tag === 'Right',
+ *   ),
+ *   { numRuns: 20 },
+ * )
+ * ```
  *
  * @category valid
  * @since 0.1.0
@@ -227,6 +357,22 @@ export const card = (options: PaymentMethodArbitraryOptions = {}): fc.Arbitrary<
 /**
  * A valid `POST /paymentmethods` body, with and without `customer`.
  *
+ * @example
+ * ```ts
+ * import { paymentMethodRequest } from '@paykit/testkit'
+ * import { paymentMethodRequestAt, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * const now = new Date('2026-06-15T00:00:00Z')
+ * fc.assert(
+ *   fc.property(
+ *     paymentMethodRequest({ now }),
+ *     (body) => validate(paymentMethodRequestAt(now))(body)._tag === 'Right',
+ *   ),
+ *   { numRuns: 20 },
+ * )
+ * ```
+ *
  * @category valid
  * @since 0.1.0
  */
@@ -238,6 +384,21 @@ export const paymentMethodRequest = (
 /**
  * A payment method as the service answers it: one of the test cards (issuer country CRI,
  * USA or CAN), or any other issuer country (three letters).
+ *
+ * @example
+ * ```ts
+ * import { paymentMethod } from '@paykit/testkit'
+ * import { PaymentMethod, requiresBillingInfo, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * fc.assert(
+ *   fc.property(paymentMethod(), (pm) => validate(PaymentMethod)(pm)._tag === 'Right'),
+ *   { numRuns: 20 },
+ * )
+ * // USA and CAN issuers (billingInfo required) come up too.
+ * assert.ok(fc.sample(paymentMethod(), 200).some(requiresBillingInfo))
+ * ```
  *
  * @category valid
  * @since 0.1.0
@@ -280,6 +441,25 @@ const setAtYear = (base: PaymentMethodRequestInput, year: string): PaymentMethod
  * `card.expirationYear`, a past month of this year at `card.expirationMonth`); `card.cvv`
  * not 3-4 digits; `card.cardHolder`, `card.singleUse`, `customer` or a customer field of
  * the wrong type.
+ *
+ * @example
+ * ```ts
+ * import { cardSecretsOf, invalidPaymentMethodRequest } from '@paykit/testkit'
+ * import { paymentMethodRequestAt, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-06-15T00:00:00Z')
+ * fc.assert(
+ *   fc.property(invalidPaymentMethodRequest({ now }), ({ value, field, rule }) => {
+ *     const result = validate(paymentMethodRequestAt(now))(value)
+ *     assert.ok(result._tag === 'Left' && result.left.some((e) => e.path === field), rule)
+ *     const secrets = cardSecretsOf(value)
+ *     assert.ok(result.left.every((e) => !secrets.some((s) => e.message.includes(s))))
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
  *
  * @category invalid
  * @since 0.1.0
@@ -366,6 +546,23 @@ export const invalidPaymentMethodRequest = (
 /**
  * The secrets of a payment-method input (its card number with and without spaces, and its
  * CVV): no error message may repeat them.
+ *
+ * @example
+ * ```ts
+ * import { cardSecretsOf } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const body = {
+ *   card: {
+ *     number: '4242 4242 4242 4242',
+ *     expirationMonth: '12',
+ *     expirationYear: '2030',
+ *     cvv: '123',
+ *   },
+ * }
+ * assert.deepEqual(cardSecretsOf(body), ['4242 4242 4242 4242', '4242424242424242', '123'])
+ * assert.deepEqual(cardSecretsOf({ card: 'not a card' }), [])
+ * ```
  *
  * @category destructors
  * @since 0.1.0

@@ -30,6 +30,18 @@ export type TokenRequestInput = t.OutputOf<typeof TokenRequest>
 /**
  * Valid client credentials: two non-blank strings.
  *
+ * @example
+ * ```ts
+ * import { tokenRequest } from '@paykit/testkit'
+ * import { TokenRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * fc.assert(
+ *   fc.property(tokenRequest(), (body) => validate(TokenRequest)(body)._tag === 'Right'),
+ *   { numRuns: 20 },
+ * )
+ * ```
+ *
  * @category valid
  * @since 0.1.0
  */
@@ -43,6 +55,22 @@ export const tokenRequest = (): fc.Arbitrary<TokenRequestInput> =>
 /**
  * A `POST /token` body broken in exactly one way: the body is not an object, or
  * `clientId` / `clientSecret` is missing, blank or not a string.
+ *
+ * @example
+ * ```ts
+ * import { invalidTokenRequest } from '@paykit/testkit'
+ * import { TokenRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * fc.assert(
+ *   fc.property(invalidTokenRequest(), ({ value, field, rule }) => {
+ *     const result = validate(TokenRequest)(value)
+ *     assert.ok(result._tag === 'Left' && result.left.some((e) => e.path === field), rule)
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
  *
  * @category invalid
  * @since 0.1.0

@@ -41,6 +41,16 @@ export type Key = string | number
 /**
  * A path of keys in the core's notation: `['lineItems', 2, 'sku']` -> `lineItems[2].sku`.
  *
+ * @example
+ * ```ts
+ * import { pathOfKeys } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(pathOfKeys(['lineItems', 2, 'product', 'price']), 'lineItems[2].product.price')
+ * assert.equal(pathOfKeys(['billingInfo', 'zipCode']), 'billingInfo.zipCode')
+ * assert.equal(pathOfKeys([]), '') // the body as a whole
+ * ```
+ *
  * @category destructors
  * @since 0.1.0
  */
@@ -53,6 +63,21 @@ export const pathOfKeys = (keys: ReadonlyArray<Key>): string =>
 
 /**
  * Every field an invalid record says a refusal must name (`field`, then `alsoNames`).
+ *
+ * @example
+ * ```ts
+ * import { namedFields, type Invalid } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const neither: Invalid = {
+ *   value: { orderName: 'Mugs' },
+ *   field: 'amount',
+ *   alsoNames: ['lineItems'],
+ *   rule: 'amount or lineItems is given',
+ * }
+ * assert.deepEqual(namedFields(neither), ['amount', 'lineItems'])
+ * assert.deepEqual(namedFields({ value: null, field: '', rule: 'body is an object' }), [''])
+ * ```
  *
  * @category destructors
  * @since 0.1.0
@@ -68,6 +93,17 @@ export const namedFields = (invalid: Invalid): ReadonlyArray<string> => [
 
 /**
  * Marker for `breakAt` and `setAt`: remove the field instead of setting it.
+ *
+ * @example
+ * ```ts
+ * import { breakAt, removed, setAt } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const body = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }
+ * assert.deepEqual(setAt(body, ['clientSecret'], removed), { clientId: 'sandbox-client' })
+ * const missing = breakAt(body, ['clientId'], removed, 'clientId is required')
+ * assert.deepEqual(missing.value, { clientSecret: 'sandbox-secret' })
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -95,6 +131,23 @@ const edit = (u: unknown, keys: ReadonlyArray<Key>, value: unknown): unknown => 
  * `u` with the field at `keys` set to `value` (created when absent; removed when `value`
  * is `removed`).
  *
+ * @example
+ * ```ts
+ * import { setAt } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const charge = { order: { id: 'order-1', amount: 10 }, cardId: 'pm_000001' }
+ * assert.deepEqual(setAt(charge, ['order', 'amount'], 0), {
+ *   order: { id: 'order-1', amount: 0 },
+ *   cardId: 'pm_000001',
+ * })
+ * assert.deepEqual(setAt(charge, ['billingInfo', 'zipCode'], '10101'), {
+ *   ...charge,
+ *   billingInfo: { zipCode: '10101' }, // created when absent
+ * })
+ * assert.equal(charge.order.amount, 10) // the input is not changed
+ * ```
+ *
  * @category edits
  * @since 0.1.0
  */
@@ -104,6 +157,26 @@ export const setAt = (u: unknown, keys: ReadonlyArray<Key>, value: unknown): unk
 /**
  * `u` without the field at `keys`.
  *
+ * @example
+ * ```ts
+ * import { removeAt } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const link = {
+ *   lineItems: [
+ *     { sku: 'MUG-LOGO', quantity: 1 },
+ *     { sku: 'COFFEE-1KG', quantity: 2 },
+ *   ],
+ * }
+ * assert.deepEqual(removeAt(link, ['lineItems', 0]), {
+ *   lineItems: [{ sku: 'COFFEE-1KG', quantity: 2 }],
+ * })
+ * assert.deepEqual(removeAt(link, ['lineItems', 1, 'quantity']), {
+ *   lineItems: [{ sku: 'MUG-LOGO', quantity: 1 }, { sku: 'COFFEE-1KG' }],
+ * })
+ * assert.equal(link.lineItems.length, 2) // the input is not changed
+ * ```
+ *
  * @category edits
  * @since 0.1.0
  */
@@ -112,6 +185,20 @@ export const removeAt = (u: unknown, keys: ReadonlyArray<Key>): unknown => edit(
 /**
  * An invalid record: `base` with the field at `keys` replaced by `value` (or removed when
  * `value` is `removed`).
+ *
+ * @example
+ * ```ts
+ * import { breakAt } from '@paykit/testkit'
+ * import { TokenRequest, validate } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const valid = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }
+ * const invalid = breakAt(valid, ['clientId'], '   ', 'clientId is not empty')
+ * assert.equal(invalid.field, 'clientId')
+ * assert.deepEqual(invalid.value, { clientId: '   ', clientSecret: 'sandbox-secret' })
+ * const result = validate(TokenRequest)(invalid.value)
+ * assert.ok(result._tag === 'Left' && result.left.some((e) => e.path === 'clientId'))
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -145,6 +232,19 @@ const letter = fc.constantFrom(...LETTERS)
  * A string with at least one non-blank character, of `minLength`..`maxLength` characters
  * (code points of the Basic Multilingual Plane).
  *
+ * @example
+ * ```ts
+ * import { text } from '@paykit/testkit'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * for (const s of fc.sample(text(10), 20)) {
+ *   assert.ok([...s].length >= 1 && [...s].length <= 10)
+ *   assert.notEqual(s.trim(), '')
+ * }
+ * assert.ok(fc.sample(text(10, 5), 20).every((s) => s.length >= 5))
+ * ```
+ *
  * @category leaf arbitraries
  * @since 0.1.0
  */
@@ -156,6 +256,20 @@ export const text = (maxLength: number, minLength = 1): fc.Arbitrary<string> =>
 /**
  * A non-blank string of exactly `length` characters (a boundary of spec section 8).
  *
+ * @example
+ * ```ts
+ * import { textOfLength } from '@paykit/testkit'
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * // orderReference may have 255 characters (spec section 8): exactly 255 is accepted.
+ * for (const orderReference of fc.sample(textOfLength(255), 5)) {
+ *   assert.equal([...orderReference].length, 255)
+ *   assert.equal(validate(PaymentLinkRequest)({ amount: 10, orderReference })._tag, 'Right')
+ * }
+ * ```
+ *
  * @category leaf arbitraries
  * @since 0.1.0
  */
@@ -163,6 +277,21 @@ export const textOfLength = (length: number): fc.Arbitrary<string> => text(lengt
 
 /**
  * A string of ASCII letters of exactly `length` characters (one past a limit, for instance).
+ *
+ * @example
+ * ```ts
+ * import { asciiOfLength } from '@paykit/testkit'
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * // One past the limit of orderReference (255) is refused, naming the field.
+ * for (const orderReference of fc.sample(asciiOfLength(256), 5)) {
+ *   assert.match(orderReference, /^[a-z]{256}$/)
+ *   const result = validate(PaymentLinkRequest)({ amount: 10, orderReference })
+ *   assert.ok(result._tag === 'Left' && result.left[0]?.path === 'orderReference')
+ * }
+ * ```
  *
  * @category leaf arbitraries
  * @since 0.1.0
@@ -177,6 +306,23 @@ export const asciiOfLength = (length: number): fc.Arbitrary<string> =>
 /**
  * A blank string: empty or white space only.
  *
+ * @example
+ * ```ts
+ * import { blank } from '@paykit/testkit'
+ * import { TokenRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * fc.assert(
+ *   fc.property(blank, (clientId) => {
+ *     assert.equal(clientId.trim(), '')
+ *     const result = validate(TokenRequest)({ clientId, clientSecret: 'sandbox-secret' })
+ *     assert.ok(result._tag === 'Left' && result.left.some((e) => e.path === 'clientId'))
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
+ *
  * @category leaf arbitraries
  * @since 0.1.0
  */
@@ -184,6 +330,20 @@ export const blank: fc.Arbitrary<string> = fc.constantFrom('', ' ', '   ', '\t',
 
 /**
  * An absolute http(s) URL of at most `maxLength` characters.
+ *
+ * @example
+ * ```ts
+ * import { httpUrl } from '@paykit/testkit'
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * for (const successUrl of fc.sample(httpUrl(200), 10)) {
+ *   assert.ok(successUrl.length <= 200)
+ *   assert.ok(['http:', 'https:'].includes(new URL(successUrl).protocol))
+ *   assert.equal(validate(PaymentLinkRequest)({ amount: 10, successUrl })._tag, 'Right')
+ * }
+ * ```
  *
  * @category leaf arbitraries
  * @since 0.1.0
@@ -196,6 +356,25 @@ export const httpUrl = (maxLength = 512): fc.Arbitrary<string> =>
 /**
  * An absolute https URL of exactly `length` characters (at least 30).
  *
+ * @example
+ * ```ts
+ * import { httpUrlOfLength } from '@paykit/testkit'
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * // product.imageUrl may have 512 characters, not 513.
+ * const withImage = (imageUrl: string) =>
+ *   validate(PaymentLinkRequest)({
+ *     lineItems: [{ product: { name: 'Mug', price: 8.5, imageUrl }, quantity: 1 }],
+ *   })
+ * for (const url of fc.sample(httpUrlOfLength(512), 5)) {
+ *   assert.equal(url.length, 512)
+ *   assert.equal(withImage(url)._tag, 'Right')
+ * }
+ * assert.equal(withImage(fc.sample(httpUrlOfLength(513), 1)[0] ?? '')._tag, 'Left')
+ * ```
+ *
  * @category leaf arbitraries
  * @since 0.1.0
  */
@@ -206,6 +385,23 @@ export const httpUrlOfLength = (length: number): fc.Arbitrary<string> =>
 
 /**
  * A value of a JSON type other than string (for "must be a string" rules).
+ *
+ * @example
+ * ```ts
+ * import { notAString } from '@paykit/testkit'
+ * import { TokenRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * fc.assert(
+ *   fc.property(notAString, (clientId) => {
+ *     assert.notEqual(typeof clientId, 'string')
+ *     const result = validate(TokenRequest)({ clientId, clientSecret: 'sandbox-secret' })
+ *     assert.ok(result._tag === 'Left' && result.left.some((e) => e.path === 'clientId'))
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
  *
  * @category leaf arbitraries
  * @since 0.1.0
@@ -221,6 +417,23 @@ export const notAString: fc.Arbitrary<unknown> = fc.oneof(
 /**
  * A value of a JSON type other than number (for "must be a number" rules).
  *
+ * @example
+ * ```ts
+ * import { notANumber } from '@paykit/testkit'
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * fc.assert(
+ *   fc.property(notANumber, (amount) => {
+ *     assert.notEqual(typeof amount, 'number')
+ *     const result = validate(PaymentLinkRequest)({ amount })
+ *     assert.ok(result._tag === 'Left' && result.left.some((e) => e.path === 'amount'))
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
+ *
  * @category leaf arbitraries
  * @since 0.1.0
  */
@@ -234,6 +447,22 @@ export const notANumber: fc.Arbitrary<unknown> = fc.oneof(
 
 /**
  * A body that is not a JSON object (null, an array, a string, a number).
+ *
+ * @example
+ * ```ts
+ * import { notAnObject } from '@paykit/testkit'
+ * import { TokenRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * fc.assert(
+ *   fc.property(notAnObject, (body) => {
+ *     const result = validate(TokenRequest)(body)
+ *     assert.ok(result._tag === 'Left' && result.left.some((e) => e.path === '')) // the whole body
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
  *
  * @category leaf arbitraries
  * @since 0.1.0
@@ -249,6 +478,22 @@ export const notAnObject: fc.Arbitrary<unknown> = fc.oneof(
 /**
  * An amount as a caller sends it: a JSON number with at most two decimals, from
  * `minCents` to `maxCents` (in cents).
+ *
+ * @example
+ * ```ts
+ * import { amount } from '@paykit/testkit'
+ * import { Money } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * // From 0.01 to 1000.00, at most two decimals, each exact as Money.
+ * for (const a of fc.sample(amount(1, 100_000), 20)) {
+ *   assert.ok(a >= 0.01 && a <= 1000)
+ *   const money = Money.fromNumber(a)
+ *   assert.ok(money._tag === 'Right' && Money.toNumber(money.right) === a)
+ *   assert.equal(Math.round(a * 100) / 100, a)
+ * }
+ * ```
  *
  * @category leaf arbitraries
  * @since 0.1.0
