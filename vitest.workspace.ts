@@ -24,7 +24,8 @@ export default defineConfig({
         },
       },
       {
-        // README snippets type-checked and run; the packed tarballs installed into clean
+        // README snippets and the sources' @example blocks type-checked and run, and the
+        // @example coverage of the public exports; the packed tarballs installed into clean
         // npm and pnpm projects (minutes: they install and compile real projects).
         test: {
           name: 'docs',

@@ -27,9 +27,9 @@ export const README_FILES = [
 export type SnippetMode = 'node' | 'vitest' | 'browser' | 'n8n'
 
 export interface Snippet {
-  /** README path relative to the repository root. */
-  readonly readme: string
-  /** 1-based line of the opening fence. */
+  /** README (or source file of an `@example`) path relative to the repository root. */
+  readonly source: string
+  /** 1-based line of the opening fence in `source`. */
   readonly line: number
   readonly mode: SnippetMode
   readonly code: string
@@ -39,38 +39,63 @@ export interface Snippet {
 
 const FENCE = /^```(\S*)\s*(.*)$/
 
-/** The ```ts blocks of a Markdown text, with their mode; other blocks are ignored. */
-export const extractSnippets = (markdown: string, readme: string): ReadonlyArray<Snippet> => {
+/** The modes a README snippet may name after ```ts (none: `node`). */
+export const README_MODES: Readonly<Record<string, SnippetMode>> = {
+  '': 'node',
+  vitest: 'vitest',
+  browser: 'browser',
+  n8n: 'n8n',
+}
+
+export interface ExtractOptions {
+  /** The modes allowed after ```ts; default {@link README_MODES}. */
+  readonly modes?: Readonly<Record<string, SnippetMode>>
+  /** The line of `source` the text starts at (1-based); default 1. */
+  readonly firstLine?: number
+  /** Refuse a fenced block in another language than ts (default: ignore it). */
+  readonly onlyTs?: boolean
+}
+
+/**
+ * The ```ts blocks of a Markdown text, with their mode; other blocks are ignored (or refused
+ * with `onlyTs`). Throws on a mode outside `options.modes`, naming `source:line`.
+ */
+export const extractSnippets = (
+  markdown: string,
+  source: string,
+  options: ExtractOptions = {},
+): ReadonlyArray<Snippet> => {
+  const modes = options.modes ?? README_MODES
+  const first = options.firstLine ?? 1
   const lines = markdown.split('\n')
   const out: Array<Snippet> = []
   for (let i = 0; i < lines.length; i++) {
     const open = FENCE.exec(lines[i] ?? '')
     if (open === null) continue
+    const line = first + i
     let end = i + 1
     while (end < lines.length && !(lines[end] ?? '').startsWith('```')) end++
     const lang = open[1] ?? ''
     const info = (open[2] ?? '').trim()
     if (lang === 'ts' || lang === 'typescript') {
-      const modes: Readonly<Record<string, SnippetMode>> = {
-        '': 'node',
-        vitest: 'vitest',
-        browser: 'browser',
-        n8n: 'n8n',
-      }
       const mode = Object.hasOwn(modes, info) ? modes[info] : undefined
       if (mode === undefined)
         throw new Error(
-          `${readme}:${i + 1}: unknown snippet mode "${info}" (vitest | browser | n8n)`,
+          `${source}:${line}: unknown snippet mode "${info}" (${Object.keys(modes)
+            .filter((m) => m !== '')
+            .join(' | ')})`,
         )
-      const slug = readme.replace(/README\.md$/, '').replace(/[^A-Za-z0-9]+/g, '-') || 'root-'
-      const base = `${slug.replace(/^-|-$/g, '') || 'root'}-L${i + 1}`
+      const slug = source.replace(/README\.md$/, '').replace(/[^A-Za-z0-9]+/g, '-') || 'root-'
+      const base = `${slug.replace(/^-|-$/g, '') || 'root'}-L${line}`
       const fileName =
         mode === 'vitest'
           ? `${base}.test.ts`
           : mode === 'browser'
             ? `browser-${base}.ts`
             : `${base}.ts`
-      out.push({ readme, line: i + 1, mode, code: lines.slice(i + 1, end).join('\n'), fileName })
+      out.push({ source, line, mode, code: lines.slice(i + 1, end).join('\n'), fileName })
+    } else if (options.onlyTs === true) {
+      throw new Error(`${source}:${line}: a \`\`\`${lang} block: only \`\`\`ts is checked`)
     }
     i = end
   }
@@ -103,7 +128,7 @@ export const writeSnippetProject = (dir: string, snippets: ReadonlyArray<Snippet
   for (const s of snippets.filter((x) => x.mode !== 'n8n')) {
     // A snippet without import/export is a script: make it a module (top-level await).
     const body = /^\s*(import|export)\s/m.test(s.code) ? s.code : `${s.code}\nexport {}`
-    writeFileSync(join(dir, 'snippets', s.fileName), `// ${s.readme}:${s.line}\n${body}\n`)
+    writeFileSync(join(dir, 'snippets', s.fileName), `// ${s.source}:${s.line}\n${body}\n`)
   }
   writeFileSync(
     join(dir, 'snippets', 'package.json'),

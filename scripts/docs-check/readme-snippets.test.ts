@@ -10,8 +10,8 @@ describe('extractSnippets', () => {
   it('takes ```ts blocks with their mode and the line of the fence, and nothing else', () => {
     const md = ['# x', '```ts', 'a()', '```', '```js', 'b()', '```', '```ts vitest', 'c()', '```']
     expect(extractSnippets(md.join('\n'), 'README.md')).toEqual([
-      { readme: 'README.md', line: 2, mode: 'node', code: 'a()', fileName: 'root-L2.ts' },
-      { readme: 'README.md', line: 8, mode: 'vitest', code: 'c()', fileName: 'root-L8.test.ts' },
+      { source: 'README.md', line: 2, mode: 'node', code: 'a()', fileName: 'root-L2.ts' },
+      { source: 'README.md', line: 8, mode: 'vitest', code: 'c()', fileName: 'root-L8.test.ts' },
     ])
   })
 

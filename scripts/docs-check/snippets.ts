@@ -1,7 +1,10 @@
 /**
- * Type-checks and runs the README snippets inside a project that has `@paykit/core`,
- * `@paykit/testkit`, fp-ts, fast-check, vitest and @types/node in its `node_modules`.
+ * Type-checks and runs snippets (README blocks or `@example` blocks) inside a project that
+ * has `@paykit/core`, `@paykit/testkit`, fp-ts, io-ts, fast-check, vitest and @types/node in
+ * its `node_modules`.
  */
+import { fork } from 'node:child_process'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import {
   childEnv,
@@ -12,9 +15,18 @@ import {
   type Snippet,
 } from '../readme-snippets.js'
 import { ROOT } from '../package-check.js'
+import type { ExampleResult } from './example-worker.js'
 
 /** The workspace's TypeScript (6.0.3): the compiler every check uses. */
 export const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
+
+export interface CheckOptions {
+  /**
+   * Run the `node` snippets in this many worker processes, one after another in each
+   * (`example-worker.ts`: fails one that does not clean up), instead of a process each.
+   */
+  readonly pool?: number
+}
 
 export interface SnippetReport {
   readonly failures: ReadonlyArray<string>
@@ -25,6 +37,7 @@ export interface SnippetReport {
 export const checkSnippets = async (
   project: string,
   snippets: ReadonlyArray<Snippet>,
+  options: CheckOptions = {},
 ): Promise<SnippetReport> => {
   writeSnippetProject(project, snippets)
   const dir = join(project, 'snippets')
@@ -35,34 +48,123 @@ export const checkSnippets = async (
     timings[what] = r.ms
     if (r.code !== 0) failures.push(describeFailure(what, r))
   }
-  note(
-    'tsc (node + vitest snippets)',
-    await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, env }),
-  )
-  note(
-    'tsc (browser snippets, DOM lib)',
-    await run(process.execPath, [TSC, '-p', 'tsconfig.browser.json'], { cwd: dir, env }),
-  )
-  const runs = await Promise.all(
-    snippets
-      .filter((s) => s.mode === 'node')
-      .map(
+  const has = (mode: Snippet['mode']): boolean => snippets.some((s) => s.mode === mode)
+  if (has('node') || has('vitest'))
+    note(
+      'tsc (node + vitest snippets)',
+      await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, env }),
+    )
+  if (has('browser'))
+    note(
+      'tsc (browser snippets, DOM lib)',
+      await run(process.execPath, [TSC, '-p', 'tsconfig.browser.json'], { cwd: dir, env }),
+    )
+  const nodeSnippets = snippets.filter((s) => s.mode === 'node')
+  if (options.pool !== undefined) {
+    const started = Date.now()
+    const results = await runPool(dir, nodeSnippets, options.pool, env)
+    timings[`node (${nodeSnippets.length} in ${options.pool} workers)`] = Date.now() - started
+    for (const [s, error] of results.failed)
+      failures.push(`node ${s.source}:${s.line} failed:\n${error}`)
+    for (const [s, ms] of results.slow) timings[`slow: ${s.source}:${s.line}`] = ms
+  } else {
+    const runs = await Promise.all(
+      nodeSnippets.map(
         async (s) =>
           [
             s,
             await run(process.execPath, [s.fileName], { cwd: dir, env, timeoutMs: 60_000 }),
           ] as const,
       ),
-  )
-  for (const [s, r] of runs) note(`node ${s.readme}:${s.line}`, r)
-  const vitest = join(project, 'node_modules', 'vitest', 'vitest.mjs')
-  note(
-    'vitest (vitest snippets)',
-    await run(process.execPath, [vitest, 'run', '--config', 'vitest.config.mjs'], {
-      cwd: dir,
-      env,
-      timeoutMs: 180_000,
-    }),
-  )
+    )
+    for (const [s, r] of runs) note(`node ${s.source}:${s.line}`, r)
+  }
+  if (has('vitest')) {
+    const vitest = join(project, 'node_modules', 'vitest', 'vitest.mjs')
+    note(
+      'vitest (vitest snippets)',
+      await run(process.execPath, [vitest, 'run', '--config', 'vitest.config.mjs'], {
+        cwd: dir,
+        env,
+        timeoutMs: 180_000,
+      }),
+    )
+  }
   return { failures, timings }
+}
+
+/** A sensible pool size: the cores, at most 4. */
+export const defaultPool = (): number => Math.max(1, Math.min(4, availableParallelism()))
+
+const WORKER = join(ROOT, 'scripts', 'docs-check', 'example-worker.ts')
+
+/** An example slower than this is named in the timings. */
+const SLOW_MS = 500
+
+/** Per-example limit in a pool worker; past it the worker is killed and replaced. */
+const EXAMPLE_TIMEOUT_MS = 30_000
+
+/**
+ * Runs the snippets (files in `dir`) in `size` forked workers, each taking the next one
+ * when done; a worker that dies or hangs fails the example it was running and is replaced.
+ * The failed snippets with their errors.
+ */
+const runPool = async (
+  dir: string,
+  snippets: ReadonlyArray<Snippet>,
+  size: number,
+  env: NodeJS.ProcessEnv,
+): Promise<{
+  readonly failed: ReadonlyArray<readonly [Snippet, string]>
+  readonly slow: ReadonlyArray<readonly [Snippet, number]>
+}> => {
+  const queue = [...snippets]
+  const failed: Array<readonly [Snippet, string]> = []
+  const slow: Array<readonly [Snippet, number]> = []
+  const worker = async (): Promise<void> => {
+    while (queue.length > 0) {
+      let stderr = ''
+      const child = fork(WORKER, [], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+      child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)))
+      child.stdout?.resume()
+      // Runs snippets in this child until the queue is empty or the child is lost.
+      await new Promise<void>((done) => {
+        let current: Snippet | undefined
+        let timer: NodeJS.Timeout | undefined
+        const next = (): void => {
+          current = queue.shift()
+          if (current === undefined) {
+            child.kill()
+            return done()
+          }
+          const s = current
+          timer = setTimeout(() => {
+            failed.push([s, `timed out after ${EXAMPLE_TIMEOUT_MS} ms`])
+            current = undefined
+            child.kill('SIGKILL')
+          }, EXAMPLE_TIMEOUT_MS)
+          child.send({ file: join(dir, s.fileName) })
+        }
+        child.on('message', (m: ExampleResult) => {
+          clearTimeout(timer)
+          if (current !== undefined && m.error !== undefined) failed.push([current, m.error])
+          if (current !== undefined && m.ms > SLOW_MS) slow.push([current, m.ms])
+          next()
+        })
+        child.on('exit', (code, signal) => {
+          clearTimeout(timer)
+          if (current !== undefined)
+            failed.push([
+              current,
+              `the process exited (${String(code ?? signal)}) while it ran:\n${stderr}`,
+            ])
+          current = undefined
+          done()
+        })
+        next()
+      })
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(size, snippets.length) }, worker))
+  return { failed, slow }
 }

@@ -1,0 +1,94 @@
+/**
+ * A worker that runs examples one after another in one process (forked by `checkSnippets`
+ * with `pool`): the parent sends `{ file }` (an absolute path), the worker imports it and
+ * answers `{ file, error? }`. An example fails when its import rejects, when it throws
+ * later (an uncaught exception or unhandled rejection while it is the one running), or when
+ * it does not clean up: a server, socket or timer still open after it settled (1 s of
+ * grace), or a nock interceptor left registered (`mockPaymentService(...).restore()` not
+ * called). Loading nock activates it for the process: that alone is not a leak.
+ */
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+export interface ExampleRequest {
+  readonly file: string
+}
+
+export interface ExampleResult {
+  readonly file: string
+  readonly ms: number
+  readonly error?: string
+}
+
+// The nock the testkit loads (the same file, so the same instance), if it can be found.
+const require = createRequire(join(process.cwd(), 'node_modules', '@paykit', 'testkit', 'x.js'))
+const nockPath = ((): string | undefined => {
+  try {
+    return require.resolve('nock')
+  } catch {
+    return undefined
+  }
+})()
+
+/** The nock interceptors still registered, when nock was loaded. */
+const nockLeft = (): ReadonlyArray<string> => {
+  if (nockPath === undefined || require.cache[nockPath] === undefined) return []
+  const nock = require(nockPath) as { activeMocks: () => ReadonlyArray<string> }
+  return nock.activeMocks()
+}
+
+const counts = (): Map<string, number> => {
+  const m = new Map<string, number>()
+  for (const r of process.getActiveResourcesInfo()) m.set(r, (m.get(r) ?? 0) + 1)
+  return m
+}
+
+/** What is open now beyond `baseline`, e.g. `TCPServerWrap x1`; empty when nothing. */
+const leaked = (baseline: Map<string, number>): ReadonlyArray<string> =>
+  [...counts()]
+    .filter(([k, n]) => n > (baseline.get(k) ?? 0))
+    .map(([k, n]) => `${k} x${n - (baseline.get(k) ?? 0)}`)
+
+const describe = (e: unknown): string =>
+  e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : `thrown: ${String(e)}`
+
+// Created on first use: opened now so the first example's baseline has them.
+void process.stdout.writable
+void process.stderr.writable
+
+let late: Array<string> = []
+process.on('uncaughtException', (e) => late.push(`uncaught exception: ${describe(e)}`))
+process.on('unhandledRejection', (e) => late.push(`unhandled rejection: ${describe(e)}`))
+
+const runOne = async (file: string): Promise<ExampleResult> => {
+  late = []
+  const started = performance.now()
+  // Measured once the import machinery is idle, so its own handles are not counted.
+  await new Promise((r) => setImmediate(r))
+  const baseline = counts()
+  const problems: Array<string> = []
+  try {
+    await import(pathToFileURL(file).href)
+  } catch (e) {
+    problems.push(describe(e))
+  }
+  let open = leaked(baseline)
+  for (let waited = 0; open.length > 0 && waited < 1000; waited += 20) {
+    await new Promise((r) => setTimeout(r, 20))
+    open = leaked(baseline)
+  }
+  if (open.length > 0) problems.push(`left open after it settled: ${open.join(', ')}`)
+  const mocks = nockLeft()
+  if (mocks.length > 0) {
+    problems.push(`left nock interceptors (call restore()): ${mocks.slice(0, 5).join(', ')}`)
+    ;(require(nockPath ?? 'nock') as { cleanAll: () => void }).cleanAll()
+  }
+  problems.push(...late)
+  const ms = Math.round(performance.now() - started)
+  return problems.length === 0 ? { file, ms } : { file, ms, error: problems.join('\n') }
+}
+
+process.on('message', (m: ExampleRequest) => {
+  void runOne(m.file).then((r) => process.send?.(r))
+})

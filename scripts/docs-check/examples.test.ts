@@ -1,0 +1,110 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import ts from 'typescript'
+import { afterAll, describe, expect, it } from 'vitest'
+import { ROOT } from '../package-check.js'
+import {
+  extractExamples,
+  extractFromSource,
+  missingExamples,
+  publicValues,
+  sourceProgram,
+} from './examples.js'
+import { checkSnippets, defaultPool } from './snippets.js'
+
+const parse = (text: string): ts.SourceFile =>
+  ts.createSourceFile('x.ts', text, ts.ScriptTarget.ES2023, true)
+
+describe('extractFromSource', () => {
+  it('finds each fenced block of an @example with its file:line, the leading * stripped', () => {
+    const src = [
+      '/**', //                              1
+      ' * Adds.', //                         2
+      ' *', //                               3
+      ' * @example', //                      4
+      ' * ```ts', //                         5
+      " * import { add } from 'x'", //       6
+      ' *', //                               7
+      ' *   add(1, 2)', //                   8
+      ' * ```', //                           9
+      ' * ```ts browser', //                 10
+      ' * document.title', //                11
+      ' * ```', //                           12
+      ' *', //                               13
+      ' * @since 0.1.0', //                  14
+      ' */', //                              15
+      'export const add = (a: number, b: number) => a + b',
+    ].join('\n')
+    const { snippets, problems } = extractFromSource(parse(src), 'packages/core/src/x.ts')
+    expect(problems).toEqual([])
+    expect(snippets).toEqual([
+      {
+        source: 'packages/core/src/x.ts',
+        line: 5,
+        mode: 'node',
+        code: "import { add } from 'x'\n\n  add(1, 2)",
+        fileName: 'packages-core-src-x-ts-L5.ts',
+      },
+      {
+        source: 'packages/core/src/x.ts',
+        line: 10,
+        mode: 'browser',
+        code: 'document.title',
+        fileName: 'browser-packages-core-src-x-ts-L10.ts',
+      },
+    ])
+  })
+
+  it('refuses an unknown fence mode, another language and an @example without a block', () => {
+    const src = [
+      '/**\n * @example\n * ```ts nodejs\n * a()\n * ```\n */\nexport const a = 1',
+      '/**\n * @example\n * ```js\n * b()\n * ```\n */\nexport const b = 1',
+      '/**\n * @example\n * c()\n */\nexport function c() {}',
+    ].join('\n')
+    const { snippets, problems } = extractFromSource(parse(src), 'x.ts')
+    expect(snippets).toEqual([])
+    expect(problems).toEqual([
+      expect.stringMatching(/^x\.ts:3: unknown snippet mode "nodejs"/),
+      expect.stringMatching(/^x\.ts:10: a ```js block/),
+      'x.ts:16: an @example without a fenced ```ts block',
+    ])
+  })
+})
+
+// One program over the sources, for both the extraction and the coverage.
+const program = sourceProgram(ROOT)
+
+// Against the workspace's built packages (run after `pnpm run build`), in a project outside
+// the repository whose node_modules links the workspace root's entries, plus io-ts.
+describe('the @example blocks of the core and testkit', () => {
+  const project = mkdtempSync(join(tmpdir(), 'paykit-examples-'))
+  const modules = join(project, 'node_modules')
+  mkdirSync(modules)
+  for (const name of readdirSync(join(ROOT, 'node_modules')))
+    if (!name.startsWith('.')) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name))
+  symlinkSync(join(ROOT, 'packages', 'core', 'node_modules', 'io-ts'), join(modules, 'io-ts'))
+  afterAll(() => rmSync(project, { recursive: true, force: true }), 60_000)
+
+  it('are well formed (a fenced ```ts, ```ts browser or ```ts vitest block)', () => {
+    expect(extractExamples(ROOT, program).problems).toEqual([])
+  })
+
+  it('type-check under strict (one tsc run) and run', { timeout: 300_000 }, async () => {
+    const { snippets } = extractExamples(ROOT, program)
+    const report = await checkSnippets(project, snippets, { pool: defaultPool() })
+    console.log(
+      `${snippets.length} examples:`,
+      Object.entries(report.timings)
+        .map(([k, v]) => `${k} ${v} ms`)
+        .join('; '),
+    )
+    expect(report.failures).toEqual([])
+  })
+
+  it('cover every value a public entry exports (the list is what lacks one)', () => {
+    const values = publicValues(ROOT, program)
+    expect(values.length).toBeGreaterThan(50)
+    expect(missingExamples(values)).toEqual([])
+  })
+})
