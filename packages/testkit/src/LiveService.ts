@@ -125,6 +125,25 @@ export interface LiveService {
 /**
  * A live service over a fresh simulator.
  *
+ * @example
+ * ```ts
+ * import { defaultCredentials, makeLiveService } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ * import * as E from 'fp-ts/lib/Either.js'
+ *
+ * const live = makeLiveService({ baseUrl: 'http://paykit.test' })
+ * const { response } = live.exchange({
+ *   method: 'POST',
+ *   path: '/paymentlink/checkout',
+ *   headers: { authorization: `Bearer ${defaultCredentials.apiKey}`, 'content-type': 'application/json' },
+ *   body: JSON.stringify({ amount: 10 }),
+ * })
+ * const { orderCode } = JSON.parse(response.body)
+ * assert.ok(E.isRight(live.payOrder(orderCode))) // as the hosted checkout would
+ * assert.deepEqual(live.events().map((e) => e.type), ['order.paid'])
+ * assert.equal(live.requests()[0]?.headers.authorization, 'Bearer [redacted]')
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */

@@ -63,6 +63,20 @@ const orThrow = (result: E.Either<string, void>): void => {
 /**
  * The controls of a live service, its refusals thrown as errors.
  *
+ * @example
+ * ```ts
+ * import { controlsOf, makeLiveService } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ * import * as E from 'fp-ts/lib/Either.js'
+ *
+ * const live = makeLiveService({ baseUrl: 'http://paykit.test' })
+ * assert.deepEqual(live.cancelOrder('OC99999999'), E.left('no order has code OC99999999'))
+ * const controls = controlsOf(live) // the same moves, the Left thrown as an Error
+ * assert.throws(() => controls.cancelOrder('OC99999999'), { message: 'no order has code OC99999999' })
+ * controls.setLatency(200, { path: '/charges' })
+ * assert.deepEqual(live.faults().rules, [{ fault: { kind: 'latency', ms: 200 }, path: '/charges' }])
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
