@@ -11,7 +11,7 @@ import {
   publicValues,
   sourceProgram,
 } from './examples.js'
-import { checkSnippets, defaultPool } from './snippets.js'
+import { checkSnippets, defaultPool, toSourceLocations } from './snippets.js'
 
 const parse = (text: string): ts.SourceFile =>
   ts.createSourceFile('x.ts', text, ts.ScriptTarget.ES2023, true)
@@ -90,8 +90,11 @@ describe('the @example blocks of the core and testkit', () => {
     expect(extractExamples(ROOT, program).problems).toEqual([])
   })
 
+  // EXAMPLES_ONLY=packages/core/src/model checks only the examples whose source path
+  // contains it (while writing them); the coverage test is not filtered.
   it('type-check under strict (one tsc run) and run', { timeout: 300_000 }, async () => {
-    const { snippets } = extractExamples(ROOT, program)
+    const only = process.env['EXAMPLES_ONLY'] ?? ''
+    const snippets = extractExamples(ROOT, program).snippets.filter((s) => s.source.includes(only))
     const report = await checkSnippets(project, snippets, { pool: defaultPool() })
     console.log(
       `${snippets.length} examples:`,
@@ -106,5 +109,23 @@ describe('the @example blocks of the core and testkit', () => {
     const values = publicValues(ROOT, program)
     expect(values.length).toBeGreaterThan(50)
     expect(missingExamples(values)).toEqual([])
+  })
+})
+
+describe('toSourceLocations', () => {
+  it('names the source file:line of a tsc error and of a stack frame', () => {
+    const s = {
+      source: 'packages/core/src/model/Money.ts',
+      line: 40,
+      mode: 'node',
+      code: '',
+      fileName: 'packages-core-src-model-Money-ts-L40.ts',
+    } as const
+    const tsc = 'packages-core-src-model-Money-ts-L40.ts(3,7): error TS2322: nope'
+    const node = '    at file:///tmp/p/snippets/packages-core-src-model-Money-ts-L40.ts:4:1'
+    expect(toSourceLocations(`${tsc}\n${node}`, [s])).toBe(
+      'packages/core/src/model/Money.ts:42:7: error TS2322: nope\n' +
+        '    at packages/core/src/model/Money.ts:43:1',
+    )
   })
 })

@@ -44,9 +44,10 @@ export const checkSnippets = async (
   const env = childEnv()
   const failures: Array<string> = []
   const timings: Record<string, number> = {}
+  const located = (text: string): string => toSourceLocations(text, snippets)
   const note = (what: string, r: RunResult): void => {
     timings[what] = r.ms
-    if (r.code !== 0) failures.push(describeFailure(what, r))
+    if (r.code !== 0) failures.push(located(describeFailure(what, r)))
   }
   const has = (mode: Snippet['mode']): boolean => snippets.some((s) => s.mode === mode)
   if (has('node') || has('vitest'))
@@ -65,7 +66,7 @@ export const checkSnippets = async (
     const results = await runPool(dir, nodeSnippets, options.pool, env)
     timings[`node (${nodeSnippets.length} in ${options.pool} workers)`] = Date.now() - started
     for (const [s, error] of results.failed)
-      failures.push(`node ${s.source}:${s.line} failed:\n${error}`)
+      failures.push(located(`node ${s.source}:${s.line} failed:\n${error}`))
     for (const [s, ms] of results.slow) timings[`slow: ${s.source}:${s.line}`] = ms
   } else {
     const runs = await Promise.all(
@@ -91,6 +92,24 @@ export const checkSnippets = async (
     )
   }
   return { failures, timings }
+}
+
+/**
+ * Rewrites the generated files' positions in tsc or Node output (`x-L12.ts(3,5)`,
+ * `.../snippets/x-L12.ts:3:5`) as the source's (`README.md:14:5`): line 1 of a generated file
+ * is its header comment, line 2 the line after the fence.
+ */
+export const toSourceLocations = (text: string, snippets: ReadonlyArray<Snippet>): string => {
+  const byFile = new Map(snippets.map((s) => [s.fileName, s]))
+  return text.replace(
+    /(?:file:\/\/)?(?:[^\s():'"]*\/)?([\w.-]+\.ts)(?:\((\d+),(\d+)\)|:(\d+):(\d+))/g,
+    (all, file: string, l1?: string, c1?: string, l2?: string, c2?: string) => {
+      const s = byFile.get(file)
+      const line = Number(l1 ?? l2)
+      if (s === undefined || !(line >= 2)) return all
+      return `${s.source}:${s.line + line - 1}:${c1 ?? c2 ?? ''}`
+    },
+  )
 }
 
 /** A sensible pool size: the cores, at most 4. */
