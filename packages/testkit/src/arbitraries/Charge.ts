@@ -74,6 +74,23 @@ const ALPHA_3 = ['USA', 'CAN', 'CRI', 'MEX', 'GBR', 'DEU', 'FRA', 'ESP', 'JPN', 
  * An ISO 3166 country code, alpha-2 or alpha-3, now and then in lower case (the core
  * reads any case).
  *
+ * @example
+ * ```ts
+ * import { countryCode } from '@paykit/testkit'
+ * import { BillingInfo, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * fc.assert(
+ *   fc.property(countryCode(), (code) => {
+ *     assert.match(code, /^([A-Z]{2,3}|[a-z]{2,3})$/)
+ *     const billing = { countryCode: code, stateCode: 'SJ', zipCode: '10101' }
+ *     assert.equal(validate(BillingInfo)(billing)._tag, 'Right')
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
+ *
  * @category parts
  * @since 0.1.0
  */
@@ -84,6 +101,18 @@ export const countryCode = (): fc.Arbitrary<string> =>
 
 /**
  * Billing data: a country code (alpha-2 or alpha-3), a state code and a zip code.
+ *
+ * @example
+ * ```ts
+ * import { billingInfo } from '@paykit/testkit'
+ * import { BillingInfo, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * fc.assert(
+ *   fc.property(billingInfo(), (billing) => validate(BillingInfo)(billing)._tag === 'Right'),
+ *   { numRuns: 20 },
+ * )
+ * ```
  *
  * @category parts
  * @since 0.1.0
@@ -104,6 +133,22 @@ export const billingInfo = (): fc.Arbitrary<BillingInfoInput> =>
 /**
  * The order of a charge: an id, an amount greater than 0 (two decimals at most), with and
  * without `description` and `name`.
+ *
+ * @example
+ * ```ts
+ * import { chargeOrder } from '@paykit/testkit'
+ * import { ChargeRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * fc.assert(
+ *   fc.property(chargeOrder(), (order) => {
+ *     assert.ok(order.amount > 0)
+ *     assert.equal(validate(ChargeRequest)({ order, cardId: 'pm_000001' })._tag, 'Right')
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
  *
  * @category parts
  * @since 0.1.0
@@ -143,6 +188,18 @@ const charge = (
  * A valid `POST /charges` body for the core's `ChargeRequest` (no issuer rule): with and
  * without `billingInfo`, `authenticationId` absent, null or an id.
  *
+ * @example
+ * ```ts
+ * import { chargeRequest } from '@paykit/testkit'
+ * import { ChargeRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * fc.assert(
+ *   fc.property(chargeRequest(), (body) => validate(ChargeRequest)(body)._tag === 'Right'),
+ *   { numRuns: 20 },
+ * )
+ * ```
+ *
  * @category valid
  * @since 0.1.0
  */
@@ -153,6 +210,25 @@ export const chargeRequest = (): fc.Arbitrary<ChargeRequestInput> =>
  * A valid `POST /charges` body for `paymentMethod` (the core's
  * `chargeRequestFor(paymentMethod)`): its `id` as `cardId`, and `billingInfo` always
  * present when the issuer is in USA or CAN, present or absent otherwise.
+ *
+ * @example
+ * ```ts
+ * import { chargeRequestForPaymentMethod } from '@paykit/testkit'
+ * import { chargeRequestFor, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * // A card issued in the USA: billingInfo is always there.
+ * const usaCard = { id: 'pm_000001', bin: { countryCode: 'USA' } }
+ * fc.assert(
+ *   fc.property(chargeRequestForPaymentMethod(usaCard), (body) => {
+ *     assert.equal(body.cardId, 'pm_000001')
+ *     assert.ok(body.billingInfo !== undefined && body.billingInfo !== null)
+ *     assert.equal(validate(chargeRequestFor(usaCard))(body)._tag, 'Right')
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
  *
  * @category valid
  * @since 0.1.0
@@ -258,6 +334,22 @@ const invalidCharge = (
  * strings; `authenticationId` blank or not a string; a `billingInfo.countryCode` that is
  * not two or three letters; `billingInfo.stateCode` / `zipCode` missing or blank.
  *
+ * @example
+ * ```ts
+ * import { invalidChargeRequest } from '@paykit/testkit'
+ * import { ChargeRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * fc.assert(
+ *   fc.property(invalidChargeRequest(), ({ value, field, rule }) => {
+ *     const result = validate(ChargeRequest)(value)
+ *     assert.ok(result._tag === 'Left' && result.left.some((e) => e.path === field), rule)
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
+ *
  * @category invalid
  * @since 0.1.0
  */
@@ -267,6 +359,27 @@ export const invalidChargeRequest = (): fc.Arbitrary<Invalid> =>
 /**
  * A `POST /charges` body for `paymentMethod` broken in exactly one way: every case of
  * `invalidChargeRequest`, and for a USA or CAN issuer a missing `billingInfo`.
+ *
+ * @example
+ * ```ts
+ * import { invalidChargeRequestFor } from '@paykit/testkit'
+ * import { chargeRequestFor, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * const canadaCard = { id: 'pm_000002', bin: { countryCode: 'CAN' } }
+ * const validateCharge = validate(chargeRequestFor(canadaCard))
+ * fc.assert(
+ *   fc.property(invalidChargeRequestFor(canadaCard), ({ value, field, rule }) => {
+ *     const result = validateCharge(value)
+ *     assert.ok(result._tag === 'Left' && result.left.some((e) => e.path === field), rule)
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * // A missing billingInfo is among the cases for a CAN issuer.
+ * const rules = fc.sample(invalidChargeRequestFor(canadaCard), 300).map((i) => i.rule)
+ * assert.ok(rules.includes('billingInfo is required for a USA or CAN card'))
+ * ```
  *
  * @category invalid
  * @since 0.1.0

@@ -101,6 +101,17 @@ const MAX_QUANTITY = 1000
 /**
  * A string of at most `max` characters: short ones, and some of exactly `max`.
  *
+ * @example
+ * ```ts
+ * import { upTo } from '@paykit/testkit'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * const samples = fc.sample(upTo(255), 50)
+ * assert.ok(samples.every((s) => [...s].length >= 1 && [...s].length <= 255))
+ * assert.ok(samples.some((s) => [...s].length === 255)) // the limit itself comes up
+ * ```
+ *
  * @category parts
  * @since 0.1.0
  */
@@ -114,6 +125,23 @@ export const upTo = (max: number): fc.Arbitrary<string> =>
 /**
  * A one-time product: `price` from 0 (free) up, `imageUrl` (up to and exactly 512
  * characters) and `requiresShipping` present and absent.
+ *
+ * @example
+ * ```ts
+ * import { product } from '@paykit/testkit'
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * fc.assert(
+ *   fc.property(product(), (p) => {
+ *     assert.ok(p.price >= 0)
+ *     const body = { lineItems: [{ product: p, quantity: 1 }] }
+ *     assert.equal(validate(PaymentLinkRequest)(body)._tag, 'Right')
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
  *
  * @category parts
  * @since 0.1.0
@@ -139,6 +167,20 @@ const quantity = (): fc.Arbitrary<number> =>
 /**
  * A line item naming a product by `sku` (from `catalogue` when given).
  *
+ * @example
+ * ```ts
+ * import { defaultProducts, skuLineItem } from '@paykit/testkit'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * // With a catalogue (the sandbox's here), every sku is one of its products.
+ * const skus = defaultProducts.map((p) => p.sku)
+ * for (const item of fc.sample(skuLineItem({ catalogue: defaultProducts }), 20)) {
+ *   assert.ok(skus.includes(item.sku))
+ *   assert.ok(Number.isInteger(item.quantity) && item.quantity >= 1)
+ * }
+ * ```
+ *
  * @category parts
  * @since 0.1.0
  */
@@ -156,6 +198,20 @@ export const skuLineItem = (
 /**
  * A line item describing a one-time `product`.
  *
+ * @example
+ * ```ts
+ * import { productLineItem } from '@paykit/testkit'
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * fc.assert(
+ *   fc.property(productLineItem(), (item) => {
+ *     return validate(PaymentLinkRequest)({ lineItems: [item] })._tag === 'Right'
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
+ *
  * @category parts
  * @since 0.1.0
  */
@@ -167,6 +223,18 @@ export const productLineItem = (): fc.Arbitrary<{
 /**
  * A line item of either kind.
  *
+ * @example
+ * ```ts
+ * import { lineItem } from '@paykit/testkit'
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * const items = fc.sample(lineItem(), 50)
+ * assert.ok(items.some((i) => 'sku' in i) && items.some((i) => 'product' in i))
+ * assert.equal(validate(PaymentLinkRequest)({ lineItems: items })._tag, 'Right')
+ * ```
+ *
  * @category parts
  * @since 0.1.0
  */
@@ -177,6 +245,19 @@ export const lineItem = (options: PaymentLinkArbitraryOptions = {}): fc.Arbitrar
  * The exact total of line items as a caller writes them (price x quantity, summed with the
  * core's `Money`) as a JSON number; undefined when a sku has no price in `catalogue`. (The
  * core's `lineItemsTotal(lookup)(items)` takes decoded items and answers an `Either`.)
+ *
+ * @example
+ * ```ts
+ * import { defaultProducts, jsonLineItemsTotal } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const items = [
+ *   { sku: 'MUG-LOGO', quantity: 2 }, // 8.50 in defaultProducts
+ *   { product: { name: 'Gift wrap', price: 0.1 }, quantity: 3 },
+ * ]
+ * assert.equal(jsonLineItemsTotal(items, defaultProducts), 17.3) // exact: not 17.300000000000001
+ * assert.equal(jsonLineItemsTotal([{ sku: 'NOT-SOLD', quantity: 1 }], defaultProducts), undefined)
+ * ```
  *
  * @category parts
  * @since 0.1.0
@@ -200,6 +281,20 @@ export const jsonLineItemsTotal = (
 /**
  * The optional fields of a request other than the order: each present or absent, strings
  * up to and exactly at their limits, `orderDescription` also null (its default).
+ *
+ * @example
+ * ```ts
+ * import { optionalFields } from '@paykit/testkit'
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * fc.assert(
+ *   fc.property(optionalFields(), (fields) => {
+ *     return validate(PaymentLinkRequest)({ ...fields, amount: 10 })._tag === 'Right'
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
  *
  * @category parts
  * @since 0.1.0
@@ -254,6 +349,21 @@ const orderOf = (
  * A valid `POST /paymentlink/checkout` body: one of the order shapes (`options.shapes`,
  * default all three), sku and product line items, every optional field present and absent.
  *
+ * @example
+ * ```ts
+ * import { defaultProducts, paymentLinkRequest } from '@paykit/testkit'
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * // skus from the sandbox's catalogue, so that a sandbox would accept them too.
+ * fc.assert(
+ *   fc.property(paymentLinkRequest({ catalogue: defaultProducts }), (body) => {
+ *     return validate(PaymentLinkRequest)(body)._tag === 'Right'
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
+ *
  * @category valid
  * @since 0.1.0
  */
@@ -268,6 +378,19 @@ export const paymentLinkRequest = (
 
 /**
  * The order shape of a request: `amount`, `lineItems` or `both`.
+ *
+ * @example
+ * ```ts
+ * import { orderShapeOf, paymentLinkRequest } from '@paykit/testkit'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(orderShapeOf({ amount: 10 }), 'amount')
+ * assert.equal(orderShapeOf({ lineItems: [{ sku: 'MUG-LOGO', quantity: 1 }] }), 'lineItems')
+ * for (const body of fc.sample(paymentLinkRequest({ shapes: ['both'] }), 5)) {
+ *   assert.equal(orderShapeOf(body), 'both')
+ * }
+ * ```
  *
  * @category valid
  * @since 0.1.0
@@ -386,6 +509,28 @@ const lineItemBreaks = (
  * positive integer; `successUrl` / `cancelUrl` not an absolute http(s) URL. With
  * `serviceRules` and a `catalogue`, also an `amount` other than the line-item total and
  * an unknown `sku`.
+ *
+ * @example
+ * ```ts
+ * import { invalidPaymentLinkRequest, namedFields } from '@paykit/testkit'
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * fc.assert(
+ *   fc.property(invalidPaymentLinkRequest(), (invalid) => {
+ *     const result = validate(PaymentLinkRequest)(invalid.value)
+ *     assert.ok(result._tag === 'Left', invalid.rule)
+ *     for (const field of namedFields(invalid)) {
+ *       assert.ok(
+ *         result.left.some((e) => e.path === field),
+ *         `${invalid.rule}: names ${field}`,
+ *       )
+ *     }
+ *   }),
+ *   { numRuns: 20 },
+ * )
+ * ```
  *
  * @category invalid
  * @since 0.1.0
