@@ -56,12 +56,53 @@ export interface PaymentServiceMock extends ServiceControls {
 // constants
 // -------------------------------------------------------------------------------------
 
-/** Longest a `hang` holds a request: past any sensible client timeout, yet bounded. */
+/**
+ * Longest a `hang` holds a request: past any sensible client timeout, yet bounded.
+ *
+ * @example
+ * ```ts
+ * import { Faults, HANG_MS, mockPaymentService } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(HANG_MS, 10 * 60 * 1000)
+ * const mock = mockPaymentService({ baseUrl: 'https://paykit.test' })
+ * try {
+ *   mock.injectFault(Faults.hang, { times: 1 })
+ *   const timeout = new AbortController() // the client's timeout fires long before HANG_MS
+ *   setTimeout(() => timeout.abort(), 100) // (AbortSignal.timeout's timer would not keep a script alive)
+ *   const signal = timeout.signal
+ *   await assert.rejects(fetch('https://paykit.test/token', { method: 'POST', signal }), {
+ *     name: 'AbortError',
+ *   })
+ * } finally {
+ *   mock.restore() // releases the held request and its timer
+ * }
+ * ```
+ *
+ * @category constants
+ * @since 0.1.0
+ */
 export const HANG_MS = 10 * 60 * 1000
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
 
-/** The routes the simulator serves, below the base URL's path, as the unmatched answer lists them. */
+/**
+ * The routes the simulator serves, below the base URL's path, as the unmatched answer lists them.
+ *
+ * @example
+ * ```ts
+ * import { MOCK_ROUTES, unmatchedProblem } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.ok(MOCK_ROUTES.includes('POST /charges'))
+ * assert.ok(MOCK_ROUTES.includes('GET /paymentlink/order/{orderCode}'))
+ * const { detail } = unmatchedProblem('https://paykit.test/v1', 'GET', '/v2/token')
+ * assert.ok(detail.includes(MOCK_ROUTES.join(', ')))
+ * ```
+ *
+ * @category constants
+ * @since 0.1.0
+ */
 export const MOCK_ROUTES: ReadonlyArray<string> = [
   'POST /token',
   'POST /paymentmethods',
@@ -86,7 +127,32 @@ const basePathOf = (url: URL): string => url.pathname.replace(/\/+$/, '')
 const isUnder = (prefix: string, path: string): boolean =>
   prefix === '' || path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`)
 
-/** Whether an answer says the route itself is unknown (not, e.g., an unknown order). */
+/**
+ * Whether an answer says the route itself is unknown (not, e.g., an unknown order).
+ *
+ * @example
+ * ```ts
+ * import { defaultCredentials, isUnknownRoute, mockPaymentService } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const mock = mockPaymentService({ baseUrl: 'https://paykit.test' })
+ * try {
+ *   const route = await fetch('https://paykit.test/refunds', { method: 'POST' })
+ *   assert.equal(isUnknownRoute(route.status, await route.text()), true)
+ *   const order = await fetch('https://paykit.test/paymentlink/order/OC99999999', {
+ *     headers: { authorization: `Bearer ${defaultCredentials.apiKey}` },
+ *   })
+ *   assert.equal(order.status, 404)
+ *   assert.equal(isUnknownRoute(order.status, await order.text()), false) // a known route
+ *   assert.deepEqual(mock.unexpectedRequests().map((r) => r.path), ['/refunds'])
+ * } finally {
+ *   mock.restore()
+ * }
+ * ```
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
 export const isUnknownRoute = (status: number, body: string): boolean => {
   if (status === 405) return true
   if (status !== 404) return false
@@ -104,6 +170,25 @@ export const isUnknownRoute = (status: number, body: string): boolean => {
  * `title` (which the core client puts in its error message) says that no mock matched,
  * with the method and path, and whose `detail` gives what the mock serves (its `baseUrl`
  * and routes), instead of nock's bare 501. (Not 421: fetch repeats a 421 by itself.)
+ *
+ * @example
+ * ```ts
+ * import { mockPaymentService, unmatchedProblem } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const mock = mockPaymentService({ baseUrl: 'https://paykit.test/v1' })
+ * try {
+ *   const res = await fetch('https://paykit.test/v2/token', { method: 'POST' }) // wrong prefix
+ *   assert.equal(res.status, 501)
+ *   assert.deepEqual(await res.json(), unmatchedProblem(mock.baseUrl, 'POST', '/v2/token'))
+ *   assert.equal(
+ *     unmatchedProblem(mock.baseUrl, 'POST', '/v2/token').title,
+ *     'No mock matched POST /v2/token: mockPaymentService serves https://paykit.test/v1 only',
+ *   )
+ * } finally {
+ *   mock.restore()
+ * }
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -133,7 +218,30 @@ export const unmatchedProblem = (
 /**
  * Installs persistent nock interceptors for every path and method under `baseUrl` that
  * answer with the simulator, and returns the handle to inspect and steer it. Call
- * `restore()` when done (for example in `afterEach`).
+ * `restore()` when done: in a test file once, in `afterAll` (`reset()` in `afterEach`), since
+ * a restored mock intercepts nothing any more.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { createClient } from '@paykit/core'
+ * import { defaultCredentials, mockPaymentService } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const mock = mockPaymentService({ baseUrl: 'https://paykit.test' })
+ * try {
+ *   const client = createClient({ baseUrl: mock.baseUrl, credentials: defaultCredentials })
+ *   const link = await client.createPaymentLink({ amount: 19.99 })()
+ *   assert.ok(E.isRight(link))
+ *   mock.payOrder(link.right.orderCode) // as the buyer on the hosted checkout
+ *   const order = await client.getOrder(link.right.orderCode)()
+ *   assert.ok(E.isRight(order) && order.right.orderStatus === 'PAID')
+ *   assert.deepEqual(mock.events().map((e) => e.type), ['order.paid'])
+ *   mock.assertNoUnexpectedRequests()
+ * } finally {
+ *   mock.restore() // in a test file: once, in afterAll
+ * }
+ * ```
  *
  * @category constructors
  * @since 0.1.0

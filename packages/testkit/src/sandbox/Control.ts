@@ -24,6 +24,24 @@ import type { WebhookDispatcher } from './Webhooks.js'
 /**
  * The path prefix of the control endpoints.
  *
+ * @example
+ * ```ts
+ * import { CONTROL_PREFIX, startSandbox } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const sandbox = await startSandbox({ control: true }) // off by default: then 404
+ * try {
+ *   const res = await fetch(`${sandbox.url}${CONTROL_PREFIX}clock`, {
+ *     method: 'POST',
+ *     headers: { 'content-type': 'application/json' },
+ *     body: JSON.stringify({ advanceSeconds: 3600 }),
+ *   })
+ *   assert.deepEqual(await res.json(), { clockOffsetMs: 3_600_000 })
+ * } finally {
+ *   await sandbox.close()
+ * }
+ * ```
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -33,6 +51,25 @@ export const CONTROL_PREFIX = '/__sandbox/'
  * How far `POST /__sandbox/clock` moves the sandbox clock ahead of wall time at most (in
  * total): 1000 years, well inside the range of a JavaScript `Date`, so every date the
  * sandbox writes afterwards stays valid (past that range every request would be a 500).
+ *
+ * @example
+ * ```ts
+ * import { MAX_CLOCK_OFFSET_SECONDS, startSandbox } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const sandbox = await startSandbox({ control: true })
+ * try {
+ *   const res = await fetch(`${sandbox.url}/__sandbox/clock`, {
+ *     method: 'POST',
+ *     headers: { 'content-type': 'application/json' },
+ *     body: JSON.stringify({ advanceSeconds: MAX_CLOCK_OFFSET_SECONDS + 1 }),
+ *   })
+ *   assert.equal(res.status, 400) // naming advanceSeconds; the clock did not move
+ *   assert.equal(sandbox.state().clockOffsetMs, 0)
+ * } finally {
+ *   await sandbox.close()
+ * }
+ * ```
  *
  * @category constants
  * @since 0.1.0
@@ -45,6 +82,17 @@ export const MAX_CLOCK_OFFSET_SECONDS = 1000 * 365.25 * 24 * 60 * 60
 
 /**
  * Body of `POST /__sandbox/clock`: seconds to move the clock forward (> 0).
+ *
+ * @example
+ * ```ts
+ * import { ClockAdvance } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ * import * as E from 'fp-ts/lib/Either.js'
+ *
+ * assert.deepEqual(ClockAdvance.decode({ advanceSeconds: 90 }), E.right({ advanceSeconds: 90 }))
+ * assert.ok(E.isLeft(ClockAdvance.decode({ advanceSeconds: 0 })))
+ * assert.ok(E.isLeft(ClockAdvance.decode({ advanceSeconds: '90' })))
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -59,6 +107,17 @@ export const ClockAdvance = t.type(
 /**
  * Body of `POST /__sandbox/authentications/<id>`: the result to record.
  *
+ * @example
+ * ```ts
+ * import { AuthenticationCompletion } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ * import * as E from 'fp-ts/lib/Either.js'
+ *
+ * assert.ok(E.isRight(AuthenticationCompletion.decode({ result: 'success' })))
+ * assert.ok(E.isRight(AuthenticationCompletion.decode({ result: 'expired' })))
+ * assert.ok(E.isLeft(AuthenticationCompletion.decode({ result: 'SUCCESS' })))
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -71,6 +130,18 @@ export const AuthenticationCompletion = t.type(
  * Body of `POST /__sandbox/orders/<code>/pay` (all optional): the buyer recorded in
  * `payment`, and the card as the checkout form sends it (the success test card when
  * absent).
+ *
+ * @example
+ * ```ts
+ * import { OrderPaymentBody } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ * import * as E from 'fp-ts/lib/Either.js'
+ *
+ * assert.ok(E.isRight(OrderPaymentBody.decode({}))) // a sandbox buyer and the success card
+ * const buyer = { name: 'Ana Mora', email: 'ana@example.com' }
+ * assert.deepEqual(OrderPaymentBody.decode({ buyer }), E.right({ buyer }))
+ * assert.ok(E.isLeft(OrderPaymentBody.decode({ buyer: { name: 42 } })))
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -89,6 +160,16 @@ export const OrderPaymentBody = t.partial(
 
 /**
  * Whether a path (with or without query) is a control endpoint.
+ *
+ * @example
+ * ```ts
+ * import { isControlPath } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(isControlPath('/__sandbox/events'), true)
+ * assert.equal(isControlPath('/__sandbox/requests?x=1'), true)
+ * assert.equal(isControlPath('/charges?next=/__sandbox/'), false)
+ * ```
  *
  * @category destructors
  * @since 0.1.0
@@ -124,6 +205,23 @@ const fold = (result: E.Either<SimResponse, SimResponse>): SimResponse =>
 /**
  * The answer of a control endpoint. Moves are refused with 404 for an unknown id or
  * code and 409 when the simulator refuses the move (its reason in `detail`).
+ *
+ * @example
+ * ```ts
+ * import { defaultCredentials, handleControl, makeLiveService } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const live = makeLiveService({ baseUrl: 'http://paykit.test' })
+ * const headers = { authorization: `Bearer ${defaultCredentials.apiKey}`, 'content-type': 'application/json' }
+ * const link = live.exchange({ method: 'POST', path: '/paymentlink/checkout', headers, body: '{"amount":5}' })
+ * const { orderCode } = JSON.parse(link.response.body)
+ *
+ * const pay = { method: 'POST', path: `/__sandbox/orders/${orderCode}/pay`, headers: {}, body: '' }
+ * assert.equal(handleControl(live, undefined, pay).status, 200)
+ * assert.equal(handleControl(live, undefined, pay).status, 409) // no longer PENDING
+ * const unknown = { ...pay, path: '/__sandbox/orders/OC99999999/pay' }
+ * assert.equal(handleControl(live, undefined, unknown).status, 404)
+ * ```
  *
  * @category destructors
  * @since 0.1.0

@@ -78,6 +78,33 @@ export interface WebhookDispatcher {
 /**
  * Default attempts per event.
  *
+ * @example
+ * ```ts
+ * import { DEFAULT_WEBHOOK_ATTEMPTS, defaultCredentials, startSandbox } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ * import { once } from 'node:events'
+ * import { createServer } from 'node:http'
+ * import type { AddressInfo } from 'node:net'
+ *
+ * const receiver = createServer((_req, res) => res.writeHead(503).end()) // always down
+ * await once(receiver.listen(0, '127.0.0.1'), 'listening')
+ * const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+ * const sandbox = await startSandbox({ webhookUrl, webhookRetryDelayMs: 1 })
+ * try {
+ *   const res = await fetch(`${sandbox.url}/paymentlink/checkout`, {
+ *     method: 'POST',
+ *     headers: { authorization: `Bearer ${defaultCredentials.apiKey}`, 'content-type': 'application/json' },
+ *     body: JSON.stringify({ amount: 5 }),
+ *   })
+ *   sandbox.cancelOrder((await res.json()).orderCode) // emits order.cancelled
+ *   await sandbox.webhooksIdle()
+ *   assert.equal(sandbox.deliveries().length, DEFAULT_WEBHOOK_ATTEMPTS) // 5 tries, then it gives up
+ * } finally {
+ *   await sandbox.close()
+ *   receiver.close()
+ * }
+ * ```
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -85,6 +112,20 @@ export const DEFAULT_WEBHOOK_ATTEMPTS = 5
 
 /**
  * Default wait before the first retry, in milliseconds (then 2x, 4x, ...).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_WEBHOOK_ATTEMPTS, DEFAULT_WEBHOOK_INITIAL_DELAY_MS } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(DEFAULT_WEBHOOK_INITIAL_DELAY_MS, 500)
+ * // the waits between the default attempts: 500, 1000, 2000 and 4000 ms
+ * const waits = Array.from(
+ *   { length: DEFAULT_WEBHOOK_ATTEMPTS - 1 },
+ *   (_, i) => DEFAULT_WEBHOOK_INITIAL_DELAY_MS * 2 ** i,
+ * )
+ * assert.equal(waits.reduce((a, b) => a + b), 7500)
+ * ```
  *
  * @category constants
  * @since 0.1.0
@@ -97,6 +138,42 @@ export const DEFAULT_WEBHOOK_INITIAL_DELAY_MS = 500
 
 /**
  * A dispatcher posting to `options.url`.
+ *
+ * @example
+ * ```ts
+ * import { defaultCredentials, makeLiveService, makeWebhookDispatcher } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ * import { once } from 'node:events'
+ * import { createServer } from 'node:http'
+ * import type { AddressInfo } from 'node:net'
+ *
+ * const signatures: Array<string | undefined> = []
+ * const receiver = createServer((req, res) => {
+ *   signatures.push(req.headers['paykit-signature'] as string | undefined)
+ *   res.end()
+ * })
+ * await once(receiver.listen(0, '127.0.0.1'), 'listening')
+ * const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+ * const webhooks = makeWebhookDispatcher({ url, secret: 'whsec-example' })
+ *
+ * const live = makeLiveService({ baseUrl: 'http://paykit.test' })
+ * live.onEvents(webhooks.enqueue)
+ * const { response } = live.exchange({
+ *   method: 'POST',
+ *   path: '/paymentlink/checkout',
+ *   headers: { authorization: `Bearer ${defaultCredentials.apiKey}`, 'content-type': 'application/json' },
+ *   body: '{"amount":5}',
+ * })
+ * live.cancelOrder(JSON.parse(response.body).orderCode)
+ * await webhooks.idle()
+ * webhooks.close()
+ * receiver.close()
+ *
+ * assert.deepEqual(webhooks.deliveries().map((d) => [d.type, d.status, d.delivered]), [
+ *   ['order.cancelled', 200, true],
+ * ])
+ * assert.match(signatures[0] ?? '', /^t=\d+,v1=[0-9a-f]{64}$/) // verify with the core's verifyWebhookEvent
+ * ```
  *
  * @category constructors
  * @since 0.1.0
