@@ -233,9 +233,59 @@ export interface Client {
    * A valid access token (`POST /token`, cached; one request shared by concurrent calls).
    * With `credentials: 'transport'` a `ValidationError` at `credentials`: the transport
    * holds the token.
+   *
+   * @example
+   * ```ts
+   * import * as E from 'fp-ts/lib/Either.js'
+   * import { createClient } from '@paykit/core'
+   * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+   * import assert from 'node:assert/strict'
+   *
+   * const sandbox = await startSandbox()
+   * const client = createClient({ baseUrl: sandbox.url, credentials: defaultCredentials })
+   * const [a, b] = await Promise.all([client.getToken()(), client.getToken()()])
+   * assert.ok(E.isRight(a))
+   * assert.deepEqual(b, a) // one token, one POST /token
+   * assert.equal(sandbox.requests().filter((r) => r.path === '/token').length, 1)
+   * await sandbox.close()
+   * ```
    */
   readonly getToken: (options?: CallOptions) => TE.TaskEither<PaykitError, string>
-  /** `POST /paymentmethods`: registers a card. Never retried once it may have been sent. */
+  /**
+   * `POST /paymentmethods`: registers a card. Never retried once it may have been sent.
+   *
+   * @example
+   * ```ts
+   * import * as E from 'fp-ts/lib/Either.js'
+   * import { createClient } from '@paykit/core'
+   * import { defaultCredentials, startSandbox, testCards } from '@paykit/testkit'
+   * import assert from 'node:assert/strict'
+   *
+   * const sandbox = await startSandbox()
+   * const client = createClient({ baseUrl: sandbox.url, credentials: defaultCredentials })
+   * const expirationYear = String(new Date().getUTCFullYear() + 2)
+   * const card = {
+   *   number: testCards.success.number,
+   *   expirationMonth: '12',
+   *   expirationYear,
+   *   cvv: '123',
+   * }
+   * const created = await client.createPaymentMethod({ card })()
+   * assert.ok(E.isRight(created))
+   * assert.deepEqual(created.right.bin, {
+   *   brand: 'VISA',
+   *   issuerName: 'Banco Sandbox',
+   *   countryCode: 'CRI',
+   * })
+   * // A card that fails the Luhn check is refused before anything is sent.
+   * const refused = await client.createPaymentMethod({
+   *   card: { ...card, number: '4242424242424241' },
+   * })()
+   * assert.ok(E.isLeft(refused) && refused.left._tag === 'ValidationError')
+   * assert.equal(refused.left.fieldErrors[0]?.path, 'card.number')
+   * await sandbox.close()
+   * ```
+   */
   readonly createPaymentMethod: (
     request: PaymentMethodRequestOutput,
     options?: CallOptions,
@@ -243,17 +293,91 @@ export interface Client {
   /**
    * `POST /charges`. A FAILED or AUTHENTICATION_REQUIRED charge is a `Right` (the service
    * answered); a charge that may have reached the service is never repeated.
+   *
+   * @example
+   * ```ts
+   * import * as E from 'fp-ts/lib/Either.js'
+   * import { createClient } from '@paykit/core'
+   * import { defaultCredentials, startSandbox, testCards } from '@paykit/testkit'
+   * import assert from 'node:assert/strict'
+   *
+   * const sandbox = await startSandbox()
+   * const client = createClient({ baseUrl: sandbox.url, credentials: defaultCredentials })
+   * const expirationYear = String(new Date().getUTCFullYear() + 2)
+   * const card = {
+   *   number: testCards.declined.number,
+   *   expirationMonth: '12',
+   *   expirationYear,
+   *   cvv: '123',
+   * }
+   * const method = await client.createPaymentMethod({ card })()
+   * assert.ok(E.isRight(method))
+   * const charged = await client.charge({
+   *   order: { id: 'order-1', amount: 25.5 },
+   *   cardId: method.right.id,
+   * })()
+   * // A declined card is an answer, not an error: a Right with status FAILED.
+   * assert.ok(E.isRight(charged) && charged.right.status === 'FAILED')
+   * assert.equal(charged.right.error?.code, 'CARD_DECLINED')
+   * await sandbox.close()
+   * ```
    */
   readonly charge: (
     request: ChargeRequestInput,
     options?: ChargeOptions,
   ) => TE.TaskEither<PaykitError, ChargeResponse>
-  /** `POST /paymentlink/checkout` (the API key when configured, else the access token). */
+  /**
+   * `POST /paymentlink/checkout` (the API key when configured, else the access token).
+   *
+   * @example
+   * ```ts
+   * import * as E from 'fp-ts/lib/Either.js'
+   * import { createClient } from '@paykit/core'
+   * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+   * import assert from 'node:assert/strict'
+   *
+   * const sandbox = await startSandbox()
+   * const client = createClient({ baseUrl: sandbox.url, credentials: defaultCredentials })
+   * const link = await client.createPaymentLink({
+   *   orderReference: 'cart-42',
+   *   lineItems: [{ sku: 'MUG-LOGO', quantity: 2 }],
+   * })()
+   * assert.ok(E.isRight(link))
+   * assert.equal(link.right.paymentLinkUrl, `${sandbox.url}/pay/${link.right.orderCode}`)
+   * await sandbox.close()
+   * ```
+   */
   readonly createPaymentLink: (
     request: PaymentLinkRequestInput,
     options?: PaymentLinkOptions,
   ) => TE.TaskEither<PaykitError, PaymentLinkResponse>
-  /** `GET /paymentlink/order/{orderCode}` (retried on network errors and 5xx). */
+  /**
+   * `GET /paymentlink/order/{orderCode}` (retried on network errors and 5xx).
+   *
+   * @example
+   * ```ts
+   * import * as E from 'fp-ts/lib/Either.js'
+   * import { createClient } from '@paykit/core'
+   * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+   * import assert from 'node:assert/strict'
+   *
+   * const sandbox = await startSandbox()
+   * const client = createClient({ baseUrl: sandbox.url, credentials: defaultCredentials })
+   * const link = await client.createPaymentLink({
+   *   lineItems: [{ sku: 'MUG-LOGO', quantity: 2 }],
+   * })()
+   * assert.ok(E.isRight(link))
+   * const order = await client.getOrder(link.right.orderCode)()
+   * assert.ok(E.isRight(order))
+   * assert.equal(order.right.orderStatus, 'PENDING')
+   * assert.equal(order.right.total.toString(), '17') // 2 x 8.50, exact (Money)
+   * const unknown = await client.getOrder('OC99999999')()
+   * assert.ok(
+   *   E.isLeft(unknown) && unknown.left._tag === 'HttpError' && unknown.left.status === 404,
+   * )
+   * await sandbox.close()
+   * ```
+   */
   readonly getOrder: (
     orderCode: string,
     options?: CallOptions,
@@ -264,13 +388,69 @@ export interface Client {
    * with Status SUCCESS for that id. Resolves with the last state of the charge flow
    * (Succeeded, Failed or AuthenticationFailed; AwaitingAuthentication when the bounds
    * of the options were reached).
+   *
+   * @example
+   * ```ts
+   * import * as E from 'fp-ts/lib/Either.js'
+   * import { createClient } from '@paykit/core'
+   * import {
+   *   authenticateHeadless,
+   *   defaultCredentials,
+   *   startSandbox,
+   *   testCards,
+   * } from '@paykit/testkit'
+   * import assert from 'node:assert/strict'
+   *
+   * const sandbox = await startSandbox()
+   * const client = createClient({ baseUrl: sandbox.url, credentials: defaultCredentials })
+   * const expirationYear = String(new Date().getUTCFullYear() + 2)
+   * const card = {
+   *   number: testCards.authentication.number,
+   *   expirationMonth: '12',
+   *   expirationYear,
+   *   cvv: '123',
+   * }
+   * const method = await client.createPaymentMethod({ card })()
+   * assert.ok(E.isRight(method))
+   * // In a browser, authenticate opens the frame (`@paykit/core/browser`); here the testkit
+   * // clicks Complete in the sandbox's frame.
+   * const request = { order: { id: 'order-1', amount: 25.5 }, cardId: method.right.id }
+   * const flow = await client.chargeWith3ds(request, authenticateHeadless('success'))()
+   * assert.ok(E.isRight(flow) && flow.right._tag === 'Succeeded')
+   * assert.equal(flow.right.request.authenticationId, 'auth_000001') // the retry after 3DS
+   * await sandbox.close()
+   * ```
    */
   readonly chargeWith3ds: (
     request: ChargeRequestInput,
     authenticate: Authenticate,
     options?: ChargeWith3dsOptions,
   ) => TE.TaskEither<PaykitError, ChargeFlowState>
-  /** Polls an order until its status is one of `statuses`, or a `Timeout` error. */
+  /**
+   * Polls an order until its status is one of `statuses`, or a `Timeout` error.
+   *
+   * @example
+   * ```ts
+   * import * as E from 'fp-ts/lib/Either.js'
+   * import { createClient } from '@paykit/core'
+   * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+   * import assert from 'node:assert/strict'
+   *
+   * const sandbox = await startSandbox()
+   * const client = createClient({ baseUrl: sandbox.url, credentials: defaultCredentials })
+   * const link = await client.createPaymentLink({ amount: 19.99 })()
+   * assert.ok(E.isRight(link))
+   * const { orderCode } = link.right
+   * setTimeout(() => sandbox.payOrder(orderCode), 50) // the buyer pays at the checkout
+   * const paid = await client.waitForOrderStatus(orderCode, ['PAID', 'CANCELLED'], {
+   *   timeoutMs: 5_000,
+   *   intervalMs: 20,
+   * })()
+   * assert.ok(E.isRight(paid))
+   * assert.equal(paid.right.orderStatus, 'PAID')
+   * await sandbox.close()
+   * ```
+   */
   readonly waitForOrderStatus: (
     orderCode: string,
     statuses: ReadonlyArray<OrderStatus>,

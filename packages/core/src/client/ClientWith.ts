@@ -78,6 +78,33 @@ const chargeCodecFor = (options: ChargeOptions) =>
  * method's task runs; the first call that needs a token fetches it (unless the transport
  * holds the credentials).
  *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import * as TE from 'fp-ts/lib/TaskEither.js'
+ * import { createClientWith, type Transport, type TransportRequest } from '@paykit/core/pure'
+ * import assert from 'node:assert/strict'
+ *
+ * // An in-memory transport that adds the credential itself (as n8n's credentials do).
+ * const sent: Array<TransportRequest> = []
+ * const transport: Transport = (request) => {
+ *   sent.push(request)
+ *   const link = { orderCode: 'OC1', orderId: 1, paymentLinkUrl: 'https://pay.example/OC1' }
+ *   return TE.right({ status: 200, headers: {}, body: JSON.stringify(link) })
+ * }
+ * const client = createClientWith({
+ *   baseUrl: 'https://api.paykit.example',
+ *   credentials: 'transport',
+ *   transport,
+ *   now: () => Date.now(),
+ *   sleep: () => Promise.resolve(), // nothing here retries or waits
+ * })
+ * const link = await client.createPaymentLink({ amount: 19.99 })()
+ * assert.ok(E.isRight(link) && link.right.orderCode === 'OC1')
+ * assert.equal(sent[0]?.url, 'https://api.paykit.example/paymentlink/checkout')
+ * assert.equal(sent[0]?.credential, 'paymentLink')
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */

@@ -20,6 +20,31 @@ import { defaultRuntime } from './DefaultRuntime.js'
  * first call that needs a token fetches it. A `transport`, `now` or `sleep` left out of
  * `config` is the default runtime's (fetch, `Date.now`, `setTimeout`).
  *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { createClient, type Exchange } from '@paykit/core'
+ * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const sandbox = await startSandbox()
+ * const exchanges: Array<Exchange> = []
+ * const client = createClient({
+ *   baseUrl: sandbox.url,
+ *   credentials: defaultCredentials, // { clientId, clientSecret, apiKey }
+ *   timeoutMs: 5_000,
+ *   onExchange: (exchange) => exchanges.push(exchange),
+ * })
+ * const link = await client.createPaymentLink({ amount: 19.99, orderReference: 'cart-42' })()
+ * assert.ok(E.isRight(link))
+ * assert.deepEqual(
+ *   exchanges.map((x) => [x.operation, x.response?.status]),
+ *   [['POST /paymentlink/checkout', 200]],
+ * )
+ * assert.equal(exchanges[0]?.request.headers.authorization, 'Bearer [redacted]') // the API key
+ * await sandbox.close()
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */

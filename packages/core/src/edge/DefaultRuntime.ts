@@ -19,6 +19,22 @@ import { fetchTransport } from './FetchTransport.js'
  * A sleep on `setTimeout`: resolves after `ms`, or at once when `signal` aborts (and then
  * clears its timer, so a released sleep holds nothing); it never rejects.
  *
+ * @example
+ * ```ts
+ * import { defaultSleep } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const start = performance.now()
+ * await defaultSleep(20)
+ * assert.ok(performance.now() - start >= 19)
+ * // An abort ends the sleep at once (and clears its timer): no 60 s wait here.
+ * const controller = new AbortController()
+ * const sleeping = defaultSleep(60_000, controller.signal)
+ * controller.abort()
+ * await sleeping
+ * assert.ok(performance.now() - start < 10_000)
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -38,6 +54,26 @@ export const defaultSleep: Sleep = (ms, signal) =>
 
 /**
  * The default runtime: `fetchTransport(options)`, `Date.now` and `defaultSleep`.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { createClientWith, defaultRuntime } from '@paykit/core'
+ * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const sandbox = await startSandbox()
+ * const runtime = defaultRuntime({ timeoutMs: 5_000 }) // fetch, Date.now, setTimeout
+ * // Keep fetch and the sleep, replace the clock (as a test with a fake clock would).
+ * const client = createClientWith({
+ *   ...runtime,
+ *   now: () => Date.now(),
+ *   baseUrl: sandbox.url,
+ *   credentials: defaultCredentials,
+ * })
+ * assert.ok(E.isRight(await client.getToken()()))
+ * await sandbox.close()
+ * ```
  *
  * @category constructors
  * @since 0.1.0
