@@ -73,6 +73,8 @@ const runOne = async (file: string): Promise<ExampleResult> => {
   } catch (e) {
     problems.push(describe(e))
   }
+  // A handle opened after the import settled (a listen on a host) shows up a little later.
+  await new Promise((r) => setTimeout(r, 10))
   let open = leaked(baseline)
   for (let waited = 0; open.length > 0 && waited < 1000; waited += 20) {
     await new Promise((r) => setTimeout(r, 20))

@@ -85,6 +85,35 @@ describe('the @example blocks of the core and testkit', () => {
     if (!name.startsWith('.')) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name))
   symlinkSync(join(ROOT, 'packages', 'core', 'node_modules', 'io-ts'), join(modules, 'io-ts'))
   afterAll(() => rmSync(project, { recursive: true, force: true }), 60_000)
+  mkdirSync(join(project, 'failing'))
+  symlinkSync(modules, join(project, 'failing', 'node_modules'))
+
+  it("a failure names the example's source file:line and the error", async () => {
+    const at = (line: number, code: string) =>
+      ({
+        source: 'packages/core/src/x.ts',
+        line,
+        mode: 'node',
+        code,
+        fileName: `packages-core-src-x-ts-L${line}.ts`,
+      }) as const
+    const snippets = [
+      at(10, "import assert from 'node:assert/strict'\nassert.equal(1 + 1, 3)"),
+      at(20, "import { createServer } from 'node:http'\ncreateServer().listen(0, '127.0.0.1')"),
+      at(30, "import assert from 'node:assert/strict'\nassert.equal(1 + 1, 2)"),
+      at(40, 'const n: number = "1"\nexport {}'),
+    ]
+    const report = await checkSnippets(join(project, 'failing'), snippets, { pool: 1 })
+    expect(report.failures).toEqual([
+      expect.stringMatching(/x\.ts:41:\d+: error TS2322/),
+      expect.stringMatching(
+        /^node packages\/core\/src\/x\.ts:10 failed:\n[^]*Expected values[^]*x\.ts:12:/,
+      ),
+      expect.stringMatching(
+        /^node packages\/core\/src\/x\.ts:20 failed:\nleft open[^]*TCPServerWrap/,
+      ),
+    ])
+  })
 
   it('are well formed (a fenced ```ts, ```ts browser or ```ts vitest block)', () => {
     expect(extractExamples(ROOT, program).problems).toEqual([])
