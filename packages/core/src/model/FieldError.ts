@@ -72,6 +72,19 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
  * The path of an io-ts context in the spec's notation (`lineItems[2].product.price`).
  * Union and intersection branch indexes are not fields, so they are left out.
  *
+ * @example
+ * ```ts
+ * import { pathOf } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import * as t from 'io-ts'
+ * import assert from 'node:assert/strict'
+ *
+ * const Order = t.type({ lineItems: t.array(t.type({ quantity: t.number })) })
+ * const decoded = Order.decode({ lineItems: [{ quantity: 1 }, { quantity: 'two' }] })
+ * assert.ok(E.isLeft(decoded))
+ * assert.equal(pathOf(decoded.left[0]!.context), 'lineItems[1].quantity')
+ * ```
+ *
  * @category destructors
  * @since 0.1.0
  */
@@ -114,6 +127,19 @@ const fieldType = (context: t.Context): t.Decoder<unknown, unknown> | undefined 
 /**
  * The message of one io-ts error: its own message when a rule set one, otherwise one
  * built from the expected type and the kind (never the content) of the value found.
+ *
+ * @example
+ * ```ts
+ * import { messageOf } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import * as t from 'io-ts'
+ * import assert from 'node:assert/strict'
+ *
+ * const decoded = t.type({ quantity: t.number }).decode({ quantity: 'two' })
+ * assert.ok(E.isLeft(decoded))
+ * // the kind of value found, never the value itself
+ * assert.equal(messageOf(decoded.left[0]!), 'must be a number, got a string')
+ * ```
  *
  * @category destructors
  * @since 0.1.0
@@ -159,6 +185,21 @@ const hasDeeperPath =
 /**
  * io-ts errors as field errors, one per field and message, in the order found.
  *
+ * @example
+ * ```ts
+ * import { fromValidationErrors } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import * as t from 'io-ts'
+ * import assert from 'node:assert/strict'
+ *
+ * const decoded = t.type({ name: t.string, quantity: t.number }).decode({ quantity: 'two' })
+ * assert.ok(E.isLeft(decoded))
+ * assert.deepEqual(fromValidationErrors(decoded.left), [
+ *   { path: 'name', message: 'is required' },
+ *   { path: 'quantity', message: 'must be a number, got a string' },
+ * ])
+ * ```
+ *
  * @category destructors
  * @since 0.1.0
  */
@@ -195,6 +236,18 @@ export const fromValidationErrors = (errors: t.Errors): ReadonlyArray<FieldError
  * Field errors in the service's 400 shape (`errors`: field name -> messages), so the
  * same words reach an HTTP client, an n8n user and a test. The root is named `$`.
  *
+ * @example
+ * ```ts
+ * import { toErrorMap } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const map = toErrorMap([
+ *   { path: 'card.cvv', message: 'must be 3 or 4 digits' },
+ *   { path: '', message: 'must be an object' },
+ * ])
+ * assert.deepEqual(map, { 'card.cvv': ['must be 3 or 4 digits'], $: ['must be an object'] })
+ * ```
+ *
  * @category destructors
  * @since 0.1.0
  */
@@ -210,6 +263,20 @@ export const toErrorMap = (errors: ReadonlyArray<FieldError>): FieldErrorMap => 
 /**
  * Field errors from the service's 400 `errors` map (the inverse of `toErrorMap`).
  *
+ * @example
+ * ```ts
+ * import { fromErrorMap, toErrorMap } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * // the `errors` of a 400 problem from the service
+ * const errors = fromErrorMap({ amount: ['is required'], $: ['must be an object'] })
+ * assert.deepEqual(errors, [
+ *   { path: 'amount', message: 'is required' },
+ *   { path: '', message: 'must be an object' },
+ * ])
+ * assert.deepEqual(toErrorMap(errors), { amount: ['is required'], $: ['must be an object'] })
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -220,6 +287,18 @@ export const fromErrorMap = (map: FieldErrorMap): ReadonlyArray<FieldError> =>
 
 /**
  * One line a person can read: `card.number: fails the Luhn check; amount: is required`.
+ *
+ * @example
+ * ```ts
+ * import { formatFieldErrors } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const line = formatFieldErrors([
+ *   { path: 'card.number', message: 'fails the Luhn check' },
+ *   { path: 'amount', message: 'is required' },
+ * ])
+ * assert.equal(line, 'card.number: fails the Luhn check; amount: is required')
+ * ```
  *
  * @category destructors
  * @since 0.1.0
@@ -238,6 +317,30 @@ export const formatFieldErrors = (errors: ReadonlyArray<FieldError>): string =>
  * Valid input takes a fast path compiled once per codec, which gives the value
  * `codec.decode` gives without building io-ts's contexts; only input that fails is
  * decoded again by io-ts, for its errors.
+ *
+ * @example
+ * ```ts
+ * import { TokenRequest, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const check = validate(TokenRequest)
+ * assert.deepEqual(
+ *   check({ clientId: 'id', clientSecret: 's3cret' }),
+ *   E.right({ clientId: 'id', clientSecret: 's3cret' }),
+ * )
+ * assert.deepEqual(
+ *   check({ clientId: 'id' }),
+ *   E.left([{ path: 'clientSecret', message: 'is required' }]),
+ * )
+ * // never throws, even on a value that throws when read
+ * const hostile = {
+ *   get clientId(): string {
+ *     throw new Error('boom')
+ *   },
+ * }
+ * assert.ok(E.isLeft(check(hostile)))
+ * ```
  *
  * @category validation
  * @since 0.1.0

@@ -46,6 +46,19 @@ export type JsonValue =
  * The plain JSON form of a decoded value, the codec's output: amounts as JSON numbers,
  * everything else as the spec writes it. Pipe-first: `pipe(value, Json.encode(codec))`.
  *
+ * @example
+ * ```ts
+ * import { Json, Money, MoneyFromNumber } from '@paykit/core'
+ * import { pipe } from 'fp-ts/lib/function.js'
+ * import * as t from 'io-ts'
+ * import assert from 'node:assert/strict'
+ *
+ * const Line = t.type({ sku: t.string, price: MoneyFromNumber })
+ * const line = { sku: 'MUG-LOGO', price: Money.fromCents(850) }
+ * // the JSON form: the amount as a JSON number, not decimal.js's string
+ * assert.deepEqual(pipe(line, Json.encode(Line)), { sku: 'MUG-LOGO', price: 8.5 })
+ * ```
+ *
  * @category encoding
  * @since 0.1.0
  */
@@ -58,6 +71,19 @@ export const encode =
  * The JSON text of a decoded value (`JSON.stringify` of `encode(codec)(value)`): amounts
  * as JSON numbers, ready for `validate`, a server or a file. `space` indents as
  * `JSON.stringify` does.
+ *
+ * @example
+ * ```ts
+ * import { Json, Money, MoneyFromNumber } from '@paykit/core'
+ * import { pipe } from 'fp-ts/lib/function.js'
+ * import * as t from 'io-ts'
+ * import assert from 'node:assert/strict'
+ *
+ * const Line = t.type({ sku: t.string, price: MoneyFromNumber })
+ * const line = { sku: 'MUG-LOGO', price: Money.fromCents(850) }
+ * assert.equal(pipe(line, Json.stringify(Line)), '{"sku":"MUG-LOGO","price":8.5}')
+ * assert.equal(JSON.stringify(line), '{"sku":"MUG-LOGO","price":"8.5"}') // what to avoid
+ * ```
  *
  * @category encoding
  * @since 0.1.0
@@ -76,6 +102,23 @@ const NOT_JSON: FieldError = { path: '', message: 'must be JSON text' }
 /**
  * JSON text decoded with `codec`: Left with one error at `""` when the text is not JSON
  * (the text is not repeated), else the codec's field errors. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { Json, Money, MoneyFromNumber } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import * as t from 'io-ts'
+ * import assert from 'node:assert/strict'
+ *
+ * const Line = t.type({ sku: t.string, price: MoneyFromNumber })
+ * const line = Json.parse(Line)('{"sku":"MUG-LOGO","price":8.5}')
+ * assert.ok(E.isRight(line))
+ * assert.equal(Money.toCents(line.right.price), 850n)
+ * assert.deepEqual(
+ *   Json.parse(Line)('{"sku":'),
+ *   E.left([{ path: '', message: 'must be JSON text' }]),
+ * )
+ * ```
  *
  * @category decoding
  * @since 0.1.0

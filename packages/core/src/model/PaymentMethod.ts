@@ -21,6 +21,16 @@ import { NonEmptyString, exactStruct, failureAt, withInputRule } from '../intern
  * Whether a string of digits passes the Luhn (mod 10) check. Anything that is not a
  * non-empty string of digits fails.
  *
+ * @example
+ * ```ts
+ * import { luhn } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(luhn('4242424242424242'), true)
+ * assert.equal(luhn('4242424242424241'), false)
+ * assert.equal(luhn('4242 4242'), false) // digits only
+ * ```
+ *
  * @category rules
  * @since 0.1.0
  */
@@ -43,6 +53,17 @@ export const luhn = (number: string): boolean => {
 /**
  * Whether a card expiring at the end of `month` (1-12) of `year` is still valid at `now`
  * (compared in UTC): a card is valid through the last day of its expiry month.
+ *
+ * @example
+ * ```ts
+ * import { isExpiryCurrent } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-11-24T12:00:00Z')
+ * assert.equal(isExpiryCurrent(11, 2026, now), true) // valid through the end of its month
+ * assert.equal(isExpiryCurrent(10, 2026, now), false)
+ * assert.equal(isExpiryCurrent(1, 2027, now), true)
+ * ```
  *
  * @category rules
  * @since 0.1.0
@@ -72,6 +93,16 @@ const digitsOf = (number: string): string => number.replace(/\D/g, '')
  * The brand of a card number by its first digit: 3 AMEX, 4 VISA, 5 MASTERCARD,
  * 6 DISCOVER, anything else UNKNOWN.
  *
+ * @example
+ * ```ts
+ * import { cardBrand } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(cardBrand('4242 4242 4242 4242'), 'VISA')
+ * assert.equal(cardBrand('5555555555554444'), 'MASTERCARD')
+ * assert.equal(cardBrand('9999'), 'UNKNOWN')
+ * ```
+ *
  * @category destructors
  * @since 0.1.0
  */
@@ -94,6 +125,15 @@ export const cardBrand = (number: string): CardBrand => {
  * The last four digits of a card number (fewer when it has fewer), the only part that
  * is safe to show.
  *
+ * @example
+ * ```ts
+ * import { last4 } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(last4('4242 4242 4242 4242'), '4242')
+ * assert.equal(last4('12'), '12')
+ * ```
+ *
  * @category destructors
  * @since 0.1.0
  */
@@ -102,6 +142,15 @@ export const last4 = (number: string): string => digitsOf(number).slice(-4)
 /**
  * A card number for display: `**** 4242`. Never more than the last four digits, and
  * nothing of a number shorter than 8 digits (`****`).
+ *
+ * @example
+ * ```ts
+ * import { maskCardNumber } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(maskCardNumber('4000000000003220'), '**** 3220')
+ * assert.equal(maskCardNumber('1234567'), '****') // too short to show any of it
+ * ```
  *
  * @category destructors
  * @since 0.1.0
@@ -116,6 +165,20 @@ export const maskCardNumber = (number: string): string =>
 /**
  * A card number: digits, with spaces allowed between groups (removed on decode), 12 to
  * 19 digits, passing the Luhn check. Messages never repeat the number.
+ *
+ * @example
+ * ```ts
+ * import { CardNumber, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.deepEqual(validate(CardNumber)('4242 4242 4242 4242'), E.right('4242424242424242'))
+ * // the message never repeats the number
+ * assert.deepEqual(
+ *   validate(CardNumber)('4242424242424241'),
+ *   E.left([{ path: '', message: 'fails the Luhn check' }]),
+ * )
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -150,6 +213,16 @@ const pattern = (re: RegExp, message: string, name: string): t.Type<string, stri
 /**
  * Expiry month: two digits, `01` to `12`.
  *
+ * @example
+ * ```ts
+ * import { ExpirationMonth } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(ExpirationMonth.is('09'), true)
+ * assert.equal(ExpirationMonth.is('9'), false)
+ * assert.equal(ExpirationMonth.is('13'), false)
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -162,6 +235,15 @@ export const ExpirationMonth = pattern(
 /**
  * Expiry year: four digits.
  *
+ * @example
+ * ```ts
+ * import { ExpirationYear } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(ExpirationYear.is('2030'), true)
+ * assert.equal(ExpirationYear.is('30'), false)
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -169,6 +251,17 @@ export const ExpirationYear = pattern(/^\d{4}$/, 'must be four digits', 'Expirat
 
 /**
  * Card security code: 3 or 4 digits. Messages never repeat it.
+ *
+ * @example
+ * ```ts
+ * import { Cvv, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(Cvv.is('123'), true)
+ * assert.equal(Cvv.is('1234'), true)
+ * assert.deepEqual(validate(Cvv)('12'), E.left([{ path: '', message: 'must be 3 or 4 digits' }]))
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -202,6 +295,25 @@ const expiryErrors =
  * The card of a payment-method request with its expiry checked against `now`: a past
  * year fails at `expirationYear`, a past month of the current year at `expirationMonth`.
  *
+ * @example
+ * ```ts
+ * import { cardAt, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const card = {
+ *   number: '4242424242424242',
+ *   expirationMonth: '10',
+ *   expirationYear: '2026',
+ *   cvv: '123',
+ * }
+ * assert.ok(E.isRight(validate(cardAt(new Date('2026-10-31T23:59:59Z')))(card)))
+ * assert.deepEqual(
+ *   validate(cardAt(new Date('2026-11-01T00:00:00Z')))(card),
+ *   E.left([{ path: 'expirationMonth', message: 'the card has expired' }]),
+ * )
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -218,6 +330,26 @@ const Customer = exactStruct(
  * Body of `POST /paymentmethods` (spec 2.2) with the card's expiry checked against `now`
  * (inject it for pure, repeatable decoding). Unknown fields are stripped.
  *
+ * @example
+ * ```ts
+ * import { paymentMethodRequestAt, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const check = validate(paymentMethodRequestAt(new Date('2026-11-24T00:00:00Z')))
+ * const request = check({
+ *   card: {
+ *     number: '4242 4242 4242 4242',
+ *     expirationMonth: '12',
+ *     expirationYear: '2030',
+ *     cvv: '123',
+ *   },
+ *   customer: { email: 'buyer@example.com' },
+ * })
+ * assert.ok(E.isRight(request))
+ * assert.equal(request.right.card.number, '4242424242424242')
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -229,6 +361,22 @@ export const paymentMethodRequestAt = (
 /**
  * Body of `POST /paymentmethods` (spec 2.2), the expiry checked against the current date
  * read at each decode (use `paymentMethodRequestAt` for a fixed date).
+ *
+ * @example
+ * ```ts
+ * import { PaymentMethodRequest, formatFieldErrors, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const checked = validate(PaymentMethodRequest)({
+ *   card: { number: '4242424242424241', expirationMonth: '13', expirationYear: '2030', cvv: '12' },
+ * })
+ * assert.ok(E.isLeft(checked))
+ * const message = formatFieldErrors(checked.left)
+ * assert.match(message, /card\.number: fails the Luhn check/)
+ * assert.match(message, /card\.cvv: must be 3 or 4 digits/)
+ * assert.doesNotMatch(message, /424242/) // no card data in messages
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -247,6 +395,15 @@ export const PaymentMethodRequest: t.Type<
 /**
  * Card BIN information of a payment method (spec 2.3).
  *
+ * @example
+ * ```ts
+ * import { Bin } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(Bin.is({ brand: 'VISA', issuerName: 'Banco Sandbox', countryCode: 'CRI' }), true)
+ * assert.equal(Bin.is({ brand: 'VISA' }), false)
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -254,6 +411,23 @@ export const Bin = t.type({ brand: t.string, issuerName: t.string, countryCode: 
 
 /**
  * Response of `POST /paymentmethods` (spec 2.3). Unknown fields are tolerated.
+ *
+ * @example
+ * ```ts
+ * import { PaymentMethod, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const response = validate(PaymentMethod)({
+ *   id: 'pm_1',
+ *   type: 'card',
+ *   bin: { brand: 'VISA', issuerName: 'Banco Sandbox', countryCode: 'CRI' },
+ *   success: true,
+ *   message: 'created',
+ * })
+ * assert.ok(E.isRight(response))
+ * assert.equal(response.right.bin.brand, 'VISA')
+ * ```
  *
  * @category codecs
  * @since 0.1.0

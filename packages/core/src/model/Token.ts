@@ -14,6 +14,18 @@ import { NonEmptyString, PositiveInt } from '../internal/codec.js'
  * Body of `POST /token`: `clientId` and `clientSecret`, both non-empty. Unknown fields
  * are stripped.
  *
+ * @example
+ * ```ts
+ * import { TokenRequest, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * // unknown fields are stripped
+ * const body = validate(TokenRequest)({ clientId: 'id', clientSecret: 's3cret', extra: 1 })
+ * assert.deepEqual(body, E.right({ clientId: 'id', clientSecret: 's3cret' }))
+ * assert.ok(E.isLeft(validate(TokenRequest)({ clientId: '', clientSecret: 's3cret' })))
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -24,6 +36,28 @@ export const TokenRequest = t.exact(
 
 /**
  * Response of `POST /token` (spec 2.1). Unknown fields are tolerated.
+ *
+ * @example
+ * ```ts
+ * import { AccessToken, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const token = validate(AccessToken)({
+ *   accessToken: 'tok_1',
+ *   tokenType: 'Bearer',
+ *   expiresIn: 3600,
+ * })
+ * assert.ok(E.isRight(token))
+ * assert.equal(token.right.expiresIn, 3600)
+ * const expired = validate(AccessToken)({
+ *   accessToken: 'tok_1',
+ *   tokenType: 'Bearer',
+ *   expiresIn: 0,
+ * })
+ * assert.ok(E.isLeft(expired))
+ * assert.equal(expired.left[0]?.path, 'expiresIn')
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -59,6 +93,14 @@ export type AccessToken = t.TypeOf<typeof AccessToken>
 
 /**
  * The `Authorization` header value for a token (`Bearer <token>`).
+ *
+ * @example
+ * ```ts
+ * import { authorizationHeader } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(authorizationHeader('tok_1'), 'Bearer tok_1')
+ * ```
  *
  * @category destructors
  * @since 0.1.0
