@@ -36,6 +36,18 @@ import { parametersOf, validationProperties } from './properties/validation.js'
 /**
  * Registers a vitest `describe(name)` with three given properties as tests.
  *
+ * @example
+ * ```ts vitest
+ * import { TokenRequest, validate } from '@paykit/core'
+ * import { tokenValidationProperties } from '@paykit/testkit'
+ * import { describeProperties } from '@paykit/testkit/vitest'
+ *
+ * // Three tests under describe('token request (core)'), 20 runs each.
+ * describeProperties('token request (core)', tokenValidationProperties(validate(TokenRequest)), {
+ *   numRuns: 20,
+ * })
+ * ```
+ *
  * @category vitest suites
  * @since 0.1.0
  */
@@ -64,6 +76,19 @@ export const describeProperties = (
 /**
  * Registers a vitest `describe(name)` with the three properties of `suite` as tests.
  *
+ * @example
+ * ```ts vitest
+ * import { ChargeRequest, validate } from '@paykit/core'
+ * import { chargeRequest, invalidChargeRequest } from '@paykit/testkit'
+ * import { describeValidation } from '@paykit/testkit/vitest'
+ *
+ * describeValidation(
+ *   'charge request (no issuer rule)',
+ *   { valid: chargeRequest(), invalid: invalidChargeRequest() },
+ *   { validate: validate(ChargeRequest), numRuns: 20 },
+ * )
+ * ```
+ *
  * @category vitest suites
  * @since 0.1.0
  */
@@ -77,6 +102,14 @@ export const describeValidation = (
 
 /**
  * Registers `describe('token request validation')` with the three tests.
+ *
+ * @example
+ * ```ts vitest
+ * import { TokenRequest, validate } from '@paykit/core'
+ * import { describeTokenValidation } from '@paykit/testkit/vitest'
+ *
+ * describeTokenValidation({ validate: validate(TokenRequest), numRuns: 20 }) // or your own
+ * ```
  *
  * @category vitest suites
  * @since 0.1.0
@@ -92,6 +125,20 @@ export const describeTokenValidation = (options: ValidationSuiteOptions): void =
  * Registers `describe('payment-method request validation')` with three tests: every valid
  * card is accepted, every invalid one is refused naming its field (no message repeats the
  * card number or CVV), validation never throws.
+ *
+ * @example
+ * ```ts vitest
+ * import { paymentMethodRequestAt, validate } from '@paykit/core'
+ * import { describePaymentMethodValidation } from '@paykit/testkit/vitest'
+ *
+ * // The same date for the validation and the suite: expiries are relative to it.
+ * const now = new Date('2026-06-15T00:00:00Z')
+ * describePaymentMethodValidation({
+ *   validate: validate(paymentMethodRequestAt(now)),
+ *   now,
+ *   numRuns: 20,
+ * })
+ * ```
  *
  * @category vitest suites
  * @since 0.1.0
@@ -114,6 +161,15 @@ export const describePaymentMethodValidation = (options: PaymentMethodSuiteOptio
  * methods: every valid charge is accepted, every invalid one is refused naming its field,
  * validation never throws.
  *
+ * @example
+ * ```ts vitest
+ * import { chargeRequestFor, validate } from '@paykit/core'
+ * import { describeChargeValidation } from '@paykit/testkit/vitest'
+ *
+ * // Each charge is validated with the rule of its own payment method (USA and CAN among them).
+ * describeChargeValidation({ validateFor: (pm) => validate(chargeRequestFor(pm)), numRuns: 20 })
+ * ```
+ *
  * @category vitest suites
  * @since 0.1.0
  */
@@ -128,6 +184,19 @@ export const describeChargeValidation = (options: ChargeSuiteOptions): void =>
  * Registers `describe('payment-link request validation')` with three tests: every valid
  * request is accepted, every invalid one is refused naming its field (and no unrelated
  * field), validation never throws.
+ *
+ * @example
+ * ```ts vitest
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { defaultProducts } from '@paykit/testkit'
+ * import { describePaymentLinkValidation } from '@paykit/testkit/vitest'
+ *
+ * describePaymentLinkValidation({
+ *   validate: validate(PaymentLinkRequest), // or your own
+ *   arbitrary: { catalogue: defaultProducts }, // skus the sandbox knows
+ *   numRuns: 20,
+ * })
+ * ```
  *
  * @category vitest suites
  * @since 0.1.0
@@ -146,6 +215,32 @@ export const describePaymentLinkValidation = (options: PaymentLinkSuiteOptions):
  * Registers a vitest `describe` whose tests check that every invalid payment-link request
  * (or the `invalid` inputs given) is refused before any request is sent, naming the field,
  * and that every valid one is sent.
+ *
+ * @example
+ * ```ts vitest
+ * import { createClient, type PaymentLinkRequestInput } from '@paykit/core'
+ * import { defaultCredentials, mockPaymentService } from '@paykit/testkit'
+ * import { describeRefusesBeforeSending } from '@paykit/testkit/vitest'
+ * import { afterAll } from 'vitest'
+ *
+ * const baseUrl = 'https://api.paykit.test'
+ * const mock = mockPaymentService({ baseUrl })
+ * afterAll(() => mock.restore())
+ * const client = createClient({ baseUrl, credentials: defaultCredentials })
+ *
+ * describeRefusesBeforeSending({
+ *   numRuns: 20,
+ *   send: async (input) => {
+ *     mock.reset() // a fresh request log for each input
+ *     const result = await client.createPaymentLink(input as PaymentLinkRequestInput)()
+ *     const refused = result._tag === 'Left' && result.left._tag === 'ValidationError'
+ *     return {
+ *       requestsSent: mock.requests().length,
+ *       ...(refused ? { fieldErrors: result.left.fieldErrors } : {}),
+ *     }
+ *   },
+ * })
+ * ```
  *
  * @category vitest suites
  * @since 0.1.0

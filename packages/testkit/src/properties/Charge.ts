@@ -52,6 +52,21 @@ const forEach = <A>(
  * The three properties of charge validation over payment methods, for runners other than
  * vitest. Each input is validated by `validateFor` of its own payment method.
  *
+ * @example
+ * ```ts
+ * import { chargeValidationProperties } from '@paykit/testkit'
+ * import { chargeRequestFor, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * // Each charge is validated with the rule of its own payment method (USA and CAN among them).
+ * const properties = chargeValidationProperties((paymentMethod) =>
+ *   validate(chargeRequestFor(paymentMethod)),
+ * )
+ * await fc.assert(properties.acceptsValid, { numRuns: 20 })
+ * await fc.assert(properties.refusesInvalid, { numRuns: 20 })
+ * await fc.assert(properties.neverThrows, { numRuns: 20 })
+ * ```
+ *
  * @category properties
  * @since 0.1.0
  */

@@ -32,6 +32,20 @@ export interface PaymentLinkSuiteOptions extends ValidationSuiteOptions {
 /**
  * The three properties of payment-link validation, for runners other than vitest.
  *
+ * @example
+ * ```ts
+ * import { defaultProducts, paymentLinkValidationProperties } from '@paykit/testkit'
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * const properties = paymentLinkValidationProperties(validate(PaymentLinkRequest), {
+ *   catalogue: defaultProducts,
+ * })
+ * await fc.assert(properties.acceptsValid, { numRuns: 20 })
+ * await fc.assert(properties.refusesInvalid, { numRuns: 20 })
+ * await fc.assert(properties.neverThrows, { numRuns: 20 })
+ * ```
+ *
  * @category properties
  * @since 0.1.0
  */

@@ -36,6 +36,22 @@ export interface PaymentMethodSuiteOptions
 /**
  * The three properties of payment-method validation, for runners other than vitest.
  *
+ * @example
+ * ```ts
+ * import { paymentMethodValidationProperties } from '@paykit/testkit'
+ * import { paymentMethodRequestAt, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * // The same date for the validation and the arbitraries: expiries are relative to it.
+ * const now = new Date('2026-06-15T00:00:00Z')
+ * const properties = paymentMethodValidationProperties(validate(paymentMethodRequestAt(now)), {
+ *   now,
+ * })
+ * await fc.assert(properties.acceptsValid, { numRuns: 20 })
+ * await fc.assert(properties.refusesInvalid, { numRuns: 20 }) // naming the field, no card number
+ * await fc.assert(properties.neverThrows, { numRuns: 20 })
+ * ```
+ *
  * @category properties
  * @since 0.1.0
  */

@@ -16,6 +16,20 @@ import { validationProperties } from './validation.js'
 /**
  * The three properties of token-request validation, for runners other than vitest.
  *
+ * @example
+ * ```ts
+ * import { tokenValidationProperties } from '@paykit/testkit'
+ * import { TokenRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * const { acceptsValid, refusesInvalid, neverThrows } = tokenValidationProperties(
+ *   validate(TokenRequest),
+ * )
+ * for (const property of [acceptsValid, refusesInvalid, neverThrows]) {
+ *   await fc.assert(property, { numRuns: 20 })
+ * }
+ * ```
+ *
  * @category properties
  * @since 0.1.0
  */

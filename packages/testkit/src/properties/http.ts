@@ -71,6 +71,25 @@ export interface RefusesBeforeSendingOptions {
  * Every invalid input is refused with no request sent, and the refusal names its field
  * and no unrelated one.
  *
+ * @example
+ * ```ts
+ * import { refusesBeforeSending, type Send } from '@paykit/testkit'
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * // An integration that validates with the core before it sends anything.
+ * const send: Send = async (input) => {
+ *   const checked = validate(PaymentLinkRequest)(input)
+ *   if (checked._tag === 'Left') return { requestsSent: 0, fieldErrors: checked.left }
+ *   return { requestsSent: 1 } // here it would POST /paymentlink/checkout
+ * }
+ * await fc.assert(refusesBeforeSending(send), { numRuns: 20 })
+ * // One that sends everything fails the property.
+ * const sendsAll: Send = async () => ({ requestsSent: 1 })
+ * await assert.rejects(fc.assert(refusesBeforeSending(sendsAll), { numRuns: 5 }))
+ * ```
+ *
  * @category properties
  * @since 0.1.0
  */
@@ -94,6 +113,25 @@ export const refusesBeforeSending = (
 /**
  * Every valid input is sent (at least one request leaves the integration): nothing valid
  * is refused on the way.
+ *
+ * @example
+ * ```ts
+ * import { sendsValid, type Send } from '@paykit/testkit'
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * // An integration that validates with the core before it sends anything.
+ * const send: Send = async (input) => {
+ *   const checked = validate(PaymentLinkRequest)(input)
+ *   if (checked._tag === 'Left') return { requestsSent: 0, fieldErrors: checked.left }
+ *   return { requestsSent: 1 } // here it would POST /paymentlink/checkout
+ * }
+ * await fc.assert(sendsValid(send), { numRuns: 20 })
+ * // One that refuses what it should send fails the property.
+ * const refusesAll: Send = async () => ({ requestsSent: 0, fieldErrors: [] })
+ * await assert.rejects(fc.assert(sendsValid(refusesAll), { numRuns: 5 }))
+ * ```
  *
  * @category properties
  * @since 0.1.0

@@ -82,6 +82,18 @@ export interface ValidationProperties {
 /**
  * Whether error `path` concerns the field `field`: the field itself or a field below it.
  *
+ * @example
+ * ```ts
+ * import { concerns } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.ok(concerns('lineItems', 'lineItems'))
+ * assert.ok(concerns('lineItems', 'lineItems[0].sku')) // a field below it
+ * assert.ok(concerns('card', 'card.number'))
+ * assert.ok(!concerns('card', 'cardId')) // another field that merely starts the same
+ * assert.ok(!concerns('', 'amount')) // the body as a whole concerns only ''
+ * ```
+ *
  * @category checks
  * @since 0.1.0
  */
@@ -93,6 +105,27 @@ const listed = (errors: ReadonlyArray<FieldError>): string =>
 
 /**
  * Throws unless `errors` name every field `invalid` names and nothing else.
+ *
+ * @example
+ * ```ts
+ * import { assertNamesField, type Invalid } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const invalid: Invalid = {
+ *   value: { clientId: '' },
+ *   field: 'clientId',
+ *   rule: 'clientId is not empty',
+ * }
+ * assertNamesField(invalid, [{ path: 'clientId', message: 'must not be empty' }])
+ * // Not naming the field, or naming an unrelated one too, throws.
+ * assert.throws(() => assertNamesField(invalid, [{ path: '', message: 'invalid body' }]))
+ * assert.throws(() =>
+ *   assertNamesField(invalid, [
+ *     { path: 'clientId', message: 'must not be empty' },
+ *     { path: 'clientSecret', message: 'is required' },
+ *   ]),
+ * )
+ * ```
  *
  * @category checks
  * @since 0.1.0
@@ -115,6 +148,20 @@ export const assertNamesField = (invalid: Invalid, errors: ReadonlyArray<FieldEr
 
 /**
  * Throws when a message of `errors` contains one of `secrets`.
+ *
+ * @example
+ * ```ts
+ * import { assertNoSecrets, cardSecretsOf } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const body = { card: { number: '4000000000000002', cvv: '123' } }
+ * const secrets = cardSecretsOf(body)
+ * assertNoSecrets(secrets, [{ path: 'card.expirationMonth', message: 'is required' }])
+ * assert.throws(
+ *   () => assertNoSecrets(secrets, [{ path: 'card.number', message: 'bad 4000000000000002' }]),
+ *   /repeats a card number or CVV/,
+ * )
+ * ```
  *
  * @category checks
  * @since 0.1.0
@@ -148,6 +195,19 @@ const isValidation = (u: unknown): u is Validation =>
 /**
  * Every value of `valid` is accepted (Right).
  *
+ * @example
+ * ```ts
+ * import { acceptsValid, tokenRequest } from '@paykit/testkit'
+ * import { TokenRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * await fc.assert(acceptsValid(validate(TokenRequest), tokenRequest()), { numRuns: 20 })
+ * // A validation that refuses a valid request fails the property.
+ * const refusesAll = () => ({ _tag: 'Left', left: [{ path: '', message: 'no' }] }) as const
+ * await assert.rejects(fc.assert(acceptsValid(refusesAll, tokenRequest()), { numRuns: 5 }))
+ * ```
+ *
  * @category properties
  * @since 0.1.0
  */
@@ -165,6 +225,21 @@ export const acceptsValid = (
 /**
  * Every value of `invalid` is refused (Left) naming its field and no unrelated one, and no
  * message repeats a secret of the input.
+ *
+ * @example
+ * ```ts
+ * import { invalidTokenRequest, refusesInvalid } from '@paykit/testkit'
+ * import { TokenRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * await fc.assert(refusesInvalid(validate(TokenRequest), invalidTokenRequest()), { numRuns: 20 })
+ * // A validation that accepts everything fails the property.
+ * const acceptsAll = (input: unknown) => ({ _tag: 'Right', right: input }) as const
+ * await assert.rejects(
+ *   fc.assert(refusesInvalid(acceptsAll, invalidTokenRequest()), { numRuns: 5 }),
+ * )
+ * ```
  *
  * @category properties
  * @since 0.1.0
@@ -187,6 +262,22 @@ export const refusesInvalid = (
  * Validation never throws and always answers an Either of field errors, on any value at all
  * (`inputs`, default `fc.anything()`).
  *
+ * @example
+ * ```ts
+ * import { neverThrows } from '@paykit/testkit'
+ * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * await fc.assert(neverThrows(validate(PaymentLinkRequest)), { numRuns: 50 })
+ * // A validation that throws on some input fails the property.
+ * const fragile = (input: unknown) => {
+ *   if (input === null) throw new TypeError('cannot read null')
+ *   return { _tag: 'Right', right: input } as const
+ * }
+ * await assert.rejects(fc.assert(neverThrows(fragile, fc.constant(null)), { numRuns: 1 }))
+ * ```
+ *
  * @category properties
  * @since 0.1.0
  */
@@ -202,6 +293,20 @@ export const neverThrows = (
 /**
  * Any value at all: `fc.anything()`, and the invalid inputs (near misses of a request).
  *
+ * @example
+ * ```ts
+ * import { anythingAnd, invalidTokenRequest, neverThrows } from '@paykit/testkit'
+ * import { TokenRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * // Any value, and near misses of a token request among them.
+ * const inputs = anythingAnd(invalidTokenRequest())
+ * const nearMiss = (u: unknown) => typeof u === 'object' && u !== null && 'clientSecret' in u
+ * assert.ok(fc.sample(inputs, 100).some(nearMiss))
+ * await fc.assert(neverThrows(validate(TokenRequest), inputs), { numRuns: 50 })
+ * ```
+ *
  * @category properties
  * @since 0.1.0
  */
@@ -213,6 +318,21 @@ export const anythingAnd = (invalid: fc.Arbitrary<Invalid>): fc.Arbitrary<unknow
 
 /**
  * The three properties of a validation suite, for runners other than vitest.
+ *
+ * @example
+ * ```ts
+ * import { invalidTokenRequest, tokenRequest, validationProperties } from '@paykit/testkit'
+ * import { TokenRequest, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ *
+ * const properties = validationProperties(validate(TokenRequest), {
+ *   valid: tokenRequest(),
+ *   invalid: invalidTokenRequest(),
+ * })
+ * await fc.assert(properties.acceptsValid, { numRuns: 20 })
+ * await fc.assert(properties.refusesInvalid, { numRuns: 20 })
+ * await fc.assert(properties.neverThrows, { numRuns: 20 })
+ * ```
  *
  * @category properties
  * @since 0.1.0
@@ -232,6 +352,15 @@ export const validationProperties = (
 
 /**
  * fast-check parameters from suite options (only those given).
+ *
+ * @example
+ * ```ts
+ * import { parametersOf } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.deepEqual(parametersOf({ numRuns: 20, seed: 42 }), { numRuns: 20, seed: 42 })
+ * assert.deepEqual(parametersOf({}), {}) // fast-check's defaults
+ * ```
  *
  * @category parameters
  * @since 0.1.0
