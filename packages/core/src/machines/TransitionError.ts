@@ -29,6 +29,20 @@ export interface TransitionError {
 /**
  * A `TransitionError` for `event` refused in `state`.
  *
+ * @example
+ * ```ts
+ * import { transitionError } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const error = transitionError('CANCELLED', 'PAID', 'order status CANCELLED is terminal')
+ * assert.deepEqual(error, {
+ *   _tag: 'TransitionError',
+ *   state: 'CANCELLED',
+ *   event: 'PAID',
+ *   message: 'order status CANCELLED is terminal',
+ * })
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */

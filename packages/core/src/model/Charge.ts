@@ -32,6 +32,21 @@ import {
 /**
  * An amount to charge: a JSON number decoded as exact `Money`, greater than 0.
  *
+ * @example
+ * ```ts
+ * import { ChargeAmount, Money, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const amount = validate(ChargeAmount)(25.5)
+ * assert.ok(E.isRight(amount))
+ * assert.equal(Money.toCents(amount.right), 2550n)
+ * assert.deepEqual(
+ *   validate(ChargeAmount)(0),
+ *   E.left([{ path: '', message: 'must be greater than 0' }]),
+ * )
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -39,6 +54,21 @@ export const ChargeAmount = Money.PositiveMoney
 
 /**
  * The order being paid (spec 2.4 `order`). Unknown fields are stripped.
+ *
+ * @example
+ * ```ts
+ * import { ChargeOrderRequest, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const order = validate(ChargeOrderRequest)({ id: 'order-1', amount: 25.5, color: 'red' })
+ * assert.ok(E.isRight(order))
+ * assert.equal('color' in order.right, false) // unknown fields are stripped
+ * assert.deepEqual(
+ *   validate(ChargeOrderRequest)({ amount: 25.5 }),
+ *   E.left([{ path: 'id', message: 'is required' }]),
+ * )
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -52,6 +82,17 @@ export const ChargeOrderRequest = exactStruct(
 /**
  * A country code of ISO 3166 alpha-2 or alpha-3 form (two or three letters), read in any
  * case and decoded upper-case.
+ *
+ * @example
+ * ```ts
+ * import { CountryCode, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.deepEqual(validate(CountryCode)(' usa '), E.right('USA'))
+ * assert.deepEqual(validate(CountryCode)('cr'), E.right('CR'))
+ * assert.ok(E.isLeft(validate(CountryCode)('Costa Rica')))
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -74,6 +115,20 @@ export const CountryCode: t.Type<string, string, unknown> = new t.Type<string, s
  * Billing data (spec 2.4 `billingInfo`): country code, state code and zip code, all
  * non-empty. Unknown fields are stripped.
  *
+ * @example
+ * ```ts
+ * import { BillingInfo, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const billing = validate(BillingInfo)({ countryCode: 'usa', stateCode: 'NY', zipCode: '10001' })
+ * assert.deepEqual(billing, E.right({ countryCode: 'USA', stateCode: 'NY', zipCode: '10001' }))
+ * assert.deepEqual(
+ *   validate(BillingInfo)({ countryCode: 'USA', stateCode: ' ', zipCode: '10001' }),
+ *   E.left([{ path: 'stateCode', message: 'must not be empty' }]),
+ * )
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -87,6 +142,25 @@ export const BillingInfo = exactStruct(
  * Body of `POST /charges` (spec 2.4) without the issuer rule: `billingInfo` is optional
  * here, and `null` reads as absent (use `chargeRequestFor` to require it for USA and CAN
  * cards). Unknown fields are stripped.
+ *
+ * @example
+ * ```ts
+ * import { ChargeRequest, Json, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const request = validate(ChargeRequest)({
+ *   order: { id: 'order-1', amount: 25.5 },
+ *   cardId: 'pm_1',
+ *   billingInfo: null, // reads as absent
+ * })
+ * assert.ok(E.isRight(request))
+ * assert.equal(request.right.authenticationId, null) // absent: the first attempt
+ * assert.equal(
+ *   Json.stringify(ChargeRequest)(request.right),
+ *   '{"order":{"id":"order-1","amount":25.5},"cardId":"pm_1","authenticationId":null}',
+ * )
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -111,6 +185,17 @@ export const ChargeRequest = nullAsAbsent(
 /**
  * Issuer countries whose cards need `billingInfo` (spec 2.4 rule).
  *
+ * @example
+ * ```ts
+ * import { BILLING_INFO_COUNTRIES, requiresBillingInfo } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.deepEqual(BILLING_INFO_COUNTRIES, ['USA', 'CAN'])
+ * assert.ok(
+ *   BILLING_INFO_COUNTRIES.every((countryCode) => requiresBillingInfo({ bin: { countryCode } })),
+ * )
+ * ```
+ *
  * @category rules
  * @since 0.1.0
  */
@@ -119,6 +204,15 @@ export const BILLING_INFO_COUNTRIES: ReadonlyArray<string> = ['USA', 'CAN']
 /**
  * Whether a charge of this payment method needs `billingInfo`: its issuer country
  * (`bin.countryCode`, compared without regard to case) is USA or CAN.
+ *
+ * @example
+ * ```ts
+ * import { requiresBillingInfo } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(requiresBillingInfo({ bin: { countryCode: 'usa' } }), true)
+ * assert.equal(requiresBillingInfo({ bin: { countryCode: 'CRI' } }), false)
+ * ```
  *
  * @category rules
  * @since 0.1.0
@@ -131,6 +225,26 @@ export const requiresBillingInfo = (paymentMethod: {
  * Body of `POST /charges` for a given payment method: `ChargeRequest` plus the issuer
  * rule, `billingInfo` required (error at `billingInfo`) when the card was issued in USA
  * or CAN.
+ *
+ * @example
+ * ```ts
+ * import { chargeRequestFor, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const body = { order: { id: 'order-1', amount: 25.5 }, cardId: 'pm_1' }
+ * // a card issued in the USA needs billingInfo; one from Costa Rica does not
+ * const usCard = { bin: { countryCode: 'USA' } }
+ * assert.deepEqual(
+ *   validate(chargeRequestFor(usCard))(body),
+ *   E.left([
+ *     { path: 'billingInfo', message: 'is required when the card issuer is in USA or CAN' },
+ *   ]),
+ * )
+ * assert.ok(E.isRight(validate(chargeRequestFor({ bin: { countryCode: 'CRI' } }))(body)))
+ * const billingInfo = { countryCode: 'USA', stateCode: 'NY', zipCode: '10001' }
+ * assert.ok(E.isRight(validate(chargeRequestFor(usCard))({ ...body, billingInfo })))
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -163,6 +277,18 @@ export const chargeRequestFor = (paymentMethod: {
 /**
  * Why a charge failed (spec 2.5 `error`, 7.1): a code such as `FRAUD_PREVENT` and a message.
  *
+ * @example
+ * ```ts
+ * import { ChargeError } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(
+ *   ChargeError.is({ code: 'FRAUD_PREVENT', message: 'declined by the fraud check' }),
+ *   true,
+ * )
+ * assert.equal(ChargeError.is({ code: 'FRAUD_PREVENT' }), false)
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -171,6 +297,20 @@ export const ChargeError = t.type({ code: t.string, message: t.string }, 'Charge
 /**
  * The 3DS authentication a charge asks for (spec 2.5 `authentication`): the address to
  * open in the frame (absolute http(s)) and the authentication identifier.
+ *
+ * @example
+ * ```ts
+ * import { ChargeAuthentication, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const auth = { url: 'https://pay.example.com/3ds/auth_1', id: 'auth_1' }
+ * assert.deepEqual(validate(ChargeAuthentication)(auth), E.right(auth))
+ * assert.deepEqual(
+ *   validate(ChargeAuthentication)({ ...auth, url: '/3ds/auth_1' }),
+ *   E.left([{ path: 'url', message: 'must be an absolute http(s) URL' }]),
+ * )
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -184,6 +324,23 @@ export const ChargeAuthentication = t.type(
  * The paid order of a SUCCEEDED charge (spec 2.5 `order`): the service's `id`, the
  * merchant's `reference` (its `order.id`), `amount` as `Money`, `currency`,
  * `authorizationCode`.
+ *
+ * @example
+ * ```ts
+ * import { ChargeOrder, Money, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const order = validate(ChargeOrder)({
+ *   id: 'ord_1',
+ *   reference: 'order-1',
+ *   amount: 25.5,
+ *   currency: 'USD',
+ *   authorizationCode: 'A1B2C3',
+ * })
+ * assert.ok(E.isRight(order))
+ * assert.equal(Money.toString(order.right.amount, 2), '25.50')
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -201,6 +358,17 @@ export const ChargeOrder = t.type(
 
 /**
  * The statuses of a charge response (spec 2.5).
+ *
+ * @example
+ * ```ts
+ * import { CHARGE_STATUSES, type ChargeStatus } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const isChargeStatus = (s: string): s is ChargeStatus =>
+ *   (CHARGE_STATUSES as ReadonlyArray<string>).includes(s)
+ * assert.equal(isChargeStatus('AUTHENTICATION_REQUIRED'), true)
+ * assert.equal(isChargeStatus('PENDING'), false)
+ * ```
  *
  * @category model
  * @since 0.1.0
@@ -227,6 +395,27 @@ const nullWhen = (status: ChargeStatus): t.Type<null, null, unknown> =>
 /**
  * A FAILED charge response: `error` non-null; `authentication` and `order` null.
  *
+ * @example
+ * ```ts
+ * import { ChargeFailed, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const failed = {
+ *   status: 'FAILED',
+ *   message: 'Charge failed',
+ *   error: { code: 'CARD_DECLINED', message: 'The card was declined' },
+ *   authentication: null,
+ *   order: null,
+ *   createdAt: '2026-11-24T12:00:00.000Z',
+ * }
+ * assert.ok(E.isRight(validate(ChargeFailed)(failed)))
+ * assert.deepEqual(
+ *   validate(ChargeFailed)({ ...failed, error: null }),
+ *   E.left([{ path: 'error', message: 'must be an object, got null' }]),
+ * )
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -244,6 +433,30 @@ export const ChargeFailed = t.type(
 
 /**
  * A SUCCEEDED charge response: `order` non-null; `error` and `authentication` null.
+ *
+ * @example
+ * ```ts
+ * import { ChargeSucceeded, Money, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const succeeded = validate(ChargeSucceeded)({
+ *   status: 'SUCCEEDED',
+ *   message: 'Charge succeeded',
+ *   error: null,
+ *   authentication: null,
+ *   order: {
+ *     id: 'ord_1',
+ *     reference: 'order-1',
+ *     amount: 25.5,
+ *     currency: 'USD',
+ *     authorizationCode: 'A1',
+ *   },
+ *   createdAt: '2026-11-24T12:00:00.000Z',
+ * })
+ * assert.ok(E.isRight(succeeded))
+ * assert.equal(Money.toCents(succeeded.right.order.amount), 2550n)
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -263,6 +476,24 @@ export const ChargeSucceeded = t.type(
 /**
  * An AUTHENTICATION_REQUIRED charge response: `authentication` non-null; `error` and
  * `order` null.
+ *
+ * @example
+ * ```ts
+ * import { ChargeAuthenticationRequired, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const required = validate(ChargeAuthenticationRequired)({
+ *   status: 'AUTHENTICATION_REQUIRED',
+ *   message: 'Authentication required',
+ *   error: null,
+ *   authentication: { url: 'https://pay.example.com/3ds/auth_1', id: 'auth_1' },
+ *   order: null,
+ *   createdAt: '2026-11-24T12:00:00.000Z',
+ * })
+ * assert.ok(E.isRight(required))
+ * assert.equal(required.right.authentication.id, 'auth_1')
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -292,6 +523,34 @@ const isChargeStatus = (u: unknown): u is ChargeStatus =>
  * Response of `POST /charges` (spec 2.5): a union on `status`, decoded by the codec of
  * that status only, so errors name the field that breaks it (`error: must be null when
  * status is SUCCEEDED`); an unknown status fails at `status`. Unknown fields are tolerated.
+ *
+ * @example
+ * ```ts
+ * import { ChargeResponse, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const response = {
+ *   status: 'SUCCEEDED',
+ *   message: 'Charge succeeded',
+ *   error: { code: 'CARD_DECLINED', message: 'The card was declined' },
+ *   authentication: null,
+ *   order: {
+ *     id: 'ord_1',
+ *     reference: 'order-1',
+ *     amount: 25.5,
+ *     currency: 'USD',
+ *     authorizationCode: 'A1',
+ *   },
+ *   createdAt: '2026-11-24T12:00:00.000Z',
+ * }
+ * // decoded by the codec of its status only: the error names the field that breaks it
+ * assert.deepEqual(
+ *   validate(ChargeResponse)(response),
+ *   E.left([{ path: 'error', message: 'must be null when status is SUCCEEDED' }]),
+ * )
+ * assert.ok(E.isRight(validate(ChargeResponse)({ ...response, error: null })))
+ * ```
  *
  * @category codecs
  * @since 0.1.0

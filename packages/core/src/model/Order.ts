@@ -23,6 +23,15 @@ const LOCALE = /^[a-z]{2,3}_[A-Z]{2}$/
 /**
  * A locale of the form language_COUNTRY (`es_CR`, `en_US`).
  *
+ * @example
+ * ```ts
+ * import { Locale } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(Locale.is('es_CR'), true)
+ * assert.equal(Locale.is('es-CR'), false)
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -39,6 +48,16 @@ const TIMEZONE = /^(?:UTC|GMT|[A-Z][A-Za-z_-]*(?:\/[A-Za-z0-9_+-]+)+)$/
  * An IANA-style time zone name: `Area/Location` (`America/Costa_Rica`,
  * `America/Argentina/Buenos_Aires`, `Etc/GMT+6`) or `UTC`/`GMT`. The form is checked,
  * not membership of a particular tz database release.
+ *
+ * @example
+ * ```ts
+ * import { TimeZone } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(TimeZone.is('America/Costa_Rica'), true)
+ * assert.equal(TimeZone.is('UTC'), true)
+ * assert.equal(TimeZone.is('-06:00'), false)
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -57,6 +76,26 @@ export const TimeZone = refine(
 /**
  * One line of an order (spec 2.8 `lineItems[]`): `sku` is null for a one-time product,
  * `imageUrl` null when none was given. Amounts are `Money`.
+ *
+ * @example
+ * ```ts
+ * import { Money, OrderLineItem, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const line = validate(OrderLineItem)({
+ *   productId: 7,
+ *   sku: null, // a one-time product
+ *   name: 'Gift wrap',
+ *   price: 2.5,
+ *   promoPrice: 2.5,
+ *   quantity: 2,
+ *   imageUrl: null,
+ *   subTotal: 5,
+ * })
+ * assert.ok(E.isRight(line))
+ * assert.equal(Money.toString(line.right.subTotal, 2), '5.00')
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -78,6 +117,21 @@ export const OrderLineItem = t.type(
 /**
  * `totalDetails` of an order: shipping, discount and surcharge amounts.
  *
+ * @example
+ * ```ts
+ * import { Money, TotalDetails, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const totals = validate(TotalDetails)({
+ *   shippingAmount: 4.99,
+ *   discountAmount: 0,
+ *   surchargeAmount: 0,
+ * })
+ * assert.ok(E.isRight(totals))
+ * assert.equal(Money.toCents(totals.right.shippingAmount), 499n)
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -92,6 +146,24 @@ export const TotalDetails = t.type(
 
 /**
  * The store an order belongs to; `locale` is language_COUNTRY, `timezone` an IANA name.
+ *
+ * @example
+ * ```ts
+ * import { Store, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const store = {
+ *   name: 'Paykit Sandbox Store',
+ *   countryCode: 'CRI',
+ *   currencyCode: 'USD',
+ *   currencySymbol: '$',
+ *   locale: 'es_CR',
+ *   timezone: 'America/Costa_Rica',
+ * }
+ * assert.deepEqual(validate(Store)(store), E.right(store))
+ * assert.equal(E.isLeft(validate(Store)({ ...store, locale: 'Spanish' })), true)
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -111,6 +183,15 @@ export const Store = t.type(
 /**
  * The buyer who paid an order.
  *
+ * @example
+ * ```ts
+ * import { Buyer } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(Buyer.is({ name: 'Ana', phone: '+506 2222 0000', email: 'ana@example.com' }), true)
+ * assert.equal(Buyer.is({ name: 'Ana' }), false)
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -118,6 +199,20 @@ export const Buyer = t.type({ name: t.string, phone: t.string, email: t.string }
 
 /**
  * The payment of a PAID order: authorization code, voucher address and buyer.
+ *
+ * @example
+ * ```ts
+ * import { Payment } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const payment = {
+ *   authorizationCode: 'A1B2C3',
+ *   voucherUrl: 'https://pay.example.com/voucher/A1B2C3',
+ *   buyer: { name: 'Ana', phone: '+506 2222 0000', email: 'ana@example.com' },
+ * }
+ * assert.equal(Payment.is(payment), true)
+ * assert.equal(Payment.is({ ...payment, buyer: null }), false)
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -130,6 +225,15 @@ export const Payment = t.type(
 /**
  * A `{ name, value }` metadata entry of an order (both strings).
  *
+ * @example
+ * ```ts
+ * import { OrderMetadata } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(OrderMetadata.is({ name: 'channel', value: 'web' }), true)
+ * assert.equal(OrderMetadata.is({ name: 'items', value: 3 }), false)
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -138,6 +242,42 @@ export const OrderMetadata = t.type({ name: t.string, value: t.string }, 'OrderM
 /**
  * Order details (spec 2.8). Unknown fields are tolerated; see the module comment for
  * which members are nullable.
+ *
+ * @example
+ * ```ts
+ * import { Money, OrderDetails, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const order = validate(OrderDetails)({
+ *   orderId: 1,
+ *   orderCode: 'ord-abc',
+ *   orderReference: null,
+ *   name: 'PaymentLink Order',
+ *   description: null,
+ *   lineItems: [],
+ *   orderStatus: 'PENDING',
+ *   subtotal: 12.5,
+ *   totalDetails: { shippingAmount: 0, discountAmount: 0, surchargeAmount: 0 },
+ *   total: 12.5,
+ *   metadata: [],
+ *   paymentLinkUrl: 'https://pay.example.com/l/ord-abc',
+ *   successUrl: null,
+ *   cancelUrl: null,
+ *   store: {
+ *     name: 'Shop',
+ *     countryCode: 'CRI',
+ *     currencyCode: 'USD',
+ *     currencySymbol: '$',
+ *     locale: 'es_CR',
+ *     timezone: 'America/Costa_Rica',
+ *   },
+ *   payment: null, // until the order is PAID
+ *   created: '2026-11-24T12:00:00.000Z',
+ * })
+ * assert.ok(E.isRight(order))
+ * assert.equal(Money.toString(order.right.total), '12.5')
+ * ```
  *
  * @category codecs
  * @since 0.1.0

@@ -16,6 +16,19 @@ import { Int } from '../internal/codec.js'
  * Any problem details body: `title` and `status` required, `type`, `detail` and
  * `instance` optional. Unknown fields are tolerated.
  *
+ * @example
+ * ```ts
+ * import { ProblemDetails } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(ProblemDetails.is({ title: 'Unauthorized', status: 401 }), true)
+ * assert.equal(
+ *   ProblemDetails.is({ title: 'Not Found', status: 404, detail: 'no such order' }),
+ *   true,
+ * )
+ * assert.equal(ProblemDetails.is({ status: 404 }), false)
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -30,6 +43,25 @@ export const ProblemDetails = t.intersection(
 /**
  * The 400 body (spec 7.2): `type` (RFC 7231 section 6.5.1), `title`, `status` 400 and
  * `errors`, a map from field name to messages. Unknown fields are tolerated.
+ *
+ * @example
+ * ```ts
+ * import { ValidationProblem, fieldErrorsOf, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * // a 400 body from the service
+ * const problem = validate(ValidationProblem)({
+ *   type: 'https://tools.ietf.org/html/rfc7231#section-6.5.1',
+ *   title: 'One or more validation errors occurred.',
+ *   status: 400,
+ *   errors: { 'card.cvv': ['must be 3 or 4 digits'] },
+ * })
+ * assert.ok(E.isRight(problem))
+ * assert.deepEqual(fieldErrorsOf(problem.right), [
+ *   { path: 'card.cvv', message: 'must be 3 or 4 digits' },
+ * ])
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -47,6 +79,15 @@ export const ValidationProblem = t.type(
 /**
  * The 500 body (spec 7.2): `type` (RFC 7231 section 6.6.1), `title` and `status` 500;
  * no `errors` member. Unknown fields are tolerated.
+ *
+ * @example
+ * ```ts
+ * import { ServerProblem, serverProblem } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(ServerProblem.is(serverProblem()), true)
+ * assert.equal(ServerProblem.is({ ...serverProblem(), status: 400 }), false)
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -91,6 +132,15 @@ export type ServerProblem = t.TypeOf<typeof ServerProblem>
 /**
  * `type` of a 400 body (RFC 7231 section 6.5.1, Bad Request).
  *
+ * @example
+ * ```ts
+ * import { validationProblem, validationProblemType } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(validationProblem([]).type, validationProblemType)
+ * assert.match(validationProblemType, /rfc7231#section-6\.5\.1$/)
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -99,6 +149,15 @@ export const validationProblemType = 'https://tools.ietf.org/html/rfc7231#sectio
 /**
  * `type` of a 500 body (RFC 7231 section 6.6.1, Internal Server Error).
  *
+ * @example
+ * ```ts
+ * import { serverProblem, serverProblemType } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(serverProblem().type, serverProblemType)
+ * assert.match(serverProblemType, /rfc7231#section-6\.6\.1$/)
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -106,6 +165,19 @@ export const serverProblemType = 'https://tools.ietf.org/html/rfc7231#section-6.
 
 /**
  * The 400 body for field errors: `errors` is `toErrorMap(fieldErrors)` (the root is `$`).
+ *
+ * @example
+ * ```ts
+ * import { validationProblem } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const body = validationProblem([
+ *   { path: 'amount', message: 'is required' },
+ *   { path: '', message: 'must be an object' },
+ * ])
+ * assert.equal(body.status, 400)
+ * assert.deepEqual(body.errors, { amount: ['is required'], $: ['must be an object'] })
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -119,6 +191,16 @@ export const validationProblem = (fieldErrors: ReadonlyArray<FieldError>): Valid
 
 /**
  * The 500 body.
+ *
+ * @example
+ * ```ts
+ * import { serverProblem } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const body = serverProblem()
+ * assert.equal(body.status, 500)
+ * assert.equal('errors' in body, false)
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -135,6 +217,15 @@ export const serverProblem = (): ServerProblem => ({
 
 /**
  * The field errors a 400 body carries (the inverse of `validationProblem`).
+ *
+ * @example
+ * ```ts
+ * import { fieldErrorsOf, validationProblem } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const errors = [{ path: 'card.number', message: 'fails the Luhn check' }]
+ * assert.deepEqual(fieldErrorsOf(validationProblem(errors)), errors)
+ * ```
  *
  * @category destructors
  * @since 0.1.0
