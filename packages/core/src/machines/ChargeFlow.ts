@@ -160,6 +160,22 @@ export type ChargeFlowEvent = ChargeResponded | FrameMessageReceived
  * The flow of a new charge: Idle, its first request `request` with `authenticationId`
  * null (whatever `request` carried).
  *
+ * @example
+ * ```ts
+ * import { ChargeFlow, Money } from '@paykit/core'
+ * import * as O from 'fp-ts/lib/Option.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const order = { id: 'order-1', amount: Money.fromCents(2550) }
+ * const state = ChargeFlow.start({ order, cardId: 'pm_1', authenticationId: 'auth_old' })
+ * assert.equal(state._tag, 'Idle')
+ * // the first request never carries an authentication id
+ * assert.deepEqual(
+ *   ChargeFlow.nextRequest(state),
+ *   O.some({ order, cardId: 'pm_1', authenticationId: null }),
+ * )
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -171,6 +187,30 @@ export const start = (request: ChargeRequest): ChargeFlowState => ({
 /**
  * The event of a charge response.
  *
+ * @example
+ * ```ts
+ * import { ChargeFlow, Money } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const idle = ChargeFlow.start({
+ *   order: { id: 'order-1', amount: Money.fromCents(2550) },
+ *   cardId: 'pm_1',
+ *   authenticationId: null,
+ * })
+ * const event = ChargeFlow.chargeResponded({
+ *   status: 'FAILED',
+ *   message: 'Charge failed',
+ *   error: { code: 'CARD_DECLINED', message: 'The card was declined' },
+ *   authentication: null,
+ *   order: null,
+ *   createdAt: '2026-11-24T12:00:00.000Z',
+ * })
+ * const state = ChargeFlow.reduce(idle, event)
+ * assert.ok(E.isRight(state) && state.right._tag === 'Failed')
+ * assert.equal(state.right.error.code, 'CARD_DECLINED')
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -181,6 +221,29 @@ export const chargeResponded = (response: ChargeResponse): ChargeFlowEvent => ({
 
 /**
  * The event of a frame message.
+ *
+ * @example
+ * ```ts
+ * import { ChargeFlow, Money } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const event = ChargeFlow.frameMessageReceived({
+ *   MessageType: 'authentication.complete',
+ *   Status: 'SUCCESS',
+ *   AuthenticationId: 'auth_1',
+ *   OrderId: 'order-1',
+ *   OrderAmount: Money.fromCents(2550),
+ * })
+ * assert.equal(event._tag, 'FrameMessageReceived')
+ * // before any charge response, a frame message does not apply
+ * const idle = ChargeFlow.start({
+ *   order: { id: 'order-1', amount: Money.fromCents(2550) },
+ *   cardId: 'pm_1',
+ *   authenticationId: null,
+ * })
+ * assert.ok(E.isLeft(ChargeFlow.reduce(idle, event)))
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -196,6 +259,27 @@ export const frameMessageReceived = (message: FrameMessage): ChargeFlowEvent => 
 
 /**
  * Whether a state is terminal (Failed, Succeeded, AuthenticationFailed): no event applies.
+ *
+ * @example
+ * ```ts
+ * import { ChargeFlow, Money } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const request = {
+ *   order: { id: 'order-1', amount: Money.fromCents(2550) },
+ *   cardId: 'pm_1',
+ *   authenticationId: null,
+ * }
+ * assert.equal(ChargeFlow.isTerminal(ChargeFlow.start(request)), false)
+ * assert.equal(
+ *   ChargeFlow.isTerminal({
+ *     _tag: 'Failed',
+ *     request,
+ *     error: { code: 'FRAUD_PREVENT', message: 'declined' },
+ *   }),
+ *   true,
+ * )
+ * ```
  *
  * @category predicates
  * @since 0.1.0
@@ -266,6 +350,43 @@ const onFrameMessage = (
  * else (a message for another authentication id, a response while awaiting the frame,
  * a message when none is awaited, any event in a terminal state) is `Left`.
  *
+ * @example
+ * ```ts
+ * import { ChargeFlow, Money } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { pipe } from 'fp-ts/lib/function.js'
+ * import assert from 'node:assert/strict'
+ *
+ * // a 3DS charge: the response asks for authentication, then the frame reports SUCCESS
+ * const amount = Money.fromCents(2550)
+ * const idle = ChargeFlow.start({
+ *   order: { id: 'order-1', amount },
+ *   cardId: 'pm_1',
+ *   authenticationId: null,
+ * })
+ * const required = ChargeFlow.chargeResponded({
+ *   status: 'AUTHENTICATION_REQUIRED',
+ *   message: 'Authentication required',
+ *   error: null,
+ *   authentication: { url: 'https://pay.example.com/3ds/auth_1', id: 'auth_1' },
+ *   order: null,
+ *   createdAt: '2026-11-24T12:00:00.000Z',
+ * })
+ * const success = ChargeFlow.frameMessageReceived({
+ *   MessageType: 'authentication.complete',
+ *   Status: 'SUCCESS',
+ *   AuthenticationId: 'auth_1',
+ *   OrderId: 'order-1',
+ *   OrderAmount: amount,
+ * })
+ * const state = pipe(
+ *   ChargeFlow.reduce(idle, required),
+ *   E.flatMap((s) => ChargeFlow.reduce(s, success)),
+ * )
+ * assert.ok(E.isRight(state) && state.right._tag === 'ReadyToRetry')
+ * assert.equal(state.right.request.authenticationId, 'auth_1') // the retry carries it
+ * ```
+ *
  * @category reducers
  * @since 0.1.0
  */
@@ -299,6 +420,40 @@ export const reduce = (
 /**
  * `reduce`, pipe-first: `pipe(state, transition(chargeResponded(response)))`.
  *
+ * @example
+ * ```ts
+ * import { ChargeFlow, Money } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { pipe } from 'fp-ts/lib/function.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const order = {
+ *   id: 'ord_1',
+ *   reference: 'order-1',
+ *   amount: Money.fromCents(2550),
+ *   currency: 'USD',
+ *   authorizationCode: 'A1',
+ * }
+ * const succeeded = ChargeFlow.chargeResponded({
+ *   status: 'SUCCEEDED',
+ *   message: '',
+ *   error: null,
+ *   authentication: null,
+ *   order,
+ *   createdAt: '2026-11-24T12:00:00.000Z',
+ * })
+ * const state = pipe(
+ *   ChargeFlow.start({
+ *     order: { id: 'order-1', amount: Money.fromCents(2550) },
+ *     cardId: 'pm_1',
+ *     authenticationId: null,
+ *   }),
+ *   ChargeFlow.transition(succeeded),
+ * )
+ * assert.ok(E.isRight(state) && state.right._tag === 'Succeeded')
+ * assert.ok(E.isLeft(pipe(state.right, ChargeFlow.transition(succeeded)))) // the flow has ended
+ * ```
+ *
  * @category reducers
  * @since 0.1.0
  */
@@ -315,6 +470,28 @@ export const transition =
  * The charge request to send now: the first charge (`authenticationId` null) when Idle,
  * the retry (same order and cardId, the authenticated id) when ReadyToRetry, none
  * otherwise.
+ *
+ * @example
+ * ```ts
+ * import { ChargeFlow, Money } from '@paykit/core'
+ * import * as O from 'fp-ts/lib/Option.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const request = {
+ *   order: { id: 'order-1', amount: Money.fromCents(2550) },
+ *   cardId: 'pm_1',
+ *   authenticationId: null,
+ * }
+ * assert.ok(O.isSome(ChargeFlow.nextRequest(ChargeFlow.start(request))))
+ * // while the 3DS frame is open, nothing is to be sent
+ * const awaiting = {
+ *   _tag: 'AwaitingAuthentication',
+ *   request,
+ *   url: 'https://pay.example.com/3ds/auth_1',
+ *   authenticationId: 'auth_1',
+ * } as const
+ * assert.ok(O.isNone(ChargeFlow.nextRequest(awaiting)))
+ * ```
  *
  * @category destructors
  * @since 0.1.0

@@ -48,6 +48,18 @@ import * as Money from './Money.js'
 /**
  * `orderName` when the request gives none (spec 2.6).
  *
+ * @example
+ * ```ts
+ * import { PaymentLinkRequest, defaultOrderName, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const request = validate(PaymentLinkRequest)({ amount: 12.5 })
+ * assert.ok(E.isRight(request))
+ * assert.equal(request.right.orderName, defaultOrderName)
+ * assert.equal(defaultOrderName, 'PaymentLink Order')
+ * ```
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -55,6 +67,18 @@ export const defaultOrderName = 'PaymentLink Order'
 
 /**
  * `expirationMinutes` when the request gives none (spec 2.6, 8).
+ *
+ * @example
+ * ```ts
+ * import { PaymentLinkRequest, defaultExpirationMinutes, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const request = validate(PaymentLinkRequest)({ amount: 12.5 })
+ * assert.ok(E.isRight(request))
+ * assert.equal(request.right.expirationMinutes, defaultExpirationMinutes)
+ * assert.equal(defaultExpirationMinutes, 24 * 60) // a day
+ * ```
  *
  * @category constants
  * @since 0.1.0
@@ -71,6 +95,18 @@ const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
 /**
  * `amount`: a finite JSON number greater than 0, decoded as `Money`.
  *
+ * @example
+ * ```ts
+ * import { Amount, Money, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const amount = validate(Amount)(12.5)
+ * assert.ok(E.isRight(amount))
+ * assert.equal(Money.toCents(amount.right), 1250n)
+ * assert.deepEqual(validate(Amount)(-1), E.left([{ path: '', message: 'must be greater than 0' }]))
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -78,6 +114,19 @@ export const Amount = Money.PositiveMoney
 
 /**
  * `product.price`: a finite JSON number greater than or equal to 0, decoded as `Money`.
+ *
+ * @example
+ * ```ts
+ * import { Price, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.ok(E.isRight(validate(Price)(0))) // a free product is fine
+ * assert.deepEqual(
+ *   validate(Price)(-0.01),
+ *   E.left([{ path: '', message: 'must be greater than or equal to 0' }]),
+ * )
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -96,6 +145,18 @@ export const Price = refine(
 /**
  * A one-time product of a line item: `name` (non-empty) and `price` (>= 0) required,
  * `imageUrl` at most 512 characters, `requiresShipping` default false.
+ *
+ * @example
+ * ```ts
+ * import { Money, Product, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const product = validate(Product)({ name: 'Gift wrap', price: 2.5 })
+ * assert.ok(E.isRight(product))
+ * assert.equal(product.right.requiresShipping, false) // the default
+ * assert.equal(Money.toString(product.right.price, 2), '2.50')
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -117,6 +178,19 @@ export const Product = t.intersection(
 /**
  * A line item naming a product of the merchant's catalogue by `sku` (non-empty).
  *
+ * @example
+ * ```ts
+ * import { SkuLineItem, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.deepEqual(
+ *   validate(SkuLineItem)({ sku: 'MUG-LOGO', quantity: 2 }),
+ *   E.right({ sku: 'MUG-LOGO', quantity: 2 }),
+ * )
+ * assert.ok(E.isLeft(validate(SkuLineItem)({ sku: 'MUG-LOGO', quantity: 1.5 })))
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -127,6 +201,20 @@ export const SkuLineItem = t.exact(
 
 /**
  * A line item describing a one-time `product`.
+ *
+ * @example
+ * ```ts
+ * import { ProductLineItem, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const item = validate(ProductLineItem)({
+ *   product: { name: 'Gift wrap', price: 2.5 },
+ *   quantity: 1,
+ * })
+ * assert.ok(E.isRight(item))
+ * assert.equal(item.right.product.name, 'Gift wrap')
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -151,6 +239,23 @@ const NOT_BOTH = 'must not be given together with product (give exactly one of s
  * A line item: exactly one of `sku` or `product`, and a positive integer `quantity`.
  * Discriminated on which of the two keys is given, so the errors are those of that
  * shape only; neither names both `sku` and `product`, both names `sku`.
+ *
+ * @example
+ * ```ts
+ * import { LineItem, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.ok(E.isRight(validate(LineItem)({ sku: 'MUG-LOGO', quantity: 1 })))
+ * // neither sku nor product: both are named
+ * assert.deepEqual(
+ *   validate(LineItem)({ quantity: 1 }),
+ *   E.left([
+ *     { path: 'sku', message: 'sku or product is required (give exactly one)' },
+ *     { path: 'product', message: 'sku or product is required (give exactly one)' },
+ *   ]),
+ * )
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -181,6 +286,19 @@ export const LineItem = new t.Type<LineItem, LineItemJson, unknown>(
 /**
  * `lineItems`: a non-empty array of line items.
  *
+ * @example
+ * ```ts
+ * import { LineItems, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.ok(E.isRight(validate(LineItems)([{ sku: 'MUG-LOGO', quantity: 1 }])))
+ * assert.deepEqual(
+ *   validate(LineItems)([]),
+ *   E.left([{ path: '', message: 'must have at least one line item' }]),
+ * )
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -193,6 +311,22 @@ export const LineItems = refine(
 
 /**
  * A metadata entry: `name` and `value` both required strings.
+ *
+ * @example
+ * ```ts
+ * import { Metadata, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.deepEqual(
+ *   validate(Metadata)({ name: 'channel', value: 'web' }),
+ *   E.right({ name: 'channel', value: 'web' }),
+ * )
+ * assert.deepEqual(
+ *   validate(Metadata)({ name: 'channel' }),
+ *   E.left([{ path: 'value', message: 'is required' }]),
+ * )
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -225,6 +359,25 @@ const AmountOrLineItems = new t.Type<object, object, unknown>(
  * With neither `amount` nor `lineItems` the errors name both; other fields' errors are
  * reported alongside. The rules that need prices (`amount` equal to the line-item total,
  * known skus) are `paymentLinkRequestFor(lookup)` and `checkAmountAgainst(lookup)`.
+ *
+ * @example
+ * ```ts
+ * import { PaymentLinkRequest, formatFieldErrors, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const request = validate(PaymentLinkRequest)({
+ *   lineItems: [{ sku: 'MUG-LOGO', quantity: 2 }],
+ *   successUrl: 'https://shop.example.com/thanks',
+ * })
+ * assert.ok(E.isRight(request))
+ * const neither = validate(PaymentLinkRequest)({ orderName: 'Mugs' })
+ * assert.ok(E.isLeft(neither))
+ * assert.equal(
+ *   formatFieldErrors(neither.left),
+ *   'amount: amount or lineItems is required (give at least one); lineItems: amount or lineItems is required (give at least one)',
+ * )
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -278,6 +431,26 @@ const mismatchedTotal = (
  * decodes). Like `chargeRequestFor(paymentMethod)`, a codec made from the data its rule
  * needs: `validate(paymentLinkRequestFor(catalogue(prices)))(body)`.
  *
+ * @example
+ * ```ts
+ * import { Money, catalogue, paymentLinkRequestFor, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const check = validate(
+ *   paymentLinkRequestFor(catalogue(new Map([['MUG-LOGO', Money.fromCents(850)]]))),
+ * )
+ * assert.ok(E.isRight(check({ amount: 17, lineItems: [{ sku: 'MUG-LOGO', quantity: 2 }] })))
+ * assert.deepEqual(
+ *   check({ amount: 20, lineItems: [{ sku: 'MUG-LOGO', quantity: 2 }] }),
+ *   E.left([{ path: 'amount', message: 'must equal the line-item total (17)' }]),
+ * )
+ * assert.deepEqual(
+ *   check({ lineItems: [{ sku: 'HAT', quantity: 1 }] }),
+ *   E.left([{ path: 'lineItems[0].sku', message: 'is not a product of the catalogue' }]),
+ * )
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -314,6 +487,20 @@ export const paymentLinkRequestFor = (
 
 /**
  * Response of `POST /paymentlink/checkout` (spec 2.7). Unknown fields are tolerated.
+ *
+ * @example
+ * ```ts
+ * import { PaymentLinkResponse } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const created = {
+ *   orderCode: 'ord-abc',
+ *   orderId: 1,
+ *   paymentLinkUrl: 'https://pay.example.com/l/ord-abc',
+ * }
+ * assert.equal(PaymentLinkResponse.is(created), true)
+ * assert.equal(PaymentLinkResponse.is({ ...created, orderId: '1' }), false)
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -416,6 +603,25 @@ export type PriceLookup = (sku: string) => O.Option<Money.Money>
 /**
  * A lookup that knows no sku: totals then work for product line items only.
  *
+ * @example
+ * ```ts
+ * import { Money, lineItemsTotal, noCatalogue } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import * as O from 'fp-ts/lib/Option.js'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.ok(O.isNone(noCatalogue('MUG-LOGO')))
+ * // one-time products are priced without a catalogue
+ * const total = lineItemsTotal(noCatalogue)([
+ *   {
+ *     product: { name: 'Gift wrap', price: Money.fromCents(250), requiresShipping: false },
+ *     quantity: 2,
+ *   },
+ * ])
+ * assert.ok(E.isRight(total))
+ * assert.equal(Money.toString(total.right), '5')
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -423,6 +629,17 @@ export const noCatalogue: PriceLookup = () => O.none
 
 /**
  * A lookup over a fixed map of sku -> unit price.
+ *
+ * @example
+ * ```ts
+ * import { Money, catalogue } from '@paykit/core'
+ * import * as O from 'fp-ts/lib/Option.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const lookup = catalogue(new Map([['MUG-LOGO', Money.fromCents(850)]]))
+ * assert.deepEqual(O.map(Money.toCents)(lookup('MUG-LOGO')), O.some(850n))
+ * assert.ok(O.isNone(lookup('HAT')))
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -439,6 +656,15 @@ export const catalogue =
 /**
  * Whether a line item names a catalogue product by sku.
  *
+ * @example
+ * ```ts
+ * import { isSkuLineItem, type LineItem } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const item: LineItem = { sku: 'MUG-LOGO', quantity: 1 }
+ * assert.equal(isSkuLineItem(item), true)
+ * ```
+ *
  * @category refinements
  * @since 0.1.0
  */
@@ -446,6 +672,24 @@ export const isSkuLineItem = (item: LineItem): item is SkuLineItem => 'sku' in i
 
 /**
  * Whether a line item describes a one-time product.
+ *
+ * @example
+ * ```ts
+ * import { Money, isProductLineItem, type LineItem } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const items: ReadonlyArray<LineItem> = [
+ *   { sku: 'MUG-LOGO', quantity: 1 },
+ *   {
+ *     product: { name: 'Gift wrap', price: Money.fromCents(250), requiresShipping: false },
+ *     quantity: 1,
+ *   },
+ * ]
+ * assert.deepEqual(
+ *   items.filter(isProductLineItem).map((i) => i.product.name),
+ *   ['Gift wrap'],
+ * )
+ * ```
  *
  * @category refinements
  * @since 0.1.0
@@ -459,6 +703,15 @@ export const isProductLineItem = (item: LineItem): item is ProductLineItem => 'p
 /**
  * `unitPrice x quantity`, exact.
  *
+ * @example
+ * ```ts
+ * import { Money, subtotal } from '@paykit/core'
+ * import { pipe } from 'fp-ts/lib/function.js'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(Money.toString(pipe(Money.fromCents(1999), subtotal(3))), '59.97')
+ * ```
+ *
  * @category money
  * @since 0.1.0
  */
@@ -469,6 +722,17 @@ export const subtotal =
 
 /**
  * The unit price of a line item: the product's price, or the catalogue's for a sku.
+ *
+ * @example
+ * ```ts
+ * import { Money, catalogue, unitPriceOf } from '@paykit/core'
+ * import * as O from 'fp-ts/lib/Option.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const priceOf = unitPriceOf(catalogue(new Map([['MUG-LOGO', Money.fromCents(850)]])))
+ * assert.deepEqual(O.map(Money.toCents)(priceOf({ sku: 'MUG-LOGO', quantity: 2 })), O.some(850n))
+ * assert.ok(O.isNone(priceOf({ sku: 'HAT', quantity: 1 })))
+ * ```
  *
  * @category money
  * @since 0.1.0
@@ -481,6 +745,20 @@ export const unitPriceOf =
 /**
  * A line item's subtotal, unit price x quantity (exact); `none` for an unknown sku.
  *
+ * @example
+ * ```ts
+ * import { Money, catalogue, lineItemSubtotal } from '@paykit/core'
+ * import * as O from 'fp-ts/lib/Option.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const subtotalOf = lineItemSubtotal(catalogue(new Map([['MUG-LOGO', Money.fromCents(850)]])))
+ * assert.deepEqual(
+ *   O.map(Money.toCents)(subtotalOf({ sku: 'MUG-LOGO', quantity: 3 })),
+ *   O.some(2550n),
+ * )
+ * assert.ok(O.isNone(subtotalOf({ sku: 'HAT', quantity: 1 })))
+ * ```
+ *
  * @category money
  * @since 0.1.0
  */
@@ -492,6 +770,22 @@ export const lineItemSubtotal =
 /**
  * The sum of the line items' subtotals (exact). Left names every `lineItems[i].sku` the
  * lookup does not know.
+ *
+ * @example
+ * ```ts
+ * import { Money, catalogue, lineItemsTotal } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const totalOf = lineItemsTotal(catalogue(new Map([['MUG-LOGO', Money.fromCents(850)]])))
+ * const total = totalOf([{ sku: 'MUG-LOGO', quantity: 2 }])
+ * assert.ok(E.isRight(total))
+ * assert.equal(Money.toString(total.right), '17')
+ * assert.deepEqual(
+ *   totalOf([{ sku: 'HAT', quantity: 1 }]),
+ *   E.left([{ path: 'lineItems[0].sku', message: 'is not a product of the catalogue' }]),
+ * )
+ * ```
  *
  * @category money
  * @since 0.1.0
@@ -512,6 +806,23 @@ export const lineItemsTotal =
 /**
  * The total of a request: `amount`, or the line-item total; with both, `amount` must
  * equal the line-item total (the sandbox's rule, DESIGN.md), else Left at `amount`.
+ *
+ * @example
+ * ```ts
+ * import { Money, PaymentLinkRequest, catalogue, orderTotal, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { pipe } from 'fp-ts/lib/function.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const totalOf = orderTotal(catalogue(new Map([['MUG-LOGO', Money.fromCents(850)]])))
+ * const total = pipe(
+ *   { lineItems: [{ sku: 'MUG-LOGO', quantity: 2 }] },
+ *   validate(PaymentLinkRequest),
+ *   E.flatMap(totalOf),
+ * )
+ * assert.ok(E.isRight(total))
+ * assert.equal(Money.toString(total.right), '17')
+ * ```
  *
  * @category money
  * @since 0.1.0
@@ -540,6 +851,28 @@ export const orderTotal =
  * Right (the request unchanged) otherwise, also when an unknown sku leaves the total to
  * the service. `checkAmountAgainst(noCatalogue)` checks requests of one-time products:
  * `pipe(body, validate(PaymentLinkRequest), E.chain(checkAmountAgainst(noCatalogue)))`.
+ *
+ * @example
+ * ```ts
+ * import { PaymentLinkRequest, checkAmountAgainst, noCatalogue, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { pipe } from 'fp-ts/lib/function.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const body = {
+ *   amount: 10,
+ *   lineItems: [{ product: { name: 'Gift wrap', price: 2.5 }, quantity: 2 }],
+ * }
+ * const checked = pipe(
+ *   body,
+ *   validate(PaymentLinkRequest),
+ *   E.flatMap(checkAmountAgainst(noCatalogue)),
+ * )
+ * assert.deepEqual(
+ *   checked,
+ *   E.left([{ path: 'amount', message: 'must equal the line-item total (5)' }]),
+ * )
+ * ```
  *
  * @category rules
  * @since 0.1.0
