@@ -65,8 +65,9 @@ export interface FrameOptionsError {
 export type FrameError = FrameTimeout | FrameAborted | FrameOptionsError
 
 /**
- * What the listener needs of a window: `message` listeners. `Window` is one; tests may
- * pass any `EventTarget`.
+ * What the listener needs of a window: `message` listeners. `Window` is one. An
+ * `EventTarget` is one at run time (tests may pass one), but its types take any `Event`:
+ * pass it `as MessageTarget`.
  *
  * @category model
  * @since 0.1.0
@@ -143,6 +144,16 @@ export interface FrameOptions {
 /**
  * A `FrameTimeout` for `authenticationId` after `timeoutMs`.
  *
+ * @example
+ * ```ts
+ * import { frameTimeout } from '@paykit/core/browser'
+ * import assert from 'node:assert/strict'
+ *
+ * const e = frameTimeout('auth_000001', 300_000)
+ * assert.equal(e._tag, 'FrameTimeout')
+ * assert.match(e.message, /^No 3DS frame message for authentication auth_000001 within 300000 ms/)
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -156,6 +167,18 @@ export const frameTimeout = (authenticationId: string, timeoutMs: number): Frame
 /**
  * A `FrameAborted` for `authenticationId`.
  *
+ * @example
+ * ```ts
+ * import { frameAborted } from '@paykit/core/browser'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.deepEqual(frameAborted('auth_000001'), {
+ *   _tag: 'FrameAborted',
+ *   authenticationId: 'auth_000001',
+ *   message: 'Waiting for the 3DS frame message of authentication auth_000001 was aborted.',
+ * })
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -167,6 +190,19 @@ export const frameAborted = (authenticationId: string): FrameAborted => ({
 
 /**
  * A `FrameOptionsError` naming the option `field`.
+ *
+ * @example
+ * ```ts
+ * import { frameOptionsError } from '@paykit/core/browser'
+ * import assert from 'node:assert/strict'
+ *
+ * const e = frameOptionsError('window', 'no window to listen on: pass one')
+ * assert.deepEqual(e, {
+ *   _tag: 'FrameOptionsError',
+ *   field: 'window',
+ *   message: 'no window to listen on: pass one',
+ * })
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -187,6 +223,20 @@ const MAX_TIMEOUT_MS = 2_147_483_647
  * The origin of an authentication URL (`scheme://host:port`), or an error when the URL is
  * not an absolute http(s) URL.
  *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { frameOrigin } from '@paykit/core/browser'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.deepEqual(
+ *   frameOrigin('https://acs.example:8443/3ds/auth_1?lang=es'),
+ *   E.right('https://acs.example:8443'),
+ * )
+ * const relative = frameOrigin('/3ds/auth_1')
+ * assert.ok(E.isLeft(relative) && relative.left.field === 'url')
+ * ```
+ *
  * @category rules
  * @since 0.1.0
  */
@@ -204,6 +254,25 @@ export const frameOrigin = (url: string): E.Either<FrameOptionsError, string> =>
 
 /**
  * Checks the options a listener needs and gives what a message must match.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { expectedFrom } from '@paykit/core/browser'
+ * import assert from 'node:assert/strict'
+ *
+ * const options = {
+ *   url: 'https://acs.example/3ds/auth_1',
+ *   authenticationId: 'auth_1',
+ *   timeoutMs: 60_000,
+ * }
+ * assert.deepEqual(
+ *   expectedFrom(options),
+ *   E.right({ origin: 'https://acs.example', authenticationId: 'auth_1' }),
+ * )
+ * const noTime = expectedFrom({ ...options, timeoutMs: 0 })
+ * assert.ok(E.isLeft(noTime) && noTime.left.field === 'timeoutMs')
+ * ```
  *
  * @category rules
  * @since 0.1.0
@@ -255,6 +324,28 @@ const parseData = (data: unknown): unknown => {
  * a final status. A `PENDING` message is no result (the charge flow keeps awaiting), so
  * it is passed over like every other message that does not match.
  *
+ * @example
+ * ```ts
+ * import * as O from 'fp-ts/lib/Option.js'
+ * import { decodeFrameEvent } from '@paykit/core/browser'
+ * import assert from 'node:assert/strict'
+ *
+ * const accept = decodeFrameEvent({ origin: 'https://acs.example', authenticationId: 'auth_1' })
+ * const data = {
+ *   MessageType: 'authentication.complete',
+ *   Status: 'SUCCESS',
+ *   AuthenticationId: 'auth_1',
+ *   OrderId: 'order-1',
+ *   OrderAmount: 25.5,
+ * }
+ * const accepted = accept({ origin: 'https://acs.example', data: JSON.stringify(data) }) // JSON text too
+ * assert.ok(O.isSome(accepted) && accepted.value.Status === 'SUCCESS')
+ * assert.ok(O.isNone(accept({ origin: 'https://evil.example', data }))) // another origin
+ * assert.ok(
+ *   O.isNone(accept({ origin: 'https://acs.example', data: { ...data, Status: 'PENDING' } })),
+ * )
+ * ```
+ *
  * @category destructors
  * @since 0.1.0
  */
@@ -282,6 +373,33 @@ const globalWindow = (): MessageTarget | undefined =>
  * `decodeFrameEvent` accepts; `FrameTimeout` after `timeoutMs`, `FrameAborted` when the
  * signal fires. Each run of the task listens afresh and removes its listener when done.
  * Start it before the frame can post (before setting the iframe's `src`).
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { listenForFrameMessage, type MessageTarget } from '@paykit/core/browser'
+ * import assert from 'node:assert/strict'
+ *
+ * const frameWindow = new EventTarget() // in a page: `window` (the default)
+ * const listening = listenForFrameMessage({
+ *   url: 'https://acs.example/3ds/auth_1',
+ *   authenticationId: 'auth_1',
+ *   timeoutMs: 5_000,
+ *   window: frameWindow as MessageTarget,
+ * })()
+ * // What the 3DS page posts to its parent when the buyer completes it.
+ * const data = {
+ *   MessageType: 'authentication.complete',
+ *   Status: 'SUCCESS',
+ *   AuthenticationId: 'auth_1',
+ *   OrderId: 'order-1',
+ *   OrderAmount: 25.5,
+ * }
+ * frameWindow.dispatchEvent(new MessageEvent('message', { origin: 'https://evil.example', data }))
+ * frameWindow.dispatchEvent(new MessageEvent('message', { origin: 'https://acs.example', data }))
+ * const message = await listening
+ * assert.ok(E.isRight(message) && message.right.AuthenticationId === 'auth_1')
+ * ```
  *
  * @category listeners
  * @since 0.1.0
@@ -327,12 +445,25 @@ export const listenForFrameMessage =
  * the iframe when a message is accepted, on timeout and on abort.
  *
  * @example
- * const result = await openAuthenticationFrame({
- *   url: charge.authentication.url,
- *   authenticationId: charge.authentication.id,
- *   container: document.getElementById('three-ds')!,
- *   timeoutMs: 10 * 60_000,
- * })()
+ * ```ts browser
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import type { ChargeAuthenticationRequired } from '@paykit/core'
+ * import { openAuthenticationFrame } from '@paykit/core/browser'
+ *
+ * // `charge` is the AUTHENTICATION_REQUIRED answer of POST /charges (from your server).
+ * export const authenticate = async (charge: ChargeAuthenticationRequired) => {
+ *   const container = document.getElementById('three-ds')
+ *   if (container === null) throw new Error('the page has no #three-ds element')
+ *   const result = await openAuthenticationFrame({
+ *     url: charge.authentication.url,
+ *     authenticationId: charge.authentication.id,
+ *     container,
+ *     timeoutMs: 10 * 60_000,
+ *   })()
+ *   if (E.isLeft(result)) throw new Error(result.left.message) // FrameTimeout, FrameAborted, ...
+ *   return result.right // the FrameMessage: send it to your server, which repeats the charge
+ * }
+ * ```
  *
  * @category listeners
  * @since 0.1.0
