@@ -47,6 +47,24 @@ export type WebhookVerificationError =
 /**
  * The header that carries the signature.
  *
+ * @example
+ * ```ts
+ * import { WEBHOOK_SIGNATURE_HEADER, verifyWebhook } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import type { IncomingHttpHeaders } from 'node:http'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(WEBHOOK_SIGNATURE_HEADER, 'Paykit-Signature')
+ * // node:http gives header names in lower case
+ * const headers: IncomingHttpHeaders = { 'content-type': 'application/json' }
+ * const header = headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()]
+ * const result = verifyWebhook({ secret: 'test-secret', body: '{}', header, now: new Date() })
+ * assert.deepEqual(
+ *   result,
+ *   E.left({ _tag: 'MalformedHeader', message: 'missing Paykit-Signature header' }),
+ * )
+ * ```
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -54,6 +72,25 @@ export const WEBHOOK_SIGNATURE_HEADER = 'Paykit-Signature'
 
 /**
  * Default tolerance between the signed timestamp and the receiver's clock, in seconds.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, signWebhook, verifyWebhook } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const sentAt = new Date('2026-11-24T12:00:00Z')
+ * const header = signWebhook({ secret: 'test-secret', body: '{}', timestamp: sentAt })
+ * const at = (seconds: number) =>
+ *   verifyWebhook({
+ *     secret: 'test-secret',
+ *     body: '{}',
+ *     header,
+ *     now: new Date(sentAt.getTime() + seconds * 1000),
+ *   })
+ * assert.ok(E.isRight(at(DEFAULT_WEBHOOK_TOLERANCE_SECONDS)))
+ * assert.ok(E.isLeft(at(DEFAULT_WEBHOOK_TOLERANCE_SECONDS + 1))) // a replay
+ * ```
  *
  * @category constants
  * @since 0.1.0
@@ -67,6 +104,15 @@ export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300
 /**
  * The kind of an order event.
  *
+ * @example
+ * ```ts
+ * import { WebhookEventType } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(WebhookEventType.is('order.paid'), true)
+ * assert.equal(WebhookEventType.is('order.created'), false)
+ * ```
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -79,6 +125,23 @@ export const WebhookEventType = t.keyof(
  * The JSON body of a webhook: `{ id, type, createdAt, data }`, `data` being the order's
  * details as `GET /paymentlink/order/{orderCode}` returns them. Unknown fields are
  * tolerated.
+ *
+ * @example
+ * ```ts
+ * import { WebhookEvent, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const event = validate(WebhookEvent)({
+ *   id: 'evt_1',
+ *   type: 'order.paid',
+ *   createdAt: '2026-11-24T12:00:00.000Z',
+ *   data: {},
+ * })
+ * assert.ok(E.isLeft(event))
+ * // `data` is the order's details: its errors are named under data
+ * assert.ok(event.left.every((e) => e.path.startsWith('data.')))
+ * ```
  *
  * @category codecs
  * @since 0.1.0
@@ -109,6 +172,23 @@ const hmacHex = (secret: string, timestamp: number, body: WebhookBody): string =
  * The `Paykit-Signature` header value for a body sent at `timestamp`:
  * `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`.
  *
+ * @example
+ * ```ts
+ * import { signWebhook } from '@paykit/core'
+ * import { createHmac } from 'node:crypto'
+ * import assert from 'node:assert/strict'
+ *
+ * const body = '{"id":"evt_1"}'
+ * const header = signWebhook({
+ *   secret: 'test-secret',
+ *   body,
+ *   timestamp: new Date('2026-11-24T12:00:00Z'),
+ * })
+ * // t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">
+ * const hmac = createHmac('sha256', 'test-secret').update(`1795521600.${body}`).digest('hex')
+ * assert.equal(header, `t=1795521600,v1=${hmac}`)
+ * ```
+ *
  * @category signing
  * @since 0.1.0
  */
@@ -127,6 +207,22 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/
 /**
  * The timestamp and the `v1` signatures of a header; Left when it is not
  * `t=<unix>,v1=<64 hex>` (more `v1` entries allowed, for secret rotation).
+ *
+ * @example
+ * ```ts
+ * import { parseSignatureHeader } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const v1 = 'ab'.repeat(32)
+ * assert.deepEqual(
+ *   parseSignatureHeader(`t=1795521600,v1=${v1}`),
+ *   E.right({ timestamp: 1795521600, v1: [v1] }),
+ * )
+ * const bad = parseSignatureHeader('sha256=abc')
+ * assert.ok(E.isLeft(bad))
+ * assert.equal(bad.left._tag, 'MalformedHeader')
+ * ```
  *
  * @category signing
  * @since 0.1.0
@@ -233,6 +329,25 @@ const anyMatches = (v1: ReadonlyArray<string>, expected: Buffer): boolean => {
  * number >= 0 is a `TimestampOutsideTolerance`, and a header sent several times with
  * different values is a `MalformedHeader` (the same value repeated is read once).
  *
+ * @example
+ * ```ts
+ * import { signWebhook, verifyWebhook } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const body = '{"id":"evt_1","type":"order.paid"}' // the raw body, as received
+ * const now = new Date('2026-11-24T12:00:00Z')
+ * const header = signWebhook({ secret: 'test-secret', body, timestamp: now })
+ * assert.deepEqual(verifyWebhook({ secret: 'test-secret', body, header, now }), E.right(now))
+ * const tampered = verifyWebhook({
+ *   secret: 'test-secret',
+ *   body: body.replace('paid', 'cancelled'),
+ *   header,
+ *   now,
+ * })
+ * assert.ok(E.isLeft(tampered) && tampered.left._tag === 'SignatureMismatch')
+ * ```
+ *
  * @category signing
  * @since 0.1.0
  */
@@ -279,6 +394,54 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
  * Verifies a webhook (as `verifyWebhook`, the body as a string or its exact bytes) and
  * decodes its body as a `WebhookEvent`; Left names why (a verification failure, a body
  * that is not UTF-8 JSON, or the body's field errors, as text).
+ *
+ * @example
+ * ```ts
+ * import { Money, signWebhook, verifyWebhookEvent } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const created = '2026-11-24T12:00:00.000Z'
+ * const zero = { shippingAmount: 0, discountAmount: 0, surchargeAmount: 0 }
+ * const store = {
+ *   name: 'Shop',
+ *   countryCode: 'CRI',
+ *   currencyCode: 'USD',
+ *   currencySymbol: '$',
+ *   locale: 'es_CR',
+ *   timezone: 'America/Costa_Rica',
+ * }
+ * const data = {
+ *   orderId: 1,
+ *   orderCode: 'ord-abc',
+ *   orderReference: null,
+ *   name: 'Mugs',
+ *   description: null,
+ *   lineItems: [],
+ *   orderStatus: 'CANCELLED',
+ *   subtotal: 17,
+ *   totalDetails: zero,
+ *   total: 17,
+ *   metadata: [],
+ *   paymentLinkUrl: 'https://pay.example.com/l/ord-abc',
+ *   successUrl: null,
+ *   cancelUrl: null,
+ *   store,
+ *   payment: null,
+ *   created,
+ * }
+ * const body = JSON.stringify({ id: 'evt_1', type: 'order.cancelled', createdAt: created, data })
+ * const now = new Date(created)
+ * const header = signWebhook({ secret: 'test-secret', body, timestamp: now })
+ * const event = verifyWebhookEvent({ secret: 'test-secret', body: Buffer.from(body), header, now })
+ * assert.ok(E.isRight(event))
+ * assert.equal(event.right.data.orderStatus, 'CANCELLED')
+ * assert.equal(Money.toString(event.right.data.total), '17')
+ * assert.deepEqual(
+ *   verifyWebhookEvent({ secret: '', body, header, now }),
+ *   E.left('no webhook secret is set: no signature can be verified'),
+ * )
+ * ```
  *
  * @category signing
  * @since 0.1.0
