@@ -68,6 +68,57 @@ const statusOf: Readonly<Record<AuthenticationResult, AuthenticationStatus>> = {
  * `authentication.complete` for SUCCESS, `authentication.failed` for every other.
  * `OrderId` is the merchant's `order.id`. Null while PENDING.
  *
+ * @example
+ * ```ts
+ * import {
+ *   completeAuthentication,
+ *   defaultCredentials,
+ *   frameMessageOf,
+ *   handle,
+ *   initialState,
+ *   testCards,
+ * } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-06-15T12:00:00Z')
+ * let state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
+ * const post = (path: string, body: unknown, token = '') => {
+ *   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` }
+ *   const [next, response] = handle(
+ *     state,
+ *     { method: 'POST', path, headers, body: JSON.stringify(body) },
+ *     now,
+ *   )
+ *   state = next
+ *   return JSON.parse(response.body)
+ * }
+ * const { accessToken } = post('/token', defaultCredentials)
+ * const card = {
+ *   number: testCards.authentication.number,
+ *   expirationMonth: '12',
+ *   expirationYear: '2030',
+ *   cvv: '123',
+ * }
+ * const { id: cardId } = post('/paymentmethods', { card }, accessToken)
+ * const { authentication } = post(
+ *   '/charges',
+ *   { order: { id: 'order-1', amount: 25 }, cardId },
+ *   accessToken,
+ * )
+ * const pending = state.authentications[authentication.id]
+ * assert.ok(pending !== undefined && frameMessageOf(pending) === null) // PENDING: no message yet
+ * const done = completeAuthentication(state, authentication.id, 'success', now)
+ * assert.ok(done._tag === 'Right')
+ * const completed = done.right.authentications[authentication.id]
+ * assert.deepEqual(completed && frameMessageOf(completed), {
+ *   MessageType: 'authentication.complete',
+ *   Status: 'SUCCESS',
+ *   AuthenticationId: authentication.id,
+ *   OrderId: 'order-1',
+ *   OrderAmount: 25,
+ * })
+ * ```
+ *
  * @category destructors
  * @since 0.1.0
  */

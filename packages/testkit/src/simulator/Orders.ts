@@ -79,6 +79,33 @@ export const paymentLinkUrlOf = (state: SimulatorState, orderCode: string): stri
 /**
  * An order's details (spec 2.8), amounts as `Money`.
  *
+ * @example
+ * ```ts
+ * import { defaultCredentials, handle, initialState, orderDetailsOf } from '@paykit/testkit'
+ * import { Money } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-06-15T12:00:00Z')
+ * const headers = {
+ *   'content-type': 'application/json',
+ *   authorization: `Bearer ${defaultCredentials.apiKey}`,
+ * }
+ * const body = JSON.stringify({ lineItems: [{ sku: 'MUG-LOGO', quantity: 3 }] }) // 8.50 each
+ * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body }
+ * const [state, response] = handle(
+ *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
+ *   request,
+ *   now,
+ * )
+ * const { orderCode } = JSON.parse(response.body)
+ * const order = state.orders[orderCode]
+ * assert.ok(order !== undefined)
+ * const details = orderDetailsOf(state, order)
+ * assert.equal(details.orderStatus, 'PENDING')
+ * assert.equal(Money.toString(details.total, 2), '25.50')
+ * assert.equal(details.paymentLinkUrl, `http://127.0.0.1:4010/pay/${orderCode}`)
+ * ```
+ *
  * @category destructors
  * @since 0.1.0
  */

@@ -220,6 +220,19 @@ export interface SimulatorState {
 /**
  * The largest request body accepted by default: 1 MiB.
  *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_BODY_BYTES, handle, initialState } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
+ * assert.equal(state.config.maxBodyBytes, DEFAULT_MAX_BODY_BYTES) // 1 MiB
+ * const body = JSON.stringify({ clientId: 'x'.repeat(DEFAULT_MAX_BODY_BYTES), clientSecret: 'x' })
+ * const headers = { 'content-type': 'application/json' }
+ * const [, response] = handle(state, { method: 'POST', path: '/token', headers, body }, new Date())
+ * assert.equal(response.status, 413)
+ * ```
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -227,6 +240,23 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
 /**
  * Token lifetime by default (`expiresIn`), in seconds.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   DEFAULT_TOKEN_LIFETIME_SECONDS,
+ *   defaultCredentials,
+ *   handle,
+ *   initialState,
+ * } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
+ * const body = JSON.stringify(defaultCredentials) // clientId and clientSecret (apiKey is ignored)
+ * const headers = { 'content-type': 'application/json' }
+ * const [, response] = handle(state, { method: 'POST', path: '/token', headers, body }, new Date())
+ * assert.equal(JSON.parse(response.body).expiresIn, DEFAULT_TOKEN_LIFETIME_SECONDS) // 3600
+ * ```
  *
  * @category constants
  * @since 0.1.0
@@ -236,6 +266,49 @@ export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600
 /**
  * How long a 3DS authentication stays PENDING before it expires, in milliseconds.
  *
+ * @example
+ * ```ts
+ * import {
+ *   AUTHENTICATION_LIFETIME_MS,
+ *   advanceClock,
+ *   defaultCredentials,
+ *   handle,
+ *   initialState,
+ *   testCards,
+ * } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-06-15T12:00:00Z')
+ * let state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
+ * const post = (path: string, body: unknown, token = '') => {
+ *   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` }
+ *   const [next, response] = handle(
+ *     state,
+ *     { method: 'POST', path, headers, body: JSON.stringify(body) },
+ *     now,
+ *   )
+ *   state = next
+ *   return JSON.parse(response.body)
+ * }
+ * const { accessToken } = post('/token', defaultCredentials)
+ * const card = {
+ *   number: testCards.authentication.number,
+ *   expirationMonth: '12',
+ *   expirationYear: '2030',
+ *   cvv: '123',
+ * }
+ * const { id: cardId } = post('/paymentmethods', { card }, accessToken)
+ * const { authentication } = post(
+ *   '/charges',
+ *   { order: { id: 'order-1', amount: 25 }, cardId },
+ *   accessToken,
+ * )
+ * // A 3DS authentication left PENDING for 10 minutes expires.
+ * const later = advanceClock(state, AUTHENTICATION_LIFETIME_MS, now)
+ * assert.equal(state.authentications[authentication.id]?.status, 'PENDING')
+ * assert.equal(later.authentications[authentication.id]?.status, 'EXPIRED')
+ * ```
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -244,6 +317,17 @@ export const AUTHENTICATION_LIFETIME_MS = 10 * 60 * 1000
 /**
  * How long orders and tokens are kept past their expiry by default: 24 h, in seconds.
  *
+ * @example
+ * ```ts
+ * import { DEFAULT_RETENTION_SECONDS, dropTimeOf, initialState } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * // An order (a token) is dropped 24 h after it expires, unless retentionSeconds says otherwise.
+ * const state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
+ * assert.equal(state.config.retentionSeconds, DEFAULT_RETENTION_SECONDS)
+ * assert.equal(dropTimeOf(state, 0), 24 * 3600 * 1000)
+ * ```
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -251,6 +335,16 @@ export const DEFAULT_RETENTION_SECONDS = 24 * 3600
 
 /**
  * How many order events are kept by default.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_EVENT_LOG_SIZE, initialState } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const baseUrl = 'http://127.0.0.1:4010'
+ * assert.equal(initialState({ baseUrl }).config.eventLogSize, DEFAULT_EVENT_LOG_SIZE) // 1000
+ * assert.equal(initialState({ baseUrl, eventLogSize: 50 }).config.eventLogSize, 50)
+ * ```
  *
  * @category constants
  * @since 0.1.0
@@ -272,6 +366,19 @@ const basePathOf = (baseUrl: string): string => {
 /**
  * A fresh simulator (also the reset): no tokens, cards, charges, orders or events, and
  * the clock at the caller's time.
+ *
+ * @example
+ * ```ts
+ * import { defaultCredentials, eventsOf, initialState } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const state = initialState({ baseUrl: 'http://127.0.0.1:4010/', tokenLifetimeSeconds: 60 })
+ * assert.equal(state.config.baseUrl, 'http://127.0.0.1:4010') // without the trailing slash
+ * assert.equal(state.config.clientId, defaultCredentials.clientId)
+ * assert.equal(state.config.tokenLifetimeSeconds, 60)
+ * assert.equal(Object.keys(state.orders).length, 0)
+ * assert.deepEqual(eventsOf(state), [])
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -324,6 +431,32 @@ export const initialState = (options: SimulatorOptions): SimulatorState => {
  * The order events recorded so far, oldest first: the last `eventLogSize` (1000 by
  * default).
  *
+ * @example
+ * ```ts
+ * import { defaultCredentials, eventsOf, handle, initialState, payOrder } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-06-15T12:00:00Z')
+ * const headers = {
+ *   'content-type': 'application/json',
+ *   authorization: `Bearer ${defaultCredentials.apiKey}`,
+ * }
+ * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body: '{"amount":10}' }
+ * const [state, response] = handle(
+ *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
+ *   request,
+ *   now,
+ * )
+ * const { orderCode } = JSON.parse(response.body)
+ * const paid = payOrder(state, orderCode, {}, now)
+ * assert.ok(paid._tag === 'Right')
+ * assert.deepEqual(eventsOf(state), [])
+ * assert.deepEqual(
+ *   eventsOf(paid.right).map((e) => [e.type, e.data.orderCode]),
+ *   [['order.paid', orderCode]],
+ * )
+ * ```
+ *
  * @category destructors
  * @since 0.1.0
  */
@@ -332,6 +465,41 @@ export const eventsOf = (state: SimulatorState): ReadonlyArray<WebhookEvent> =>
 
 /**
  * How many events were ever recorded (those dropped from the log included).
+ *
+ * @example
+ * ```ts
+ * import {
+ *   cancelOrder,
+ *   defaultCredentials,
+ *   eventCountOf,
+ *   eventsOf,
+ *   handle,
+ *   initialState,
+ * } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-06-15T12:00:00Z')
+ * const headers = {
+ *   'content-type': 'application/json',
+ *   authorization: `Bearer ${defaultCredentials.apiKey}`,
+ * }
+ * // A log of one event: the count goes on when the log drops the older ones.
+ * let state = initialState({ baseUrl: 'http://127.0.0.1:4010', eventLogSize: 1 })
+ * for (const amount of [10, 20]) {
+ *   const request = {
+ *     method: 'POST',
+ *     path: '/paymentlink/checkout',
+ *     headers,
+ *     body: `{"amount":${amount}}`,
+ *   }
+ *   const [created, response] = handle(state, request, now)
+ *   const cancelled = cancelOrder(created, JSON.parse(response.body).orderCode, now)
+ *   assert.ok(cancelled._tag === 'Right')
+ *   state = cancelled.right
+ * }
+ * assert.equal(eventCountOf(state), 2)
+ * assert.equal(eventsOf(state).length, 1)
+ * ```
  *
  * @category destructors
  * @since 0.1.0
@@ -342,6 +510,42 @@ export const eventCountOf = (state: SimulatorState): number => state.events.tota
  * The events recorded after the first `count` (see {@link eventCountOf}), oldest first:
  * every event of the latest step is held, whatever `eventLogSize`.
  *
+ * @example
+ * ```ts
+ * import {
+ *   defaultCredentials,
+ *   eventCountOf,
+ *   eventsSince,
+ *   finalizeOrder,
+ *   handle,
+ *   initialState,
+ *   payOrder,
+ * } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-06-15T12:00:00Z')
+ * const headers = {
+ *   'content-type': 'application/json',
+ *   authorization: `Bearer ${defaultCredentials.apiKey}`,
+ * }
+ * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body: '{"amount":10}' }
+ * const [state, response] = handle(
+ *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
+ *   request,
+ *   now,
+ * )
+ * const { orderCode } = JSON.parse(response.body)
+ * const paid = payOrder(state, orderCode, {}, now)
+ * assert.ok(paid._tag === 'Right')
+ * const seen = eventCountOf(paid.right) // 1: order.paid
+ * const finalized = finalizeOrder(paid.right, orderCode, now)
+ * assert.ok(finalized._tag === 'Right')
+ * assert.deepEqual(
+ *   eventsSince(finalized.right, seen).map((e) => e.type),
+ *   ['order.finalized'],
+ * )
+ * ```
+ *
  * @category destructors
  * @since 0.1.0
  */
@@ -351,6 +555,16 @@ export const eventsSince = (state: SimulatorState, count: number): ReadonlyArray
 /**
  * The simulator time at which a record expiring at `expiresAtMs` is dropped, or
  * `undefined` when the retention is infinite.
+ *
+ * @example
+ * ```ts
+ * import { dropTimeOf, initialState } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const baseUrl = 'http://127.0.0.1:4010'
+ * assert.equal(dropTimeOf(initialState({ baseUrl, retentionSeconds: 60 }), 1_000), 61_000)
+ * assert.equal(dropTimeOf(initialState({ baseUrl, retentionSeconds: Infinity }), 1_000), undefined)
+ * ```
  *
  * @category destructors
  * @since 0.1.0
@@ -363,6 +577,15 @@ export const dropTimeOf = (state: SimulatorState, expiresAtMs: number): number |
 /**
  * An identifier `<prefix>_<n>` with n zero-padded to six digits.
  *
+ * @example
+ * ```ts
+ * import { idOf } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(idOf('pm', 42), 'pm_000042')
+ * assert.equal(idOf('ord', 1_234_567), 'ord_1234567')
+ * ```
+ *
  * @category destructors
  * @since 0.1.0
  */
@@ -371,6 +594,19 @@ export const idOf = (prefix: string, n: number): string =>
 
 /**
  * Takes the next number of a counter: the new state and the number.
+ *
+ * @example
+ * ```ts
+ * import { idOf, initialState, nextId } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
+ * const [next, n] = nextId(state, 'paymentMethod')
+ * assert.equal(n, 1)
+ * assert.equal(idOf('pm', n), 'pm_000001')
+ * assert.equal(nextId(next, 'paymentMethod')[1], 2)
+ * assert.equal(state.counters.paymentMethod, 0) // the state given is unchanged
+ * ```
  *
  * @category combinators
  * @since 0.1.0
@@ -386,6 +622,19 @@ export const nextId = (
 /**
  * The entry of a record under `key`, only when the record itself has it (so a key such
  * as `__proto__` or `constructor` from a request never reaches the prototype).
+ *
+ * @example
+ * ```ts
+ * import { initialState, own } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const prices: Readonly<Record<string, number>> = { 'MUG-LOGO': 8.5 }
+ * assert.equal(own(prices, 'MUG-LOGO'), 8.5)
+ * assert.equal(own(prices, 'constructor'), undefined) // not Object.prototype's
+ * assert.equal(own(prices, '__proto__'), undefined)
+ * const state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
+ * assert.equal(own(state.orders, 'toString'), undefined)
+ * ```
  *
  * @category destructors
  * @since 0.1.0
