@@ -46,6 +46,30 @@ export interface HeadlessAuthenticateOptions {
  * An `Authenticate` that answers every 3DS authentication with `result` (`success` by
  * default), as a buyer clicking Complete or Fail in the frame would.
  *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { createClient } from '@paykit/core'
+ * import { authenticateHeadless, defaultCredentials, startSandbox, testCards } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const sandbox = await startSandbox()
+ * try {
+ *   const client = createClient({ baseUrl: sandbox.url, credentials: defaultCredentials })
+ *   const expirationYear = String(new Date().getUTCFullYear() + 2)
+ *   const card = { number: testCards.authentication.number, expirationMonth: '12', expirationYear, cvv: '123' }
+ *   const method = await client.createPaymentMethod({ card })()
+ *   assert.ok(E.isRight(method))
+ *   const request = { order: { id: 'order-7', amount: 40 }, cardId: method.right.id }
+ *   // The buyer clicks Fail in the 3DS frame: the charge is not repeated.
+ *   const flow = await client.chargeWith3ds(request, authenticateHeadless('failed'))()
+ *   assert.ok(E.isRight(flow) && flow.right._tag === 'AuthenticationFailed')
+ *   assert.equal(sandbox.requests().filter((r) => r.path === '/charges').length, 1)
+ * } finally {
+ *   await sandbox.close()
+ * }
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */

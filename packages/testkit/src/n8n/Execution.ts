@@ -46,6 +46,15 @@ export interface PlainError {
  * The base URL the harness gives n8n (`$execution.resumeUrl`, webhook URLs): nothing
  * listens there.
  *
+ * @example
+ * ```ts
+ * import { HARNESS_BASE_URL, WEBHOOK_BASE_URL } from '@paykit/testkit/n8n'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(HARNESS_BASE_URL, 'http://127.0.0.1:5678') // n8n's default; nothing listens
+ * assert.ok(WEBHOOK_BASE_URL.startsWith(HARNESS_BASE_URL))
+ * ```
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -54,6 +63,15 @@ export const HARNESS_BASE_URL = 'http://127.0.0.1:5678'
 /**
  * The base URL of production webhooks (`getNodeWebhookUrl('default')` gives
  * `<this>/<webhookId>/<path>`).
+ *
+ * @example
+ * ```ts
+ * import { WEBHOOK_BASE_URL } from '@paykit/testkit/n8n'
+ * import assert from 'node:assert/strict'
+ *
+ * // a node's production URL in runWebhook: <WEBHOOK_BASE_URL>/<webhookId>/<path>
+ * assert.equal(WEBHOOK_BASE_URL, 'http://127.0.0.1:5678/webhook')
+ * ```
  *
  * @category constants
  * @since 0.1.0
@@ -67,6 +85,19 @@ export const WEBHOOK_BASE_URL = `${HARNESS_BASE_URL}/webhook`
 /**
  * An error as n8n puts it into a run's result: its own enumerable fields, `message` and
  * `stack` copied into a plain object (as `WorkflowExecute` does), plus `name`.
+ *
+ * @example
+ * ```ts
+ * import { plainError } from '@paykit/testkit/n8n'
+ * import assert from 'node:assert/strict'
+ *
+ * const error = plainError(Object.assign(new TypeError('boom'), { httpCode: '404' }))
+ * assert.equal(error instanceof Error, false) // as in a run's result: compare name and message
+ * assert.equal(error.name, 'TypeError')
+ * assert.equal(error.message, 'boom')
+ * assert.equal(error.httpCode, '404')
+ * assert.deepEqual(plainError('text'), { name: 'Error', message: 'text' })
+ * ```
  *
  * @category destructors
  * @since 0.1.0

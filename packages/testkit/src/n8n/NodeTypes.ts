@@ -37,6 +37,15 @@ export interface BaseNodeTypeOptions {
 /**
  * The package prefix of built-in node type names.
  *
+ * @example
+ * ```ts
+ * import { BASE_PACKAGE, baseNodeTypes } from '@paykit/testkit/n8n'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(BASE_PACKAGE, 'n8n-nodes-base')
+ * assert.deepEqual(Object.keys(baseNodeTypes(['NoOp'])), [`${BASE_PACKAGE}.noOp`])
+ * ```
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -50,6 +59,17 @@ export const BASE_PACKAGE = 'n8n-nodes-base'
  * n8n's node-type registry over a map, as n8n's own `NodeTypes` behaves:
  * `getByNameAndVersion` picks the version of a versioned type (its default version when
  * none is given), and an unknown name throws n8n-core's `UnrecognizedNodeTypeError`.
+ *
+ * @example
+ * ```ts
+ * import { baseNodeTypes, nodeTypesOf } from '@paykit/testkit/n8n'
+ * import assert from 'node:assert/strict'
+ *
+ * const registry = nodeTypesOf(baseNodeTypes(['Set'])) // n8n's INodeTypes
+ * const set = registry.getByNameAndVersion('n8n-nodes-base.set', 3.4)
+ * assert.equal(set.description.name, 'set')
+ * assert.throws(() => registry.getByName('n8n-nodes-base.code'), /Unrecognized node type/)
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -88,6 +108,17 @@ const nodePaths = (packageJson: string): ReadonlyArray<string> => {
  * under the package (`'dist/nodes/Set/Set.node.js'`). Returns a new instance of the class
  * the file exports.
  *
+ * @example
+ * ```ts
+ * import { baseNodeType } from '@paykit/testkit/n8n'
+ * import assert from 'node:assert/strict'
+ *
+ * // from the n8n-nodes-base installed under process.cwd() (or `{ from: directory }`)
+ * const splitOut = baseNodeType('SplitOut')
+ * assert.equal(splitOut.description.name, 'splitOut')
+ * assert.throws(() => baseNodeType('NoSuchNode'), /has no node file NoSuchNode\.node\.js/)
+ * ```
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -121,6 +152,19 @@ export const baseNodeType = (
  * Loads several built-in nodes ({@link baseNodeType}) and keys them by type name as
  * workflows reference them: `baseNodeTypes(['Set', 'NoOp'])` gives
  * `{ 'n8n-nodes-base.set': ..., 'n8n-nodes-base.noOp': ... }`.
+ *
+ * @example
+ * ```ts
+ * import { baseNodeTypes } from '@paykit/testkit/n8n'
+ * import assert from 'node:assert/strict'
+ *
+ * const nodeTypes = baseNodeTypes(['ManualTrigger', 'Set', 'NoOp']) // for runWorkflow
+ * assert.deepEqual(Object.keys(nodeTypes), [
+ *   'n8n-nodes-base.manualTrigger',
+ *   'n8n-nodes-base.set',
+ *   'n8n-nodes-base.noOp',
+ * ])
+ * ```
  *
  * @category constructors
  * @since 0.1.0

@@ -134,6 +134,40 @@ const toolInternals = (): ToolInternals => {
  * would get (`response` or `error`) and what `execute()` returned (`items`). Throws when
  * the node's description does not set `usableAsTool` (n8n offers no tool variant then).
  *
+ * @example
+ * ```ts
+ * import type { IExecuteFunctions, INodeType } from 'n8n-workflow'
+ * import { runAsTool } from '@paykit/testkit/n8n'
+ * import assert from 'node:assert/strict'
+ *
+ * // A node of your own with `usableAsTool`: an agent fills its `$fromAI` parameters.
+ * const lookup: INodeType = {
+ *   description: {
+ *     displayName: 'Order Lookup',
+ *     name: 'orderLookup',
+ *     group: ['transform'],
+ *     version: 1,
+ *     description: 'Looks up an order by its code',
+ *     defaults: { name: 'Order Lookup' },
+ *     inputs: ['main'],
+ *     outputs: ['main'],
+ *     usableAsTool: true,
+ *     properties: [{ displayName: 'Order Code', name: 'orderCode', type: 'string', default: '' }],
+ *   },
+ *   async execute(this: IExecuteFunctions) {
+ *     const orderCode = this.getNodeParameter('orderCode', 0) as string
+ *     return [[{ json: { orderCode, tool: this.isToolExecution() } }]]
+ *   },
+ * }
+ * const result = await runAsTool({
+ *   nodeType: lookup,
+ *   parameters: { orderCode: "={{ $fromAI('orderCode', 'the order code', 'string') }}" },
+ *   toolArgs: { orderCode: 'OC00001001' },
+ * })
+ * assert.equal(result.error, undefined)
+ * assert.deepEqual(JSON.parse(result.response ?? ''), [{ orderCode: 'OC00001001', tool: true }])
+ * ```
+ *
  * @category run
  * @since 0.1.0
  */

@@ -235,6 +235,39 @@ const requestOf = (request: WebhookRequest, path: string): Record<string, unknow
  * answered: its `workflowData`, `webhookResponse`, and what it wrote to the response.
  * `getNodeWebhookUrl('default')` gives `http://127.0.0.1:5678/webhook/<webhookId>/<path>`.
  *
+ * @example
+ * ```ts
+ * import type { INodeType, IWebhookFunctions } from 'n8n-workflow'
+ * import { WEBHOOK_BASE_URL, runWebhook } from '@paykit/testkit/n8n'
+ * import assert from 'node:assert/strict'
+ *
+ * // A trigger of your own: emits the event it receives, with its URL.
+ * const trigger: INodeType = {
+ *   description: {
+ *     displayName: 'Order Trigger',
+ *     name: 'orderTrigger',
+ *     group: ['trigger'],
+ *     version: 1,
+ *     description: 'Order events',
+ *     defaults: { name: 'Order Trigger' },
+ *     inputs: [],
+ *     outputs: ['main'],
+ *     webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'orders' }],
+ *     properties: [],
+ *   },
+ *   async webhook(this: IWebhookFunctions) {
+ *     const url = this.getNodeWebhookUrl('default')
+ *     return { workflowData: [this.helpers.returnJsonArray({ ...this.getBodyData(), url })] }
+ *   },
+ * }
+ * const result = await runWebhook({ nodeType: trigger, request: { body: { type: 'order.paid' } } })
+ * assert.equal(result.error, undefined)
+ * assert.deepEqual(result.workflowData?.[0]?.[0]?.json, {
+ *   type: 'order.paid',
+ *   url: `${WEBHOOK_BASE_URL}/harness-webhook/orders`,
+ * })
+ * ```
+ *
  * @category run
  * @since 0.1.0
  */

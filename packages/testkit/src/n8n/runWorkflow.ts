@@ -180,6 +180,31 @@ const outputsOf = (runs: ReadonlyArray<ITaskData> | undefined): NodeOutputs =>
  * when n8n refuses to start (for example `WorkflowHasIssuesError` for a missing required
  * parameter, or an unknown node type).
  *
+ * @example
+ * ```ts
+ * import { baseNodeTypes, runWorkflow } from '@paykit/testkit/n8n'
+ * import assert from 'node:assert/strict'
+ *
+ * // n8n-nodes-base, n8n-core and n8n-workflow installed as devDependencies
+ * const result = await runWorkflow({
+ *   workflow: {
+ *     nodes: [
+ *       { name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+ *       {
+ *         name: 'Order',
+ *         type: 'n8n-nodes-base.set',
+ *         parameters: { mode: 'raw', jsonOutput: '={{ JSON.stringify({ total: 2 * 8.5 }) }}' },
+ *       },
+ *     ],
+ *     connections: { Start: { main: [[{ node: 'Order', type: 'main', index: 0 }]] } },
+ *   },
+ *   nodeTypes: baseNodeTypes(['ManualTrigger', 'Set']),
+ * })
+ * assert.equal(result.status, 'success')
+ * assert.equal(result.error, undefined)
+ * assert.deepEqual(result.nodes['Order']?.[0]?.[0]?.json, { total: 17 })
+ * ```
+ *
  * @category run
  * @since 0.1.0
  */

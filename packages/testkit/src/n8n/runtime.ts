@@ -46,6 +46,15 @@ export type ExpressionEngine = 'vm' | 'legacy'
 /**
  * Loopback ranges the harness adds to n8n's SSRF allow-list when SSRF protection is on.
  *
+ * @example
+ * ```ts
+ * import { LOOPBACK_IP_RANGES } from '@paykit/testkit/n8n'
+ * import assert from 'node:assert/strict'
+ *
+ * // allowed through n8n's SSRF protection (when on), so a local sandbox is reachable
+ * assert.deepEqual(LOOPBACK_IP_RANGES, ['127.0.0.0/8', '::1/128'])
+ * ```
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -88,6 +97,18 @@ const allowLoopback = (fromCore: NodeJS.Require): void => {
  * `silent` when unset (n8n's server log), and lets requests to loopback through n8n's
  * SSRF protection when that is on.
  *
+ * @example
+ * ```ts
+ * import { loadN8n } from '@paykit/testkit/n8n'
+ * import assert from 'node:assert/strict'
+ *
+ * const n8n = loadN8n() // once per process: later calls give the same copy
+ * assert.equal(loadN8n(), n8n)
+ * assert.equal(typeof n8n.core.WorkflowExecute, 'function')
+ * assert.equal(typeof n8n.workflow.Workflow, 'function')
+ * assert.ok(process.env['N8N_USER_FOLDER']) // a temporary folder unless you set one
+ * ```
+ *
  * @category loading
  * @since 0.1.0
  */
@@ -127,6 +148,17 @@ let vmStarted: Promise<void> | undefined
  * of n8n's `ExpressionEngineConfig` (pool of 1, 5 s timeout, 128 MB); it loads
  * isolated-vm's prebuilt binary, so no native build is needed.
  *
+ * @example
+ * ```ts
+ * import { activeExpressionEngine, useExpressionEngine } from '@paykit/testkit/n8n'
+ * import assert from 'node:assert/strict'
+ *
+ * await useExpressionEngine('legacy') // for every later run, until changed
+ * assert.equal(activeExpressionEngine(), 'legacy')
+ * await useExpressionEngine('vm') // n8n's server default (isolated-vm), started once
+ * assert.equal(activeExpressionEngine(), 'vm')
+ * ```
+ *
  * @category expression engine
  * @since 0.1.0
  */
@@ -155,6 +187,16 @@ export const useExpressionEngine = async (engine: ExpressionEngine): Promise<voi
  * The engine that evaluates expressions now: `'vm'` only when the vm evaluator started and
  * is selected.
  *
+ * @example
+ * ```ts
+ * import { activeExpressionEngine, useExpressionEngine } from '@paykit/testkit/n8n'
+ * import assert from 'node:assert/strict'
+ *
+ * // A run selects its `expressionEngine` ('vm' by default) for the whole process.
+ * await useExpressionEngine('legacy')
+ * assert.equal(activeExpressionEngine(), 'legacy')
+ * ```
+ *
  * @category expression engine
  * @since 0.1.0
  */
@@ -164,6 +206,16 @@ export const activeExpressionEngine = (): string =>
 /**
  * Stops the vm evaluator, if started (its isolates do not keep the process alive, so this
  * is optional), and selects `'legacy'`.
+ *
+ * @example
+ * ```ts
+ * import { activeExpressionEngine, disposeExpressionEngine, useExpressionEngine } from '@paykit/testkit/n8n'
+ * import assert from 'node:assert/strict'
+ *
+ * await useExpressionEngine('vm')
+ * await disposeExpressionEngine() // optional: e.g. in a global teardown
+ * assert.equal(activeExpressionEngine(), 'legacy')
+ * ```
  *
  * @category expression engine
  * @since 0.1.0
