@@ -43,7 +43,7 @@ export const executionClient = async (
   timeoutMs: number,
 ): Promise<ExecutionClient> => {
   const credentials = await ctx.getCredentials(PAYKIT_API)
-  const { transport, credentialFailure } = n8nTransport(ctx)
+  const { transport, credentialFailure } = n8nTransport(ctx, credentials)
   const client = createClientWith({
     baseUrl: baseUrlOf(credentials),
     credentials: 'transport',

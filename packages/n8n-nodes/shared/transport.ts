@@ -10,11 +10,24 @@
  * The first request of an execution also runs alone, so that 1,000 items cost one token
  * request, not one per request in flight. A 401 means the service refused the request
  * unread, so sending it again is safe even for a charge.
+ *
+ * Per request, n8n's helpers would otherwise read the credential again (in n8n: load,
+ * decrypt, resolve expressions) and axios would parse a JSON string body to check it. The
+ * transport hands n8n the credential data read once for the execution (n8n's documented
+ * `credentialsDecrypted` option: n8n writes a new token into it, so every request sees
+ * it), and the body as bytes. The connection itself cannot be kept: n8n-core 2.41 builds
+ * a new HTTP agent for every request (`@n8n/backend-network` `setAxiosAgents` ->
+ * `buildNodeAgents`), and no helper option passes one in.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Transport, TransportRequest, TransportResponse } from '@paykit/core/pure'
 import { transportError } from '@paykit/core/pure'
-import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow'
+import type {
+  IAdditionalCredentialOptions,
+  ICredentialDataDecryptedObject,
+  IExecuteFunctions,
+  IHttpRequestOptions,
+} from 'n8n-workflow'
 import { CREDENTIAL_ERROR } from './credential'
 import { failureOf, statusOf } from './httpErrors'
 
@@ -78,10 +91,27 @@ const credentialMessage = (error: unknown): string | undefined => {
 
 /**
  * A transport over `ctx`'s request helpers. It never rejects: an HTTP answer of any status
- * is a response; no answer is a `TransportError` with the socket's reason.
+ * is a response; no answer is a `TransportError` with the socket's reason. `credentials`,
+ * the `Paykit API` data read once for the execution, goes with every authenticated
+ * request; without it n8n reads the credential again for each.
  */
-export const n8nTransport = (ctx: IExecuteFunctions): N8nTransport => {
+export const n8nTransport = (
+  ctx: IExecuteFunctions,
+  credentials?: ICredentialDataDecryptedObject,
+): N8nTransport => {
   let credentialFailure: string | undefined
+  const reference = ctx.getNode().credentials?.[PAYKIT_API]
+  const credentialOptions: IAdditionalCredentialOptions | undefined =
+    credentials === undefined
+      ? undefined
+      : {
+          credentialsDecrypted: {
+            id: reference?.id ?? '',
+            name: reference?.name ?? '',
+            type: PAYKIT_API,
+            data: credentials,
+          },
+        }
   // Requests wait behind `barrier` while an exclusive one (the first, or a renewal) runs.
   let barrier: Promise<unknown> = Promise.resolve()
 
@@ -93,7 +123,8 @@ export const n8nTransport = (ctx: IExecuteFunctions): N8nTransport => {
       method: request.method,
       url: request.url,
       headers: { ...request.headers },
-      ...(request.body === undefined ? {} : { body: request.body }),
+      // Bytes: axios would JSON.parse a string body with a JSON content type to check it.
+      ...(request.body === undefined ? {} : { body: Buffer.from(request.body) }),
       encoding: 'text',
       json: false,
       returnFullResponse: true,
@@ -106,7 +137,12 @@ export const n8nTransport = (ctx: IExecuteFunctions): N8nTransport => {
       const response = (
         request.credential === 'none'
           ? await ctx.helpers.httpRequest(options)
-          : await ctx.helpers.httpRequestWithAuthentication.call(ctx, PAYKIT_API, options)
+          : await ctx.helpers.httpRequestWithAuthentication.call(
+              ctx,
+              PAYKIT_API,
+              options,
+              credentialOptions,
+            )
       ) as FullResponse
       return E.right({
         status: response.statusCode ?? 0,

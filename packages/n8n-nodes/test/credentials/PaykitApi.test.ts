@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow'
 import type { Sandbox } from '@paykit/testkit'
 import { defaultCredentials } from '@paykit/testkit'
+import { TestCredentialsHelper } from '@paykit/testkit/n8n'
 import {
   CREDENTIAL_ID,
   countingProxy,
@@ -65,6 +66,33 @@ describe('Paykit API credential', () => {
     expect(tokenRequests().length - before).toBe(1)
     expect(result.preAuthenticationRuns).toBe(1)
     expect(String(result.credentials[CREDENTIAL_ID]?.data.accessToken)).toMatch(/\S/)
+  })
+
+  it('reads the stored credential once per run, not once per request', async () => {
+    // n8n loads a credential from its database and decrypts it at each read.
+    class CountingReads extends TestCredentialsHelper {
+      reads = 0
+      override async getDecrypted(
+        ...args: Parameters<TestCredentialsHelper['getDecrypted']>
+      ): ReturnType<TestCredentialsHelper['getDecrypted']> {
+        this.reads++
+        return super.getDecrypted(...args)
+      }
+    }
+    const helper = new CountingReads({
+      credentialTypes: [new dist.credential.PaykitApi()],
+      credentials: credentialsFor(sandbox),
+    })
+    const result = await run(
+      sandbox,
+      links(8),
+      Array.from({ length: 30 }, () => ({ amount: 1 })),
+      { credentialsHelper: helper },
+    )
+    expect(result.error).toBeUndefined()
+    expect(result.nodes['Links']?.[0]).toHaveLength(30)
+    expect(helper.reads).toBe(1)
+    expect(result.preAuthenticationRuns).toBe(1)
   })
 
   it('a stored token that expired is renewed once through n8n, and no item is lost or doubled', async () => {

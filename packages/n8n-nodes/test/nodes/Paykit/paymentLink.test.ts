@@ -84,6 +84,19 @@ describe('Payment Link -> Create', () => {
     })
   })
 
+  it('sends text outside ASCII as it is (UTF-8 on the wire)', async () => {
+    const text = 'Café Ünïcødé 😀 注文'
+    const result = await run(sandbox, create({ orderSource: 'item' }), [
+      { amount: 5, orderReference: text, metadata: [{ name: 'note', value: `«${text}»` }] },
+    ])
+    expect(result.error).toBeUndefined()
+    const code = String(result.nodes['Create Link']?.[0]?.[0]?.json.orderCode)
+    expect(sandbox.state().orders[code]).toMatchObject({
+      orderReference: text,
+      metadata: [{ name: 'note', value: `«${text}»` }],
+    })
+  })
+
   it('reads the request from a nested field of the item when told', async () => {
     const result = await run(
       sandbox,
