@@ -12,6 +12,18 @@
 //
 //   node bench/n8n.mjs [--items 1000] [--runs 3] [--latency 20] [--concurrency 64]
 //                      [--engine vm|legacy] [--only paykit|http] [--cpu-prof]
+//                      [--baseline <dir>] [--helpers]
+//
+// --helpers: instead of the workflows, the same N requests (POST /paymentlink/checkout with
+// the API key, the same bodies, --concurrency in flight) sent straight through the path
+// n8n 2.41's request helpers take (`Container.get(OutboundHttp).requests().request`, a new
+// HTTP agent per request), through axios with a new agent per request, and through axios
+// with one kept-alive agent: what n8n's request path costs per request, and how much of it
+// is the new TCP connection a node cannot avoid.
+//
+// --baseline <dir>: a third workflow, "baseline", the same as paykit with the Paykit node
+// loaded from <dir>/dist (a copy of an earlier build of packages/n8n-nodes), run in turn
+// with the others: before/after figures of a change from the same run.
 //
 // --cpu-prof: a V8 CPU profile of the measured runs only (not of loading the engine),
 // one per workflow, written to cpu-profiles/n8n-<workflow>.cpuprofile (summarise it with
@@ -20,8 +32,10 @@
 // Needs the built packages (`pnpm run build`).
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
+import { Buffer } from 'node:buffer'
+import { Agent } from 'node:http'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { baseNodeTypes, runWorkflow, useExpressionEngine } from '@paykit/testkit/n8n'
@@ -44,6 +58,8 @@ const { values: flags } = parseArgs({
     engine: { type: 'string', default: 'vm' },
     only: { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
+    baseline: { type: 'string' },
+    helpers: { type: 'boolean', default: false },
   },
   strict: true,
 })
@@ -59,8 +75,16 @@ const { Paykit } = require('./dist/nodes/Paykit/Paykit.node.js')
 const { PaykitApi } = require('./dist/credentials/PaykitApi.credentials.js')
 
 const PAYKIT = 'n8n-nodes-paykit.paykit'
+const BASELINE = 'n8n-nodes-paykit-baseline.paykit'
 const nodeTypes = {
   [PAYKIT]: new Paykit(),
+  ...(flags.baseline === undefined
+    ? {}
+    : {
+        [BASELINE]: new (createRequire(resolve(flags.baseline, 'package.json'))(
+          './dist/nodes/Paykit/Paykit.node.js',
+        ).Paykit)(),
+      }),
   ...baseNodeTypes(['ManualTrigger', 'HttpRequest'], { from: NODES_DIR }),
 }
 
@@ -72,18 +96,21 @@ const workflowOf = (node) => ({
   connections: { Start: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
 })
 
+const paykitNode = (type) => ({
+  name: 'Links',
+  type,
+  parameters: {
+    resource: 'paymentLink',
+    operation: 'create',
+    orderSource: 'item',
+    options: { concurrency: CONCURRENCY },
+  },
+  credentials: { paykitApi: { id: 'paykit-1', name: 'Paykit sandbox' } },
+})
+
 const workflows = {
-  paykit: workflowOf({
-    name: 'Links',
-    type: PAYKIT,
-    parameters: {
-      resource: 'paymentLink',
-      operation: 'create',
-      orderSource: 'item',
-      options: { concurrency: CONCURRENCY },
-    },
-    credentials: { paykitApi: { id: 'paykit-1', name: 'Paykit sandbox' } },
-  }),
+  paykit: workflowOf(paykitNode(PAYKIT)),
+  baseline: workflowOf(paykitNode(BASELINE)),
   http: workflowOf({
     name: 'Links',
     type: 'n8n-nodes-base.httpRequest',
@@ -159,10 +186,96 @@ const runOnce = async (kind, n) => {
   }
 }
 
-const kinds = flags.only === undefined ? ['paykit', 'http'] : [flags.only]
+// --helpers: n8n's request path and axios, as n8n-core 2.41 resolves them.
+const n8nRequire = createRequire(require.resolve('n8n-core'))
+const networkRequire = createRequire(n8nRequire.resolve('@n8n/backend-network'))
+const requests = {
+  helper: () => {
+    const { Container } = n8nRequire('@n8n/di')
+    const { OutboundHttp } = n8nRequire('@n8n/backend-network')
+    return (options) => Container.get(OutboundHttp).requests().request(options)
+  },
+  axiosNewAgent: () => {
+    const axios = networkRequire('axios')
+    return (options) => axios({ ...axiosOf(options), httpAgent: new Agent() })
+  },
+  axiosKeepAlive: () => {
+    const axios = networkRequire('axios')
+    const agent = new Agent({ keepAlive: true })
+    const send = (options) => axios({ ...axiosOf(options), httpAgent: agent })
+    // Its idle connections closed after the run, so each run starts with none.
+    send.close = () => agent.destroy()
+    return send
+  },
+}
+const axiosOf = (options) => ({
+  method: options.method,
+  url: options.url,
+  headers: options.headers,
+  data: options.body,
+  responseType: 'text',
+  maxRedirects: 0,
+  timeout: options.timeout,
+  validateStatus: () => true,
+})
+
+/** `n` link requests, `CONCURRENCY` at a time, through `requests[kind]`. */
+const requestsOnce = async (kind, n) => {
+  await service.reset()
+  const send = requests[kind]()
+  const bodies = orders(n).map(({ json }) => Buffer.from(JSON.stringify(json)))
+  let next = 0
+  const cpuBefore = process.cpuUsage()
+  const started = performance.now()
+  const worker = async () => {
+    while (next < n) {
+      const body = bodies[next++]
+      const response = await send({
+        method: 'POST',
+        url: `${service.url}/paymentlink/checkout`,
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/json',
+          authorization: `Bearer ${API_KEY}`,
+        },
+        body,
+        encoding: 'text',
+        json: false,
+        returnFullResponse: true,
+        ignoreHttpStatusErrors: true,
+        disableFollowRedirect: true,
+        timeout: 30_000,
+      })
+      const status = response.statusCode ?? response.status
+      if (status !== 200) throw new Error(`${kind}: HTTP ${status}`)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, n) }, worker))
+  const wallMs = performance.now() - started
+  const cpu = process.cpuUsage(cpuBefore)
+  send.close?.()
+  const seen = await service.stats()
+  return {
+    itemsPerSecond: (n / wallMs) * 1000,
+    wallMs,
+    cpuMsPerItem: (cpu.user + cpu.system) / 1000 / n,
+    maxInFlight: seen.maxInFlight,
+    connections: seen.connections,
+    requests: seen.requests,
+  }
+}
+
+const kinds = flags.helpers
+  ? Object.keys(requests)
+  : [
+      ...(flags.only === undefined ? ['paykit', 'http'] : [flags.only]),
+      ...(flags.baseline === undefined ? [] : ['baseline']),
+    ]
+const measure = (kind, n) => (flags.helpers ? requestsOnce(kind, n) : runOnce(kind, n))
 await useExpressionEngine(flags.engine)
 // Warm-up: the engine, node code and expression engine loaded and compiled once.
-for (const kind of kinds) await runOnce(kind, Math.min(ITEMS, 50))
+if (flags.helpers) await runOnce('paykit', Math.min(ITEMS, 50))
+for (const kind of kinds) await measure(kind, Math.min(ITEMS, 50))
 
 const session = flags['cpu-prof'] ? new Session() : undefined
 session?.connect()
@@ -171,7 +284,7 @@ const runs = Object.fromEntries(kinds.map((k) => [k, []]))
 for (let r = 0; r < RUNS; r++)
   for (const kind of kinds) {
     await session?.post('Profiler.start')
-    const figures = await runOnce(kind, ITEMS)
+    const figures = await measure(kind, ITEMS)
     if (session !== undefined) {
       const { profile } = await session.post('Profiler.stop')
       mkdirSync('cpu-profiles', { recursive: true })
