@@ -8,8 +8,8 @@
 // `validate` to each peer. Figures are relative: compare them within one run only.
 /* global URL, structuredClone */
 import { createRequire } from 'node:module'
-import { validate } from '../dist/FieldError.js'
-import { PaymentLinkRequest } from '../dist/PaymentLink.js'
+import { validate } from '../dist/model/FieldError.js'
+import { PaymentLinkRequest } from '../dist/model/PaymentLink.js'
 
 const require = createRequire(import.meta.url)
 const Ajv = require('ajv').default

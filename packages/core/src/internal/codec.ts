@@ -6,7 +6,13 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { validatesThrough } from './expected.js'
-import { FAIL, type FastPathBuilder, withFastPath } from './fastDecode.js'
+import {
+  FAIL,
+  type FastPathBuilder,
+  primitiveOf,
+  refinedPrimitive,
+  withFastPath,
+} from './fastDecode.js'
 
 // -------------------------------------------------------------------------------------
 // combinators
@@ -43,6 +49,8 @@ export const refine = <A, O>(
     ),
     codec,
     (compile) => {
+      const type = primitiveOf(codec)
+      if (type !== undefined) return refinedPrimitive(type, predicate)
       const inner = compile(codec)
       return (u) => {
         const a = inner(u)

@@ -98,11 +98,13 @@ const sameFields = (D: DecimalConstructor, n: number): boolean => {
  */
 export const decimalFromNumber = (D: DecimalConstructor): ((n: number) => Decimal) => {
   if (!SAMPLES.every((n) => sameFields(D, n))) return (n) => new D(n)
-  const prototype = D.prototype as object
+  // decimal.js sets the constructor on each instance, then s, e and d: the same here.
+  const made = new D(1) as unknown as Fields
+  const prototype = Object.getPrototypeOf(made) as object
+  const constructor = made.constructor
   return (n) => {
     const x = Object.create(prototype) as Fields
-    // decimal.js sets the constructor on each instance, then s, e and d.
-    x.constructor = D
+    x.constructor = constructor
     return setFields(x, n) ? (x as unknown as Decimal) : new D(n)
   }
 }

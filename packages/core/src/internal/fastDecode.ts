@@ -72,6 +72,41 @@ const AS_IS = new Set([
   'KeyofType',
 ])
 
+/** The `typeof` of the values io-ts's `string`, `number` or `boolean` accepts, if `codec` is one. */
+export const primitiveOf = (
+  codec: t.Decoder<unknown, unknown>,
+): 'string' | 'number' | 'boolean' | undefined => {
+  switch ((codec as Tagged)._tag) {
+    case 'StringType':
+      return 'string'
+    case 'NumberType':
+      return 'number'
+    case 'BooleanType':
+      return 'boolean'
+    default:
+      return undefined
+  }
+}
+
+/**
+ * The fast decoder of a primitive codec narrowed by `predicate` (a refinement), one
+ * closure with the `typeof` check inline.
+ */
+export const refinedPrimitive = (
+  type: 'string' | 'number' | 'boolean',
+  predicate: (a: never) => boolean,
+): FastDecoder => {
+  const p = predicate as (a: unknown) => boolean
+  switch (type) {
+    case 'string':
+      return (u) => (typeof u === 'string' && p(u) ? u : FAIL)
+    case 'number':
+      return (u) => (typeof u === 'number' && p(u) ? u : FAIL)
+    case 'boolean':
+      return (u) => (typeof u === 'boolean' && p(u) ? u : FAIL)
+  }
+}
+
 /** io-ts's `getProps`: the members an `exact` codec keeps. */
 const propsOf = (codec: Tagged): Readonly<Record<string, unknown>> | undefined => {
   switch (codec._tag) {
@@ -182,11 +217,236 @@ const viaValidate = (codec: t.Decoder<unknown, unknown>): FastDecoder => {
   }
 }
 
+// -------------------------------------------------------------------------------------
+// plain records
+// -------------------------------------------------------------------------------------
+
+/**
+ * The members of an `exact(type(...))` or `exact(partial(...))`, compiled for a walk of
+ * the input's keys: one `for...in` gives them in order with their values (no lookup of a
+ * value by name), a map gives each key's member, and a bit per member finds those absent.
+ */
+interface Members {
+  readonly keys: ReadonlyArray<string>
+  readonly decoders: ReadonlyArray<FastDecoder>
+  readonly index: ReadonlyMap<string, number>
+  readonly partial: boolean
+  /** One bit per member. */
+  readonly all: number
+  /**
+   * The keys of the last input walked and their members (-1 for none), by position: the
+   * next input most often has the same keys in the same order, and a key found at its
+   * place needs no lookup in `index`.
+   */
+  readonly lastKeys: Array<string>
+  readonly lastMembers: Array<number>
+}
+
+// An integer-like key comes first in an object whatever its place: left to io-ts's order.
+const INDEX_LIKE = /^\d+$/
+
+/** The members of `codec` if it is an exact `type` or `partial` that a walk can decode. */
+const membersOf = (codec: Tagged): Members | undefined => {
+  const inner = codec.type as Tagged | undefined
+  if (codec._tag !== 'ExactType' || inner === undefined || inner.props === undefined) return
+  if (inner._tag !== 'InterfaceType' && inner._tag !== 'PartialType') return
+  const props = inner.props
+  const keys = Object.keys(props)
+  if (keys.length > 30 || keys.some((k) => INDEX_LIKE.test(k))) return
+  return {
+    keys,
+    decoders: keys.map((k) => fastDecoderOf(props[k] as t.Decoder<unknown, unknown>)),
+    index: new Map(keys.map((k, i) => [k, i])),
+    partial: inner._tag === 'PartialType',
+    all: 2 ** keys.length - 1,
+    lastKeys: [],
+    lastMembers: [],
+  }
+}
+
+/**
+ * Whether `u`, a record, is made like JSON's: its prototype is `Object.prototype` or
+ * null, so `for...in` visits its own keys only (unless `Object.prototype` was given
+ * enumerable keys, which {@link walkedKeys} against its own names then shows).
+ */
+const isPlain = (u: object): boolean => {
+  const prototype = Object.getPrototypeOf(u) as unknown
+  return prototype === Object.prototype || prototype === null
+}
+
+/** The member of key `k`, the `position`-th key of the input (-1 for none). */
+const memberAt = (m: Members, position: number, k: string): number => {
+  if (m.lastKeys[position] === k) return m.lastMembers[position] as number
+  const i = m.index.get(k) ?? -1
+  m.lastKeys[position] = k
+  m.lastMembers[position] = i
+  return i
+}
+
+// What the last walk found, set just before it returns and read at once by its caller.
+let walkedKeys = 0
+let walkedMembers = 0
+let walkChanged = false
+
+/**
+ * Writes to `r` the members of `m` decoded from the plain record `u`, as io-ts's
+ * `type`/`partial` then `exact` would keep them: those `u` has in `u`'s key order, then
+ * those it lacks that decode (a default) in the members' order. False when one fails.
+ */
+const walkInto = (u: Record<string, unknown>, m: Members, r: Record<string, unknown>): boolean => {
+  let keys = 0
+  let members = 0
+  let seen = 0
+  let changed = false
+  for (const k in u) {
+    const i = memberAt(m, keys++, k)
+    if (i < 0) continue
+    members++
+    seen |= 1 << i
+    const ak = u[k]
+    let v = (m.decoders[i] as FastDecoder)(ak)
+    if (v === FAIL) {
+      // A partial member given as `undefined` that does not decode it stays as given.
+      if (!m.partial || ak !== undefined) return false
+      v = ak
+    } else if (v !== ak) changed = true
+    r[k] = v
+  }
+  if (seen !== m.all) {
+    for (let i = 0; i < m.keys.length; i++) {
+      if ((seen & (1 << i)) !== 0) continue
+      const v = (m.decoders[i] as FastDecoder)(undefined)
+      if (v === FAIL) {
+        if (m.partial) continue
+        return false
+      }
+      // io-ts's `type` sets an absent member even to `undefined`; `partial` does not.
+      if (m.partial && v === undefined) continue
+      r[m.keys[i] as string] = v
+      changed = true
+    }
+  }
+  walkedKeys = keys
+  walkedMembers = members
+  walkChanged = changed
+  return true
+}
+
+/** Whether a record's own names are those a walk of it visited (none hidden, none inherited). */
+const walkedAll = (u: object): boolean => Object.getOwnPropertyNames(u).length === walkedKeys
+
+/**
+ * `exact(type(...))` or `exact(partial(...))` over a plain record by one walk: the input
+ * itself when nothing is stripped or changed, else a record of its members. Any other
+ * record goes to `slow`, io-ts's steps one by one.
+ */
+const exactOf =
+  (m: Members, slow: FastDecoder): FastDecoder =>
+  (u) => {
+    if (!isRecord(u)) return FAIL
+    if (!isPlain(u)) return slow(u)
+    // io-ts's steps: a copy of the input at the first member that changes, then its
+    // members only if it has other keys.
+    let a = u
+    let keys = 0
+    let stripped = false
+    let seen = 0
+    for (const k in u) {
+      const i = memberAt(m, keys++, k)
+      if (i < 0) {
+        stripped = true
+        continue
+      }
+      seen |= 1 << i
+      const ak = u[k]
+      const v = (m.decoders[i] as FastDecoder)(ak)
+      if (v === FAIL) {
+        // A partial member given as `undefined` that does not decode it stays as given.
+        if (!m.partial || ak !== undefined) return FAIL
+      } else if (v !== ak) {
+        if (a === u) a = { ...u }
+        a[k] = v
+      }
+    }
+    if (seen !== m.all) {
+      for (let i = 0; i < m.keys.length; i++) {
+        if ((seen & (1 << i)) !== 0) continue
+        const v = (m.decoders[i] as FastDecoder)(undefined)
+        if (v === FAIL) {
+          if (m.partial) continue
+          return FAIL
+        }
+        // io-ts's `type` sets an absent member even to `undefined`; `partial` does not.
+        if (m.partial && v === undefined) continue
+        if (a === u) a = { ...u }
+        a[m.keys[i] as string] = v
+      }
+    }
+    if (Object.getOwnPropertyNames(u).length !== keys) return slow(u)
+    if (!stripped) return a
+    const r: Record<string, unknown> = {}
+    for (const k in a) if (m.index.has(k)) r[k] = a[k]
+    return r
+  }
+
+/**
+ * An intersection of exact `type`/`partial` branches with members of their own, and of
+ * rules whose value adds no member (an empty record), as io-ts merges them: the members
+ * of each exact branch in turn, each in the input's key order. Anything else goes to
+ * `slow`.
+ */
+const exactsOf =
+  (exacts: ReadonlyArray<Members>, rules: ReadonlyArray<FastDecoder>, slow: FastDecoder) =>
+  (u: unknown): unknown => {
+    if (!isRecord(u)) return FAIL
+    if (!isPlain(u)) return slow(u)
+    for (const rule of rules) {
+      const v = rule(u)
+      if (v === FAIL) return FAIL
+      if (v === u || !isRecord(v)) return slow(u)
+      for (const _ in v) return slow(u)
+    }
+    const r: Record<string, unknown> = {}
+    let asInput = rules.length === 0
+    for (const m of exacts) {
+      if (!walkInto(u, m, r)) return FAIL
+      if (walkChanged || walkedMembers < walkedKeys) asInput = false
+    }
+    if (!walkedAll(u)) return slow(u)
+    // Every branch gave the input itself: io-ts's merge gives it too.
+    return asInput ? u : r
+  }
+
+/** The exact branches of an intersection, if a walk can decode it (no member in two). */
+const exactBranchesOf = (
+  types: ReadonlyArray<t.Decoder<unknown, unknown>>,
+): { exacts: ReadonlyArray<Members>; rules: ReadonlyArray<FastDecoder> } | undefined => {
+  const exacts: Array<Members> = []
+  const rules: Array<FastDecoder> = []
+  const keys = new Set<string>()
+  for (const type of types) {
+    const m = membersOf(type as Tagged)
+    if (m === undefined) {
+      if (propsOf(type as Tagged) !== undefined) return // a branch with members of its own
+      rules.push(fastDecoderOf(type))
+      continue
+    }
+    for (const k of m.keys) {
+      if (keys.has(k)) return
+      keys.add(k)
+    }
+    exacts.push(m)
+  }
+  return exacts.length === 0 ? undefined : { exacts, rules }
+}
+
 const build = (codec: t.Decoder<unknown, unknown>): FastDecoder => {
   const own = builders.get(codec)
   if (own !== undefined) return own(fastDecoderOf)
   const tagged = codec as Tagged
   const tag = tagged._tag ?? ''
+  const primitive = primitiveOf(codec)
+  if (primitive !== undefined) return refinedPrimitive(primitive, () => true)
   if (AS_IS.has(tag) && typeof (codec as { is?: unknown }).is === 'function') {
     const is = (codec as unknown as { readonly is: t.Is<unknown> }).is
     return (u) => (is(u) ? u : FAIL)
@@ -201,16 +461,18 @@ const build = (codec: t.Decoder<unknown, unknown>): FastDecoder => {
       const props = tagged.type === undefined ? undefined : propsOf(tagged.type as Tagged)
       if (tagged.type === undefined || props === undefined) break
       const inner = fastDecoderOf(tagged.type)
-      return (u) => {
+      const slow: FastDecoder = (u) => {
         if (!isRecord(u)) return FAIL
         const v = inner(u)
         return v === FAIL ? FAIL : stripKeys(v as object, props)
       }
+      const members = membersOf(tagged)
+      return members === undefined ? slow : exactOf(members, slow)
     }
     case 'IntersectionType': {
       const branches = (tagged.types ?? []).map(fastDecoderOf)
       if (branches.length === 0) break
-      return (u) => {
+      const slow: FastDecoder = (u) => {
         const us: Array<unknown> = []
         for (const branch of branches) {
           const v = branch(u)
@@ -219,6 +481,8 @@ const build = (codec: t.Decoder<unknown, unknown>): FastDecoder => {
         }
         return mergeAll(u, us)
       }
+      const walk = exactBranchesOf(tagged.types ?? [])
+      return walk === undefined ? slow : exactsOf(walk.exacts, walk.rules, slow)
     }
     case 'ArrayType':
     case 'ReadonlyArrayType':
@@ -243,6 +507,8 @@ const build = (codec: t.Decoder<unknown, unknown>): FastDecoder => {
     case 'RefinementType': {
       const predicate = tagged.predicate
       if (tagged.type === undefined || predicate === undefined) break
+      const type = primitiveOf(tagged.type)
+      if (type !== undefined) return refinedPrimitive(type, predicate)
       const inner = fastDecoderOf(tagged.type)
       return (u) => {
         const v = inner(u)

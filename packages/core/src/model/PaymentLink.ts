@@ -39,6 +39,7 @@ import {
   withDefault,
 } from '../internal/codec.js'
 import { validatesThrough } from '../internal/expected.js'
+import { FAIL, withFastPath } from '../internal/fastDecode.js'
 import * as Money from './Money.js'
 
 // -------------------------------------------------------------------------------------
@@ -133,7 +134,7 @@ export const Amount = Money.PositiveMoney
  */
 export const Price = refine(
   Money.MoneyFromNumber,
-  (m) => m.gte(0),
+  (m) => m.isZero() || m.isPositive(),
   'must be greater than or equal to 0',
   'Price',
 )
@@ -260,27 +261,40 @@ const NOT_BOTH = 'must not be given together with product (give exactly one of s
  * @category codecs
  * @since 0.1.0
  */
-export const LineItem = new t.Type<LineItem, LineItemJson, unknown>(
-  'LineItem',
-  (u): u is LineItem =>
-    isRecord(u) &&
-    (u['sku'] === undefined) !== (u['product'] === undefined) &&
-    (SkuLineItem.is(u) || ProductLineItem.is(u)),
-  (u, c) => {
-    if (!isRecord(u)) return t.failure(u, c, 'must be an object with sku or product and quantity')
-    const hasSku = u['sku'] !== undefined
-    const hasProduct = u['product'] !== undefined
-    if (hasSku && !hasProduct) return SkuLineItem.validate(u, c)
-    if (hasProduct && !hasSku) return ProductLineItem.validate(u, c)
-    if (hasSku && hasProduct)
-      return t.failures([failureAt(u, c, ['sku'], NOT_BOTH), ...errorsOf(ProductLineItem, u, c)])
-    return t.failures([
-      failureAt(u, c, ['sku'], EXACTLY_ONE),
-      failureAt(u, c, ['product'], EXACTLY_ONE),
-      ...errorsOf(Quantity, u, c),
-    ])
+export const LineItem = withFastPath(
+  new t.Type<LineItem, LineItemJson, unknown>(
+    'LineItem',
+    (u): u is LineItem =>
+      isRecord(u) &&
+      (u['sku'] === undefined) !== (u['product'] === undefined) &&
+      (SkuLineItem.is(u) || ProductLineItem.is(u)),
+    (u, c) => {
+      if (!isRecord(u)) return t.failure(u, c, 'must be an object with sku or product and quantity')
+      const hasSku = u['sku'] !== undefined
+      const hasProduct = u['product'] !== undefined
+      if (hasSku && !hasProduct) return SkuLineItem.validate(u, c)
+      if (hasProduct && !hasSku) return ProductLineItem.validate(u, c)
+      if (hasSku && hasProduct)
+        return t.failures([failureAt(u, c, ['sku'], NOT_BOTH), ...errorsOf(ProductLineItem, u, c)])
+      return t.failures([
+        failureAt(u, c, ['sku'], EXACTLY_ONE),
+        failureAt(u, c, ['product'], EXACTLY_ONE),
+        ...errorsOf(Quantity, u, c),
+      ])
+    },
+    (a) => ('sku' in a ? SkuLineItem.encode(a) : ProductLineItem.encode(a)),
+  ),
+  (compile) => {
+    const sku = compile(SkuLineItem)
+    const product = compile(ProductLineItem)
+    // The shape of the key given decides, as in `validate`; neither or both fails.
+    return (u) => {
+      if (!isRecord(u)) return FAIL
+      const hasSku = u['sku'] !== undefined
+      if (hasSku === (u['product'] !== undefined)) return FAIL
+      return hasSku ? sku(u) : product(u)
+    }
   },
-  (a) => ('sku' in a ? SkuLineItem.encode(a) : ProductLineItem.encode(a)),
 )
 
 /**
@@ -335,22 +349,29 @@ export const Metadata = t.exact(t.type({ name: t.string, value: t.string }), 'Me
 
 const AMOUNT_OR_LINE_ITEMS = 'amount or lineItems is required (give at least one)'
 
+const NO_MEMBERS: object = Object.freeze({})
+
 /**
  * The rule "`amount` or `lineItems`, at least one", naming both fields when neither is
  * given. A branch of the request's intersection (so that its path is the request's), it
  * adds no member.
  */
-const AmountOrLineItems = new t.Type<object, object, unknown>(
-  'AmountOrLineItems',
-  (u): u is object => isRecord(u) && (u['amount'] !== undefined || u['lineItems'] !== undefined),
-  (u, c) =>
-    !isRecord(u) || u['amount'] !== undefined || u['lineItems'] !== undefined
-      ? t.success({})
-      : t.failures([
-          failureAt(u, c, ['amount'], AMOUNT_OR_LINE_ITEMS),
-          failureAt(u, c, ['lineItems'], AMOUNT_OR_LINE_ITEMS),
-        ]),
-  (a) => a,
+const AmountOrLineItems = withFastPath(
+  new t.Type<object, object, unknown>(
+    'AmountOrLineItems',
+    (u): u is object => isRecord(u) && (u['amount'] !== undefined || u['lineItems'] !== undefined),
+    (u, c) =>
+      !isRecord(u) || u['amount'] !== undefined || u['lineItems'] !== undefined
+        ? t.success({})
+        : t.failures([
+            failureAt(u, c, ['amount'], AMOUNT_OR_LINE_ITEMS),
+            failureAt(u, c, ['lineItems'], AMOUNT_OR_LINE_ITEMS),
+          ]),
+    (a) => a,
+  ),
+  // Its value only goes into the request's merge, which reads no member of it.
+  () => (u) =>
+    !isRecord(u) || u['amount'] !== undefined || u['lineItems'] !== undefined ? NO_MEMBERS : FAIL,
 )
 
 /**

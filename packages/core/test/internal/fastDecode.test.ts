@@ -3,13 +3,25 @@
 // exactly when io-ts reports errors.
 import { fc, test } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
+import type { Decimal } from 'decimal.js'
 import * as t from 'io-ts'
 import { describe, expect, it } from 'vitest'
 import { FrameMessage } from '../../src/machines/Authentication.js'
 import { ChargeRequest, ChargeResponse, chargeRequestFor } from '../../src/model/Charge.js'
 import { FAIL, fastDecoderOf } from '../../src/internal/fastDecode.js'
 import { OrderDetails } from '../../src/model/Order.js'
-import { PaymentLinkRequest, PaymentLinkResponse } from '../../src/model/PaymentLink.js'
+import { fromValidationErrors, validate } from '../../src/model/FieldError.js'
+import * as Money from '../../src/model/Money.js'
+import {
+  LineItem,
+  Metadata,
+  PaymentLinkRequest,
+  PaymentLinkResponse,
+  Price,
+  Product,
+  ProductLineItem,
+  SkuLineItem,
+} from '../../src/model/PaymentLink.js'
 import { PaymentMethod, PaymentMethodRequest } from '../../src/model/PaymentMethod.js'
 import { AccessToken, TokenRequest } from '../../src/model/Token.js'
 import { WebhookEvent } from '../../src/signing/Webhook.js'
@@ -25,6 +37,14 @@ const codecs: ReadonlyArray<readonly [string, t.Decoder<unknown, unknown>]> = [
   ['ChargeResponse', ChargeResponse],
   ['FrameMessage', FrameMessage],
   ['PaymentLinkRequest', PaymentLinkRequest],
+  ['LineItem', LineItem],
+  ['SkuLineItem', SkuLineItem],
+  ['ProductLineItem', ProductLineItem],
+  ['Product', Product],
+  ['Metadata', Metadata],
+  ['Price', Price],
+  ['MoneyFromNumber', Money.MoneyFromNumber],
+  ['PositiveMoney', Money.PositiveMoney],
   ['PaymentLinkResponse', PaymentLinkResponse],
   ['OrderDetails', OrderDetails],
   ['WebhookEvent', WebhookEvent],
@@ -122,5 +142,217 @@ describe('fastDecoderOf agrees with decode', () => {
       null,
     ])
       agrees(codec, u)
+  })
+})
+
+// -------------------------------------------------------------------------------------
+// payment-link requests: every shape a JSON body can take
+// -------------------------------------------------------------------------------------
+
+const nonBlank = fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim().length > 0)
+const text = fc.string({ maxLength: 12 })
+// Amounts as clients send them (cents) and any double, exact or not.
+const amount = fc.oneof(
+  fc.integer({ min: 0, max: 10_000_000_000 }).map((c) => c / 100),
+  fc.double({ min: 0, max: 1e16, noNaN: true }),
+)
+const url = fc.oneof(
+  fc.webUrl(),
+  fc.constantFrom('http://a.b/c?d=1#e', 'https://xn--bcher-kva.example/'),
+)
+
+const skuItem = fc.record({ sku: nonBlank, quantity: fc.integer({ min: 1, max: 1000 }) })
+const product = fc.record(
+  {
+    name: nonBlank,
+    price: amount,
+    requiresShipping: fc.boolean(),
+    imageUrl: fc.string({ maxLength: 520 }),
+  },
+  { requiredKeys: ['name', 'price'] },
+)
+const productItem = fc.record({ product, quantity: fc.integer({ min: 1, max: 1000 }) })
+
+const request = fc.record(
+  {
+    orderName: fc.string({ maxLength: 260 }),
+    expirationMinutes: fc.integer({ min: 0, max: 100_000 }),
+    orderReference: text,
+    orderDescription: fc.option(text, { nil: null }),
+    amount,
+    lineItems: fc.array(fc.oneof(skuItem, productItem), { maxLength: 4 }),
+    successUrl: url,
+    cancelUrl: url,
+    locationCode: text,
+    metadata: fc.array(fc.record({ name: text, value: text }), { maxLength: 3 }),
+  },
+  { requiredKeys: [] },
+)
+
+/**
+ * `value` with every object's keys in another order, and some with an unknown key or a
+ * member given as `undefined` (deterministic in `seed`).
+ */
+const reshaped = (value: unknown, seed: number): unknown => {
+  let state = seed | 1
+  const next = (): number => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff
+    return state
+  }
+  const go = (u: unknown): unknown => {
+    if (Array.isArray(u)) return u.map(go)
+    if (u === null || typeof u !== 'object' || Money.isMoney(u)) return u
+    const entries = Object.entries(u).map(([k, v]) => [k, go(v)] as const)
+    for (let i = entries.length - 1; i > 0; i--) {
+      const j = next() % (i + 1)
+      ;[entries[i], entries[j]] = [
+        entries[j] as (typeof entries)[number],
+        entries[i] as (typeof entries)[number],
+      ]
+    }
+    const r: Record<string, unknown> = Object.fromEntries(entries)
+    const roll = next() % 8
+    if (roll === 0) r['extra'] = next() % 2 === 0 ? 'x' : { nested: true }
+    if (roll === 1) r['orderReference'] = undefined
+    if (roll === 2) r['quantity'] = undefined
+    return r
+  }
+  return go(value)
+}
+
+// The constructor Money's decimals are made by (a clone of Decimal with its own settings).
+const MoneyDecimal = Money.zero.constructor as typeof Decimal
+
+describe('fastDecoderOf agrees with decode on payment-link requests', () => {
+  const parts: ReadonlyArray<readonly [string, t.Decoder<unknown, unknown>]> = [
+    ['PaymentLinkRequest', PaymentLinkRequest],
+    ['LineItem', LineItem],
+    ['Product', Product],
+  ]
+
+  test.prop([request, fc.integer()])('valid and invalid requests in any key order', (r, seed) => {
+    const u = reshaped(r, seed)
+    agrees(PaymentLinkRequest, u)
+    agrees(PaymentLinkRequest, JSON.parse(JSON.stringify(u)) as unknown)
+  })
+
+  test.prop([request, fc.integer()])('their line items and products', (r, seed) => {
+    const u = reshaped(r, seed) as { readonly lineItems?: ReadonlyArray<unknown> }
+    for (const item of u.lineItems ?? []) {
+      for (const [, codec] of parts) agrees(codec, item)
+      agrees(Product, (item as { readonly product?: unknown }).product)
+    }
+  })
+
+  test.prop([request.chain((r) => mutated(r))])('requests with one member changed', (u) => {
+    agrees(PaymentLinkRequest, u)
+  })
+
+  test.prop([request, fc.integer()])(
+    "validate gives the fast value, and io-ts's errors, as decode does",
+    (r, seed) => {
+      const u = reshaped(r, seed)
+      const decoded = PaymentLinkRequest.decode(u)
+      expect(validate(PaymentLinkRequest)(u)).toStrictEqual(
+        E.isLeft(decoded) ? E.left(fromValidationErrors(decoded.left)) : decoded,
+      )
+    },
+  )
+
+  test.prop([fc.double(), fc.integer({ min: -1e12, max: 1e12 })])(
+    "amounts: the Decimal decode builds is the constructor's, field for field",
+    (n, cents) => {
+      for (const x of [n, cents / 100]) {
+        agrees(Money.MoneyFromNumber, x)
+        const decoded = Money.MoneyFromNumber.decode(x)
+        if (E.isRight(decoded)) expect(decoded.right).toStrictEqual(new MoneyDecimal(x))
+      }
+    },
+  )
+})
+
+// -------------------------------------------------------------------------------------
+// records that are not made like JSON's: io-ts's steps, one by one
+// -------------------------------------------------------------------------------------
+
+/** A record with a prototype of its own. */
+class Body {
+  readonly kind = 'body'
+}
+
+describe('fastDecoderOf agrees with decode on records not made like JSON', () => {
+  const item = { sku: 'A-1', quantity: 2 }
+  const product = { name: 'Mug', price: 12.5 }
+  const body = { orderName: 'o', amount: 10, lineItems: [item] }
+  const shapes: ReadonlyArray<readonly [string, () => unknown]> = [
+    ['a null prototype', () => Object.assign(Object.create(null) as object, body)],
+    ['a class instance', () => Object.assign(new Body(), body)],
+    ['inherited members', () => Object.create(body) as unknown],
+    [
+      'a hidden member',
+      () => Object.defineProperty({ ...body }, 'orderName', { value: 'p', enumerable: false }),
+    ],
+    ['a hidden extra key', () => Object.defineProperty({ ...item }, 'x', { value: 1 })],
+    ['a symbol key', () => ({ ...product, [Symbol('s')]: 1 })],
+    ['a symbol key, nothing to copy', () => ({ ...item, [Symbol('s')]: 1 })],
+    ['an own __proto__ key', () => JSON.parse('{"sku":"A","quantity":1,"__proto__":{"x":1}}')],
+    ['an integer-like key', () => ({ ...body, 7: 'seven' })],
+    ['a member given as undefined', () => ({ ...body, orderReference: undefined })],
+    ['a default given as undefined', () => ({ ...body, orderName: undefined })],
+    ['an empty object', () => ({})],
+  ]
+  const targets: ReadonlyArray<t.Decoder<unknown, unknown>> = [
+    PaymentLinkRequest,
+    LineItem,
+    SkuLineItem,
+    Product,
+    Metadata,
+  ] as unknown as ReadonlyArray<t.Decoder<unknown, unknown>>
+
+  it.each(shapes)('%s', (_, make) => {
+    for (const codec of targets) agrees(codec, make())
+  })
+
+  it('an Object.prototype given enumerable keys', () => {
+    const proto = Object.prototype as Record<string, unknown>
+    try {
+      proto['quantity'] = 3
+      proto['amount'] = 5
+      for (const codec of targets)
+        for (const u of [{ sku: 'A' }, { orderName: 'o' }, { ...item, x: 1 }, body])
+          agrees(codec, u)
+    } finally {
+      delete proto['quantity']
+      delete proto['amount']
+    }
+  })
+
+  it('io-ts combinators around the walk: exact type, partial, rules and merges', () => {
+    const codecs: ReadonlyArray<t.Decoder<unknown, unknown>> = [
+      t.exact(t.type({ a: t.string, d: t.union([t.undefined, t.number]) })),
+      t.exact(t.partial({ a: t.string, u: t.union([t.undefined, t.literal(1)]) })),
+      t.intersection([t.exact(t.type({ a: t.string })), t.exact(t.partial({ b: t.number }))]),
+      t.intersection([t.exact(t.partial({ a: t.string })), t.exact(t.partial({ b: t.number }))]),
+      t.intersection([t.exact(t.type({ a: t.string })), t.type({ b: t.number })]),
+      t.intersection([t.exact(t.type({ a: t.string })), t.exact(t.type({ a: t.string }))]),
+      t.intersection([t.exact(t.type({ a: t.string })), t.unknown]),
+      t.intersection([t.exact(t.type({ a: t.string })), t.UnknownRecord]),
+      t.exact(t.type({ 1: t.string, a: t.string })),
+    ] as unknown as ReadonlyArray<t.Decoder<unknown, unknown>>
+    const inputs: ReadonlyArray<unknown> = [
+      {},
+      { a: 'x' },
+      { a: 'x', b: 1 },
+      { b: 1, a: 'x' },
+      { a: 'x', d: undefined },
+      { a: 'x', u: undefined },
+      { a: 'x', extra: 1 },
+      { 1: 'one', a: 'x' },
+      { a: 1 },
+      Object.create(null) as unknown,
+      [],
+      'x',
+    ]
+    for (const codec of codecs) for (const u of inputs) agrees(codec, u)
   })
 })
