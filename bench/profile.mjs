@@ -15,10 +15,17 @@ const TOP = Number(flags.top)
 const profile = JSON.parse(readFileSync(positionals[0], 'utf8'))
 
 const byId = new Map(profile.nodes.map((node) => [node.id, node]))
+// A sample lasts until the next one (as Chrome DevTools counts): timeDeltas[i] is the gap
+// before sample i, and the first one is the profiler's own start-up (hundreds of ms when
+// started through the inspector), not time spent in that sample's function.
 const selfUs = new Map()
 const deltas = profile.timeDeltas
-for (let i = 0; i < profile.samples.length; i++)
-  selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + (deltas[i] ?? 0))
+const { samples } = profile
+const lastAt = profile.startTime + deltas.reduce((a, b) => a + b, 0)
+for (let i = 0; i < samples.length; i++) {
+  const us = i + 1 < samples.length ? deltas[i + 1] : Math.max(0, profile.endTime - lastAt)
+  selfUs.set(samples[i], (selfUs.get(samples[i]) ?? 0) + us)
+}
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0)
 
 const packageOf = (url) => {
