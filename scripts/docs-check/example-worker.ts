@@ -4,10 +4,11 @@
  * answers `{ file, error? }`. An example fails when its import rejects, when it throws
  * later (an uncaught exception or unhandled rejection while it is the one running), or when
  * it does not clean up: a server, socket or timer still open after it settled (1 s of
- * grace), or a nock interceptor left registered (`mockPaymentService(...).restore()` not
- * called). Loading nock activates it for the process: that alone is not a leak.
+ * grace; a socket already destroyed is not counted), or a nock interceptor left
+ * registered (`mockPaymentService(...).restore()` not called). Loading nock activates it for the process: that alone is not a leak.
  */
 import { createRequire } from 'node:module'
+import { Socket } from 'node:net'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -38,9 +39,20 @@ const nockLeft = (): ReadonlyArray<string> => {
   return nock.activeMocks()
 }
 
+/** Sockets already destroyed whose handle is still listed (nock's fetch leaves one). */
+const destroyedSockets = (): number => {
+  const handles = (
+    process as { _getActiveHandles?: () => ReadonlyArray<unknown> }
+  )._getActiveHandles?.()
+  return (handles ?? []).filter((h) => h instanceof Socket && h.destroyed).length
+}
+
 const counts = (): Map<string, number> => {
   const m = new Map<string, number>()
   for (const r of process.getActiveResourcesInfo()) m.set(r, (m.get(r) ?? 0) + 1)
+  const tcp = (m.get('TCPSocketWrap') ?? 0) - destroyedSockets()
+  if (tcp > 0) m.set('TCPSocketWrap', tcp)
+  else m.delete('TCPSocketWrap')
   return m
 }
 

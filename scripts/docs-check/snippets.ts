@@ -50,47 +50,58 @@ export const checkSnippets = async (
     if (r.code !== 0) failures.push(located(describeFailure(what, r)))
   }
   const has = (mode: Snippet['mode']): boolean => snippets.some((s) => s.mode === mode)
-  if (has('node') || has('vitest'))
-    note(
-      'tsc (node + vitest snippets)',
-      await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, env }),
-    )
-  if (has('browser'))
-    note(
-      'tsc (browser snippets, DOM lib)',
-      await run(process.execPath, [TSC, '-p', 'tsconfig.browser.json'], { cwd: dir, env }),
-    )
   const nodeSnippets = snippets.filter((s) => s.mode === 'node')
-  if (options.pool !== undefined) {
-    const started = Date.now()
-    const results = await runPool(dir, nodeSnippets, options.pool, env)
-    timings[`node (${nodeSnippets.length} in ${options.pool} workers)`] = Date.now() - started
-    for (const [s, error] of results.failed)
-      failures.push(located(`node ${s.source}:${s.line} failed:\n${error}`))
-    for (const [s, ms] of results.slow) timings[`slow: ${s.source}:${s.line}`] = ms
-  } else {
-    const runs = await Promise.all(
-      nodeSnippets.map(
-        async (s) =>
-          [
-            s,
-            await run(process.execPath, [s.fileName], { cwd: dir, env, timeoutMs: 60_000 }),
-          ] as const,
+  // The type checks and the runs are independent: started together.
+  const checks: Array<Promise<void>> = []
+  if (has('node') || has('vitest'))
+    checks.push(
+      run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, env }).then((r) =>
+        note('tsc (node + vitest snippets)', r),
       ),
     )
-    for (const [s, r] of runs) note(`node ${s.source}:${s.line}`, r)
+  if (has('browser'))
+    checks.push(
+      run(process.execPath, [TSC, '-p', 'tsconfig.browser.json'], { cwd: dir, env }).then((r) =>
+        note('tsc (browser snippets, DOM lib)', r),
+      ),
+    )
+  if (options.pool !== undefined) {
+    const started = Date.now()
+    const pool = options.pool
+    checks.push(
+      runPool(dir, nodeSnippets, pool, env).then((results) => {
+        timings[`node (${nodeSnippets.length} in ${pool} workers)`] = Date.now() - started
+        for (const [s, error] of results.failed)
+          failures.push(located(`node ${s.source}:${s.line} failed:\n${error}`))
+        for (const [s, ms] of results.slow) timings[`slow: ${s.source}:${s.line}`] = ms
+      }),
+    )
+  } else {
+    // A process each (README snippets: each as a user runs it).
+    checks.push(
+      Promise.all(
+        nodeSnippets.map(async (s) =>
+          note(
+            `node ${s.source}:${s.line}`,
+            await run(process.execPath, [s.fileName], { cwd: dir, env, timeoutMs: 60_000 }),
+          ),
+        ),
+      ).then(() => undefined),
+    )
   }
   if (has('vitest')) {
     const vitest = join(project, 'node_modules', 'vitest', 'vitest.mjs')
-    note(
-      'vitest (vitest snippets)',
-      await run(process.execPath, [vitest, 'run', '--config', 'vitest.config.mjs'], {
+    checks.push(
+      run(process.execPath, [vitest, 'run', '--config', 'vitest.config.mjs'], {
         cwd: dir,
         env,
         timeoutMs: 180_000,
-      }),
+      }).then((r) => note('vitest (vitest snippets)', r)),
     )
   }
+  await Promise.all(checks)
+  // In a stable order, whichever check finished first.
+  failures.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
   return { failures, timings }
 }
 
