@@ -125,18 +125,21 @@ const throwawayWorkflow = (): { readonly workflow: Workflow; readonly node: INod
  *
  * @example
  * ```ts
- * import type { ICredentialType } from 'n8n-workflow'
  * import { TestCredentialsHelper } from '@paykit/testkit/n8n'
  * import assert from 'node:assert/strict'
  *
- * const demoApi: ICredentialType = {
- *   name: 'demoApi',
- *   displayName: 'Demo API',
- *   properties: [{ displayName: 'API Key', name: 'apiKey', type: 'string', default: '' }],
- * }
  * const store = { 'cred-1': { type: 'demoApi', name: 'Demo', data: { apiKey: 'test-key' } } }
  * // Pass it as runWorkflow's `credentialsHelper`, then read the store after the run.
- * const helper = new TestCredentialsHelper({ credentialTypes: [demoApi], credentials: store })
+ * const helper = new TestCredentialsHelper({
+ *   credentialTypes: [
+ *     {
+ *       name: 'demoApi',
+ *       displayName: 'Demo API',
+ *       properties: [{ displayName: 'API Key', name: 'apiKey', type: 'string', default: '' }],
+ *     },
+ *   ],
+ *   credentials: store,
+ * })
  * assert.deepEqual(helper.snapshot(), store) // a copy: a run never changes `store`
  * assert.deepEqual(helper.getCredentialsProperties('demoApi').map((p) => p.name), ['apiKey'])
  * assert.deepEqual(helper.preAuthentications(), [])

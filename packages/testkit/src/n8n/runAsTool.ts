@@ -136,12 +136,11 @@ const toolInternals = (): ToolInternals => {
  *
  * @example
  * ```ts
- * import type { IExecuteFunctions, INodeType } from 'n8n-workflow'
- * import { runAsTool } from '@paykit/testkit/n8n'
+ * import { runAsTool, type RunAsToolOptions } from '@paykit/testkit/n8n'
  * import assert from 'node:assert/strict'
  *
  * // A node of your own with `usableAsTool`: an agent fills its `$fromAI` parameters.
- * const lookup: INodeType = {
+ * const lookup: RunAsToolOptions['nodeType'] = {
  *   description: {
  *     displayName: 'Order Lookup',
  *     name: 'orderLookup',
@@ -154,7 +153,7 @@ const toolInternals = (): ToolInternals => {
  *     usableAsTool: true,
  *     properties: [{ displayName: 'Order Code', name: 'orderCode', type: 'string', default: '' }],
  *   },
- *   async execute(this: IExecuteFunctions) {
+ *   async execute() {
  *     const orderCode = this.getNodeParameter('orderCode', 0) as string
  *     return [[{ json: { orderCode, tool: this.isToolExecution() } }]]
  *   },

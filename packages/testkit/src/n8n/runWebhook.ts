@@ -237,12 +237,11 @@ const requestOf = (request: WebhookRequest, path: string): Record<string, unknow
  *
  * @example
  * ```ts
- * import type { INodeType, IWebhookFunctions } from 'n8n-workflow'
- * import { WEBHOOK_BASE_URL, runWebhook } from '@paykit/testkit/n8n'
+ * import { WEBHOOK_BASE_URL, runWebhook, type RunWebhookOptions } from '@paykit/testkit/n8n'
  * import assert from 'node:assert/strict'
  *
  * // A trigger of your own: emits the event it receives, with its URL.
- * const trigger: INodeType = {
+ * const trigger: RunWebhookOptions['nodeType'] = {
  *   description: {
  *     displayName: 'Order Trigger',
  *     name: 'orderTrigger',
@@ -255,7 +254,7 @@ const requestOf = (request: WebhookRequest, path: string): Record<string, unknow
  *     webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'orders' }],
  *     properties: [],
  *   },
- *   async webhook(this: IWebhookFunctions) {
+ *   async webhook() {
  *     const url = this.getNodeWebhookUrl('default')
  *     return { workflowData: [this.helpers.returnJsonArray({ ...this.getBodyData(), url })] }
  *   },
