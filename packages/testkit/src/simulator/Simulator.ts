@@ -45,6 +45,8 @@ import { postToken } from './Tokens.js'
 // -------------------------------------------------------------------------------------
 
 interface Route {
+  /** What the path starts with (tested before the pattern, which is slower). */
+  readonly prefix: string
   readonly pattern: RegExp
   readonly methods: Readonly<Record<string, Endpoint>>
 }
@@ -53,30 +55,52 @@ const SEGMENT = '([^/]+)'
 
 /** Every route of the service and of its hosted pages. */
 const routes: ReadonlyArray<Route> = [
-  { pattern: /^\/token$/, methods: { POST: postToken } },
-  { pattern: /^\/paymentmethods$/, methods: { POST: postPaymentMethod } },
-  { pattern: /^\/charges$/, methods: { POST: postCharge } },
-  { pattern: /^\/paymentlink\/checkout$/, methods: { POST: postCheckout } },
-  { pattern: new RegExp(`^/paymentlink/order/${SEGMENT}$`), methods: { GET: getOrder } },
+  { prefix: '/token', pattern: /^\/token$/, methods: { POST: postToken } },
   {
+    prefix: '/paymentmethods',
+    pattern: /^\/paymentmethods$/,
+    methods: { POST: postPaymentMethod },
+  },
+  { prefix: '/charges', pattern: /^\/charges$/, methods: { POST: postCharge } },
+  {
+    prefix: '/paymentlink/checkout',
+    pattern: /^\/paymentlink\/checkout$/,
+    methods: { POST: postCheckout },
+  },
+  {
+    prefix: '/paymentlink/order/',
+    pattern: new RegExp(`^/paymentlink/order/${SEGMENT}$`),
+    methods: { GET: getOrder },
+  },
+  {
+    prefix: '/3ds/',
     pattern: new RegExp(`^/3ds/${SEGMENT}$`),
     methods: { GET: getAuthenticationPage, POST: postAuthenticationResult },
   },
   {
+    prefix: '/pay/',
     pattern: new RegExp(`^/pay/${SEGMENT}$`),
     methods: { GET: getCheckoutPage, POST: postCheckoutForm },
   },
-  { pattern: new RegExp(`^/pay/${SEGMENT}/voucher$`), methods: { GET: getVoucherPage } },
-  { pattern: /^\/favicon\.ico$/, methods: { GET: getFavicon } },
+  {
+    prefix: '/pay/',
+    pattern: new RegExp(`^/pay/${SEGMENT}/voucher$`),
+    methods: { GET: getVoucherPage },
+  },
+  { prefix: '/favicon.ico', pattern: /^\/favicon\.ico$/, methods: { GET: getFavicon } },
 ]
 
 const decode = (segment: string): string | undefined => {
+  if (!segment.includes('%')) return segment
   try {
     return decodeURIComponent(segment)
   } catch {
     return undefined
   }
 }
+
+// The query of a path without one: endpoints only read it, so every such request shares it.
+const NO_QUERY = new URLSearchParams()
 
 /** The path below the base URL's path, and the query string. */
 const split = (
@@ -85,7 +109,7 @@ const split = (
 ): { readonly path: string; readonly query: URLSearchParams } => {
   const q = raw.indexOf('?')
   let path = q < 0 ? raw : raw.slice(0, q)
-  const query = new URLSearchParams(q < 0 ? '' : raw.slice(q + 1))
+  const query = q < 0 ? NO_QUERY : new URLSearchParams(raw.slice(q + 1))
   const base = state.config.basePath
   if (base !== '' && (path === base || path.startsWith(`${base}/`))) path = path.slice(base.length)
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
@@ -102,6 +126,30 @@ const split = (
  * `order.cancelled`), orders and tokens past their expiry plus `retentionSeconds` are
  * dropped. Reads only the deadlines due (a time index), never every record.
  *
+ * @example
+ * ```ts
+ * import { defaultCredentials, eventsOf, expire, handle, initialState } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-06-15T12:00:00Z')
+ * const headers = {
+ *   'content-type': 'application/json',
+ *   authorization: `Bearer ${defaultCredentials.apiKey}`,
+ * }
+ * const body = JSON.stringify({ amount: 10, expirationMinutes: 1 })
+ * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body }
+ * const [state, response] = handle(
+ *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
+ *   request,
+ *   now,
+ * )
+ * const { orderCode } = JSON.parse(response.body)
+ * const later = expire(state, now.getTime() + 61_000) // past the link's minute
+ * assert.equal(later.orders[orderCode]?.status, 'CANCELLED')
+ * assert.equal(eventsOf(later).at(-1)?.type, 'order.cancelled')
+ * assert.equal(state.orders[orderCode]?.status, 'PENDING')
+ * ```
+ *
  * @category combinators
  * @since 0.1.0
  */
@@ -117,6 +165,7 @@ const route = (
   const size = withinSizeLimit(state, request)
   if (E.isLeft(size)) return [state, size.left]
   for (const r of routes) {
+    if (!path.startsWith(r.prefix)) continue
     const m = r.pattern.exec(path)
     if (m === null) continue
     const params = m.slice(1).map(decode)
@@ -155,6 +204,31 @@ const route = (
  * Answers one request at the caller's time `now` (the simulator time is `now` plus the
  * clock offset): expiry first, then the endpoint. Total: never throws.
  *
+ * @example
+ * ```ts
+ * import { defaultCredentials, handle, initialState } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
+ * const body = JSON.stringify({
+ *   clientId: defaultCredentials.clientId,
+ *   clientSecret: defaultCredentials.clientSecret,
+ * })
+ * const request = {
+ *   method: 'POST',
+ *   path: '/token',
+ *   headers: { 'content-type': 'application/json' },
+ *   body,
+ * }
+ * const [next, response] = handle(state, request, new Date())
+ * assert.equal(response.status, 200)
+ * assert.equal(JSON.parse(response.body).tokenType, 'Bearer')
+ * assert.equal(Object.keys(next.tokens).length, 1)
+ * assert.equal(Object.keys(state.tokens).length, 0) // pure: the state given is unchanged
+ * const [, notFound] = handle(next, { ...request, path: '/nowhere' }, new Date())
+ * assert.equal(notFound.status, 404)
+ * ```
+ *
  * @category handle
  * @since 0.1.0
  */
@@ -179,6 +253,29 @@ export const handle = (
  * Moves the simulator clock `ms` forward (a negative `ms` moves it back) and runs the
  * expiry due at the new time.
  *
+ * @example
+ * ```ts
+ * import { advanceClock, clockOf, defaultCredentials, handle, initialState } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-06-15T12:00:00Z')
+ * const headers = {
+ *   'content-type': 'application/json',
+ *   authorization: `Bearer ${defaultCredentials.apiKey}`,
+ * }
+ * const body = JSON.stringify({ amount: 10, expirationMinutes: 1 })
+ * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body }
+ * const [state, response] = handle(
+ *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
+ *   request,
+ *   now,
+ * )
+ * const { orderCode } = JSON.parse(response.body)
+ * const moved = advanceClock(state, 2 * 60_000, now) // two minutes on, without waiting
+ * assert.equal(clockOf(moved, now).toISOString(), '2026-06-15T12:02:00.000Z')
+ * assert.equal(moved.orders[orderCode]?.status, 'CANCELLED') // its one-minute link expired
+ * ```
+ *
  * @category controls
  * @since 0.1.0
  */
@@ -190,6 +287,50 @@ export const advanceClock = (state: SimulatorState, ms: number, now: Date): Simu
 /**
  * Records the result of a PENDING 3DS authentication, as the frame's buttons do. Left
  * for an unknown id or one that already has a result (or has expired).
+ *
+ * @example
+ * ```ts
+ * import {
+ *   completeAuthentication,
+ *   defaultCredentials,
+ *   handle,
+ *   initialState,
+ *   testCards,
+ * } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-06-15T12:00:00Z')
+ * let state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
+ * const post = (path: string, body: unknown, token = '') => {
+ *   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` }
+ *   const [next, response] = handle(
+ *     state,
+ *     { method: 'POST', path, headers, body: JSON.stringify(body) },
+ *     now,
+ *   )
+ *   state = next
+ *   return JSON.parse(response.body)
+ * }
+ * const { accessToken } = post('/token', defaultCredentials)
+ * const card = {
+ *   number: testCards.authentication.number,
+ *   expirationMonth: '12',
+ *   expirationYear: '2030',
+ *   cvv: '123',
+ * }
+ * const { id: cardId } = post('/paymentmethods', { card }, accessToken)
+ * const order = { id: 'order-1', amount: 25 }
+ * const { authentication } = post('/charges', { order, cardId }, accessToken) // AUTHENTICATION_REQUIRED
+ * // The buyer passes 3DS (as the frame's "success" button does); then the charge succeeds.
+ * const done = completeAuthentication(state, authentication.id, 'success', now)
+ * assert.ok(done._tag === 'Right')
+ * state = done.right
+ * assert.equal(
+ *   post('/charges', { order, cardId, authenticationId: authentication.id }, accessToken).status,
+ *   'SUCCEEDED',
+ * )
+ * assert.equal(completeAuthentication(state, authentication.id, 'failed', now)._tag, 'Left') // final
+ * ```
  *
  * @category controls
  * @since 0.1.0
@@ -205,6 +346,31 @@ export const completeAuthentication = (
 /**
  * Pays a PENDING payment-link order as the checkout page does (the `success` test card
  * and a sandbox buyer unless given): PAID, `payment` recorded, `order.paid` emitted.
+ *
+ * @example
+ * ```ts
+ * import { defaultCredentials, eventsOf, handle, initialState, payOrder } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-06-15T12:00:00Z')
+ * const headers = {
+ *   'content-type': 'application/json',
+ *   authorization: `Bearer ${defaultCredentials.apiKey}`,
+ * }
+ * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body: '{"amount":10}' }
+ * const [state, response] = handle(
+ *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
+ *   request,
+ *   now,
+ * )
+ * const { orderCode } = JSON.parse(response.body)
+ * const paid = payOrder(state, orderCode, { buyer: { name: 'Ada Lovelace' } }, now)
+ * assert.ok(paid._tag === 'Right')
+ * assert.equal(paid.right.orders[orderCode]?.status, 'PAID')
+ * assert.equal(paid.right.orders[orderCode]?.payment?.buyer.name, 'Ada Lovelace')
+ * assert.equal(eventsOf(paid.right).at(-1)?.type, 'order.paid')
+ * assert.equal(payOrder(state, 'no-such-order', {}, now)._tag, 'Left')
+ * ```
  *
  * @category controls
  * @since 0.1.0
@@ -222,6 +388,30 @@ export const payOrder = (
 /**
  * Cancels a PENDING payment-link order: CANCELLED, `order.cancelled` emitted.
  *
+ * @example
+ * ```ts
+ * import { cancelOrder, defaultCredentials, eventsOf, handle, initialState } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-06-15T12:00:00Z')
+ * const headers = {
+ *   'content-type': 'application/json',
+ *   authorization: `Bearer ${defaultCredentials.apiKey}`,
+ * }
+ * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body: '{"amount":10}' }
+ * const [state, response] = handle(
+ *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
+ *   request,
+ *   now,
+ * )
+ * const { orderCode } = JSON.parse(response.body)
+ * const cancelled = cancelOrder(state, orderCode, now)
+ * assert.ok(cancelled._tag === 'Right')
+ * assert.equal(cancelled.right.orders[orderCode]?.status, 'CANCELLED')
+ * assert.equal(eventsOf(cancelled.right).at(-1)?.type, 'order.cancelled')
+ * assert.equal(cancelOrder(cancelled.right, orderCode, now)._tag, 'Left') // no longer PENDING
+ * ```
+ *
  * @category controls
  * @since 0.1.0
  */
@@ -236,6 +426,40 @@ export const cancelOrder = (
 
 /**
  * Finalizes a PAID payment-link order: FINALIZED, `order.finalized` emitted.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { pipe } from 'fp-ts/lib/function.js'
+ * import {
+ *   defaultCredentials,
+ *   finalizeOrder,
+ *   handle,
+ *   initialState,
+ *   payOrder,
+ * } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const now = new Date('2026-06-15T12:00:00Z')
+ * const headers = {
+ *   'content-type': 'application/json',
+ *   authorization: `Bearer ${defaultCredentials.apiKey}`,
+ * }
+ * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body: '{"amount":10}' }
+ * const [state, response] = handle(
+ *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
+ *   request,
+ *   now,
+ * )
+ * const { orderCode } = JSON.parse(response.body)
+ * const finalized = pipe(
+ *   payOrder(state, orderCode, {}, now),
+ *   E.flatMap((paid) => finalizeOrder(paid, orderCode, now)),
+ * )
+ * assert.ok(finalized._tag === 'Right')
+ * assert.equal(finalized.right.orders[orderCode]?.status, 'FINALIZED')
+ * assert.equal(finalizeOrder(state, orderCode, now)._tag, 'Left') // PENDING: not paid yet
+ * ```
  *
  * @category controls
  * @since 0.1.0
