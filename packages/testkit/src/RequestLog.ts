@@ -96,19 +96,52 @@ const JSON_PAIR = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"?|[^\s,}\]]+)/g
 // redaction
 // -------------------------------------------------------------------------------------
 
+// The variants of each secrets array seen (an adapter passes the same array every time).
+const variantsCache = new WeakMap<ReadonlyArray<string>, ReadonlyArray<string>>()
+
 /** The secrets to look for: each as given and percent-encoded (as in a path or query). */
 const variantsOf = (secrets: ReadonlyArray<string>): ReadonlyArray<string> => {
+  if (secrets.length === 0) return secrets
+  const cached = variantsCache.get(secrets)
+  if (cached !== undefined) return cached
   const out = new Set<string>()
   for (const s of secrets) {
     if (s.length < 3) continue
     out.add(s)
     out.add(encodeURIComponent(s))
   }
-  return [...out]
+  const variants = [...out]
+  variantsCache.set(secrets, variants)
+  return variants
 }
 
-const mayHide = (text: string, secrets: ReadonlyArray<string>): boolean =>
-  DIGIT_RUN.test(text) || secrets.some((s) => text.includes(s))
+const mayHide = (text: string, secrets: ReadonlyArray<string>): boolean => {
+  if (DIGIT_RUN.test(text)) return true
+  for (const s of secrets) if (text.includes(s)) return true
+  return false
+}
+
+// `<scheme> <credential>`: the scheme is kept (as the core's `redactHeaders` does).
+const SCHEME = /^(\S+)\s+\S/
+const SCHEME_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization'])
+
+/**
+ * A credential header as the core's `redactHeaders` hides it, without calling it when
+ * the scheme holds nothing to hide (the common `Bearer <token>`).
+ */
+const redactCredential = (
+  name: string,
+  lower: string,
+  value: string,
+  secrets: ReadonlyArray<string>,
+): string => {
+  if (SCHEME_HEADERS.has(lower)) {
+    const scheme = SCHEME.exec(value)?.[1]
+    if (scheme === undefined) return REDACTED
+    if (!mayHide(scheme, secrets)) return `${scheme} ${REDACTED}`
+  }
+  return redactHeaders({ [name]: value }, secrets)[name] ?? REDACTED
+}
 
 /** The configured secrets and card numbers of free text (the core's text rule). */
 const redactText = (text: string, secrets: ReadonlyArray<string>): string =>
@@ -122,8 +155,9 @@ const redactHeaderValues = (
   for (const name of Object.keys(headers)) {
     const value = headers[name] ?? ''
     const lower = name.toLowerCase()
-    out[name] =
-      CREDENTIAL_HEADERS.has(lower) || mayHide(value, secrets) || /^\s*[[{]/.test(value)
+    out[name] = CREDENTIAL_HEADERS.has(lower)
+      ? redactCredential(name, lower, value, secrets)
+      : mayHide(value, secrets) || /^\s*[[{]/.test(value)
         ? (redactHeaders({ [name]: value }, secrets)[name] ?? REDACTED)
         : value
   }
@@ -191,8 +225,10 @@ const redactQuery = (query: string, secrets: ReadonlyArray<string>): string =>
  * @category redaction
  * @since 0.1.0
  */
-export const redactPath = (path: string, secrets: ReadonlyArray<string> = []): string => {
-  const known = variantsOf(secrets)
+export const redactPath = (path: string, secrets: ReadonlyArray<string> = []): string =>
+  redactPathWith(path, variantsOf(secrets))
+
+const redactPathWith = (path: string, known: ReadonlyArray<string>): string => {
   const q = path.indexOf('?')
   if (q < 0) return redactText(path, known)
   return `${redactText(path.slice(0, q), known)}?${redactQuery(path.slice(q + 1), known)}`
@@ -201,6 +237,18 @@ export const redactPath = (path: string, secrets: ReadonlyArray<string> = []): s
 // -------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------
+
+// The last time written and its ISO text: requests in the same millisecond share it.
+let lastAtMs = NaN
+let lastAtIso = ''
+const isoAt = (at: Date): string => {
+  const ms = at.getTime()
+  if (ms !== lastAtMs) {
+    lastAtIso = at.toISOString()
+    lastAtMs = ms
+  }
+  return lastAtIso
+}
 
 /**
  * The log entry of `request`, redacted: credentials, card data, secret-named fields
@@ -219,9 +267,9 @@ export const logEntry = (
 ): LoggedRequest => {
   const known = variantsOf(secrets)
   return {
-    at: at.toISOString(),
+    at: isoAt(at),
     method: request.method,
-    path: redactPath(request.path, secrets),
+    path: redactPathWith(request.path, known),
     headers: redactHeaderValues(request.headers, known),
     body: redactRequestBody(request.body, known),
     status,

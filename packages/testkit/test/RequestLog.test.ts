@@ -27,6 +27,21 @@ describe('logEntry', () => {
       fault: 'connectionReset',
     })
   })
+
+  it('keeps the scheme of a credential header only when it hides nothing', () => {
+    const headersOf = (value: string, secrets: ReadonlyArray<string> = []) =>
+      logEntry(
+        { method: 'GET', path: '/', headers: { authorization: value }, body: '' },
+        new Date(0),
+        200,
+        undefined,
+        secrets,
+      ).headers['authorization']
+    expect(headersOf('Bearer sandbox-api-key', ['sandbox-api-key'])).toBe(`Bearer ${REDACTED}`)
+    expect(headersOf('sandbox-api-key')).toBe(REDACTED)
+    expect(headersOf('sandbox-api-key x', ['sandbox-api-key'])).toBe(`${REDACTED} ${REDACTED}`)
+    expect(headersOf('4242424242424242 x')).toBe(`${REDACTED} ${REDACTED}`)
+  })
 })
 
 describe('the sandbox request log', () => {

@@ -5,7 +5,9 @@
  *
  * @since 0.1.0
  */
+import { PerformanceObserver } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8'
 import { startSandbox, type SandboxOptions } from '../sandbox/startSandbox.js'
 
 const USAGE = `Usage: paykit-sandbox [options]
@@ -41,6 +43,34 @@ const integer = (name: string, value: string | undefined, min: number): number |
   const n = Number(value)
   if (!Number.isSafeInteger(n) || n < min) fail(`--${name} must be an integer >= ${min}`)
   return n
+}
+
+/**
+ * The size V8's young generation (its new space, both semi-spaces) may grow to, in bytes.
+ * Every order and token the sandbox keeps survives a few scavenges, and V8 then doubles
+ * the new space up to its own maximum (128 MB on a 64-bit machine with a few GB): the RSS
+ * of a long-running sandbox grew by a hundred MB while its live heap stayed at 10 MB.
+ * Past 16 MB a larger new space saves no measurable CPU per request.
+ */
+const YOUNG_GENERATION_BYTES = 16 * 1024 * 1024
+
+/**
+ * Keeps the young generation at {@link YOUNG_GENERATION_BYTES}: V8 grows it by its growth
+ * factor after a scavenge, so once it has reached the size the factor is 1 (no growth),
+ * and back to V8's 2 should it have shrunk (an idle sandbox). Node takes no
+ * `--max-semi-space-size` once running; the growth factor is read at every resize.
+ */
+const capYoungGeneration = (): void => {
+  let capped = false
+  const check = (): void => {
+    const size = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size
+    const full = size !== undefined && size >= YOUNG_GENERATION_BYTES
+    if (full === capped) return
+    capped = full
+    setFlagsFromString(`--semi-space-growth-factor=${full ? 1 : 2}`)
+  }
+  check()
+  new PerformanceObserver(check).observe({ entryTypes: ['gc'] })
 }
 
 const main = async (): Promise<void> => {
@@ -110,6 +140,7 @@ const main = async (): Promise<void> => {
     )
   }
   const running = sandbox
+  capYoungGeneration()
   let stopping = false
   const stop = (): void => {
     if (stopping) return

@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { truncatedPart } from '../Faults.js'
-import { makeLiveService, type LiveService } from '../LiveService.js'
+import { makeLiveService, type Exchange, type LiveService } from '../LiveService.js'
 import { controlsOf, type ServiceControls } from '../ServiceControls.js'
 import type { SimRequest, SimResponse } from '../simulator/Http.js'
 import { internalError, problem } from '../simulator/Responses.js'
@@ -67,6 +67,21 @@ export interface SandboxOptions extends Omit<SimulatorOptions, 'baseUrl'> {
 /**
  * How long a client may take to send the request headers, by default.
  *
+ * @example
+ * ```ts
+ * import { DEFAULT_HEADERS_TIMEOUT_MS, startSandbox } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(DEFAULT_HEADERS_TIMEOUT_MS, 10_000)
+ * // A slower client (a debugger stepping through a request) gets more time:
+ * const sandbox = await startSandbox({ headersTimeoutMs: 6 * DEFAULT_HEADERS_TIMEOUT_MS })
+ * try {
+ *   assert.equal((await fetch(`${sandbox.url}/token`, { method: 'POST' })).status, 415)
+ * } finally {
+ *   await sandbox.close()
+ * }
+ * ```
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -74,6 +89,15 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000
 
 /**
  * How long a client may take to send a whole request, by default.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(DEFAULT_REQUEST_TIMEOUT_MS, 30_000)
+ * assert.ok(DEFAULT_REQUEST_TIMEOUT_MS > DEFAULT_HEADERS_TIMEOUT_MS) // the body gets the rest
+ * ```
  *
  * @category constants
  * @since 0.1.0
@@ -170,15 +194,24 @@ const rawProblem = (status: number, reason: string, detail: string): string => {
   return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
 }
 
+/**
+ * Whether the request has no body (neither `Content-Length` nor `Transfer-Encoding`, RFC
+ * 9112 6.3, or a length of 0): it can be answered without waiting for its end.
+ */
+const hasNoBody = (req: IncomingMessage): boolean => {
+  const { 'content-length': length, 'transfer-encoding': coding } = req.headers
+  return coding === undefined && (length === undefined || length === '0')
+}
+
+// The body goes to `end` as a string: node:http then writes the head and the body in one
+// write (a Buffer would go out as a second chunk of a writev).
 const send = (res: ServerResponse, response: SimResponse, close = false): void => {
   if (res.headersSent || res.destroyed) return
-  const body = Buffer.from(response.body, 'utf8')
-  res.writeHead(response.status, {
-    ...response.headers,
-    'content-length': String(body.length),
-    ...(close ? { connection: 'close' } : {}),
-  })
-  res.end(body)
+  const headers: Record<string, string> = { ...response.headers }
+  headers['content-length'] = String(Buffer.byteLength(response.body, 'utf8'))
+  if (close) headers['connection'] = 'close'
+  res.writeHead(response.status, headers)
+  res.end(response.body, 'utf8')
 }
 
 const urlHost = (host: string): string => {
@@ -193,6 +226,27 @@ const urlHost = (host: string): string => {
 /**
  * Starts a sandbox and resolves once it listens. Close it with `close()` (for example in
  * `afterEach`).
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { createClient } from '@paykit/core'
+ * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const sandbox = await startSandbox() // port 0: a free port on 127.0.0.1
+ * try {
+ *   const client = createClient({ baseUrl: sandbox.url, credentials: defaultCredentials })
+ *   const link = await client.createPaymentLink({ amount: 19.99 })()
+ *   assert.ok(E.isRight(link))
+ *   assert.equal(link.right.paymentLinkUrl, `${sandbox.url}/pay/${link.right.orderCode}`)
+ *   sandbox.payOrder(link.right.orderCode) // as the buyer on the hosted checkout
+ *   assert.deepEqual(sandbox.events().map((e) => e.type), ['order.paid'])
+ *   assert.deepEqual(sandbox.requests().map((r) => r.status), [200])
+ * } finally {
+ *   await sandbox.close()
+ * }
+ * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -215,27 +269,59 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       timers.add(timer)
     })
 
-  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (service === undefined) return send(res, problem(503, 'The sandbox is starting.'), true)
-    const read = await readBody(req, limit)
-    if (read._tag === 'tooLarge') {
-      send(res, problem(413, `The body is larger than ${limit} bytes.`), true)
-      // Do not wait for the rest of the body: close once the answer is written.
-      res.once('finish', () => req.socket.destroySoon())
-      return
-    }
-    if (read._tag === 'notUtf8')
-      return send(res, problem(400, 'The body is not valid UTF-8 (JSON text must be UTF-8).'))
+  // Answers a request whose body has been read; synchronous unless latency is injected.
+  const answer = (
+    live: LiveService,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: string,
+  ): Promise<void> | undefined => {
     const request: SimRequest = {
       method: (req.method ?? 'GET').toUpperCase(),
       path: req.url ?? '/',
       headers: headersOf(req),
-      body: read.text,
+      body,
     }
-    if (options.control === true && isControlPath(request.path))
-      return send(res, handleControl(service, webhooks, request))
-    const { decision, response } = service.exchange(request)
-    if (decision.latencyMs > 0) await sleep(decision.latencyMs)
+    if (options.control === true && isControlPath(request.path)) {
+      send(res, handleControl(live, webhooks, request))
+      return undefined
+    }
+    const { decision, response } = live.exchange(request)
+    if (decision.latencyMs > 0)
+      return sleep(decision.latencyMs).then(() => deliver(req, res, decision, response))
+    deliver(req, res, decision, response)
+    return undefined
+  }
+
+  // Reads the body, then answers; a request without a body is answered at once.
+  const serve = (req: IncomingMessage, res: ServerResponse): Promise<void> | undefined => {
+    const live = service
+    if (live === undefined) {
+      send(res, problem(503, 'The sandbox is starting.'), true)
+      return undefined
+    }
+    if (hasNoBody(req)) return answer(live, req, res, '')
+    return readBody(req, limit).then((read) => {
+      if (read._tag === 'tooLarge') {
+        send(res, problem(413, `The body is larger than ${limit} bytes.`), true)
+        // Do not wait for the rest of the body: close once the answer is written.
+        res.once('finish', () => req.socket.destroySoon())
+        return undefined
+      }
+      if (read._tag === 'notUtf8') {
+        send(res, problem(400, 'The body is not valid UTF-8 (JSON text must be UTF-8).'))
+        return undefined
+      }
+      return answer(live, req, res, read.text)
+    })
+  }
+
+  const deliver = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    decision: Exchange['decision'],
+    response: SimResponse,
+  ): void => {
     if (closing) return
     switch (decision.failure?.kind) {
       case 'connectionReset':
@@ -270,11 +356,16 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
     },
     (req, res) => {
-      serve(req, res).catch(() => {
-        // Nothing a request does may take the sandbox down: answer 500 and keep serving.
+      // Nothing a request does may take the sandbox down: answer 500 and keep serving.
+      const failed = (): void => {
         if (!res.headersSent) send(res, internalError(), true)
         else res.destroy()
-      })
+      }
+      try {
+        serve(req, res)?.catch(failed)
+      } catch {
+        failed()
+      }
     },
   )
   server.on('connection', (socket) => {

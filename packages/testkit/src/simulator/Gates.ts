@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { hash, timingSafeEqual } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import type { SimRequest, SimResponse } from './Http.js'
 import { badRequest, problem } from './Responses.js'
@@ -98,7 +98,8 @@ export const jsonBody = (request: SimRequest): E.Either<SimResponse, unknown> =>
 export const formBody = (request: SimRequest): Readonly<Record<string, string>> =>
   Object.fromEntries(new URLSearchParams(request.body))
 
-const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest()
+// One-shot SHA-256 (no Hash object per request).
+const digest = (s: string): Buffer => hash('sha256', s, 'buffer')
 
 // The digests of the configured secrets, computed once (a handful of strings).
 const expectedDigests = new Map<string, Buffer>()

@@ -30,7 +30,7 @@ import {
   payOrderAt,
 } from './Orders.js'
 import { checkoutPage, messagePage, orderResultPage } from './Pages.js'
-import { badRequest, html, json, problem, redirect } from './Responses.js'
+import { badRequest, html, json, jsonText, problem, redirect } from './Responses.js'
 import { through, type Context, type Result } from './Route.js'
 import { insert } from './HashTrie.js'
 import { nextId, own, type OrderRecord, type SimulatorState } from './State.js'
@@ -172,6 +172,22 @@ export const postCheckout = (context: Context): Result =>
     ]
   })
 
+// The JSON of each order as last read, with the config it was read under. A record is
+// immutable (a change makes a new one), so a cached text is the order's current details;
+// dropping the record drops the text.
+const orderJson = new WeakMap<
+  OrderRecord,
+  { readonly config: SimulatorState['config']; readonly text: string }
+>()
+
+const orderJsonOf = (state: SimulatorState, order: OrderRecord): string => {
+  const cached = orderJson.get(order)
+  if (cached !== undefined && cached.config === state.config) return cached.text
+  const text = JSON.stringify(OrderDetails.encode(orderDetailsOf(state, order)))
+  orderJson.set(order, { config: state.config, text })
+  return text
+}
+
 /**
  * `GET /paymentlink/order/<orderCode>` (API key or access token): 200 with every field of
  * spec 2.8, or 404 problem details for an unknown code.
@@ -188,7 +204,7 @@ export const getOrder = ({ state, request, atMs, params }: Context): Result =>
     const order = own(state.orders, code)
     return order === undefined
       ? [state, problem(404, `No order has code ${code}.`)]
-      : [state, json(200, OrderDetails.encode(orderDetailsOf(state, order)))]
+      : [state, jsonText(200, orderJsonOf(state, order))]
   })
 
 // -------------------------------------------------------------------------------------

@@ -14,6 +14,9 @@ import type { SimResponse } from './Http.js'
 const JSON_TYPE = 'application/json; charset=utf-8'
 const HTML_TYPE = 'text/html; charset=utf-8'
 
+// The headers of a JSON answer without extra ones, shared (responses are never mutated).
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_TYPE })
+
 const problemTypes: Readonly<Record<number, readonly [string, string]>> = {
   401: ['https://tools.ietf.org/html/rfc7235#section-3.1', 'Unauthorized'],
   404: ['https://tools.ietf.org/html/rfc7231#section-6.5.4', 'Not Found'],
@@ -36,11 +39,23 @@ const problemTypes: Readonly<Record<number, readonly [string, string]>> = {
 export const json = (
   status: number,
   body: unknown,
-  headers: Readonly<Record<string, string>> = {},
+  headers?: Readonly<Record<string, string>>,
+): SimResponse => jsonText(status, JSON.stringify(body), headers)
+
+/**
+ * A JSON answer whose body is already JSON text.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const jsonText = (
+  status: number,
+  body: string,
+  headers?: Readonly<Record<string, string>>,
 ): SimResponse => ({
   status,
-  headers: { 'content-type': JSON_TYPE, ...headers },
-  body: JSON.stringify(body),
+  headers: headers === undefined ? JSON_HEADERS : { 'content-type': JSON_TYPE, ...headers },
+  body,
 })
 
 /**

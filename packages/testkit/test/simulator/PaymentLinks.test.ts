@@ -289,6 +289,17 @@ describe('order status and events', () => {
     expect(eventsOf(s.state).map((e) => e.type)).toEqual(['order.cancelled'])
   })
 
+  it('reads each state as it is: an earlier state still answers the order before the change', () => {
+    const { s, orderCode } = withOrder()
+    const before = s.state
+    const pending = read(s, orderCode).body
+    s.state = right(payOrder(s.state, orderCode, {}, t0))
+    expect(read(s, orderCode).json().orderStatus).toBe('PAID')
+    s.state = before
+    expect(read(s, orderCode).body).toBe(pending)
+    expect(read(s, orderCode).json().orderStatus).toBe('PENDING')
+  })
+
   it('advancing the clock expires a link (default 1440 minutes), and a paid link never expires', () => {
     const a = withOrder()
     const b = withOrder()
