@@ -245,6 +245,7 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
   // The transport authenticates: no token of the client's own, no Authorization header.
   const byTransport = config.credentials === 'transport'
   const { clientId, clientSecret, apiKey } = byTransport ? {} : config.credentials
+  const apiKeyAuthorization = apiKey ? authorizationHeader(apiKey) : undefined
   const base = config.baseUrl.replace(/\/+$/, '')
   const baseUrlErrors: ReadonlyArray<FieldError> = E.isRight(validate(HttpUrl)(config.baseUrl))
     ? []
@@ -259,15 +260,19 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
     (e: PaykitError): PaykitError =>
       redactError([...secrets, ...extra])(e)
 
-  const report = (exchange: Exchange, extra: ReadonlyArray<string>): void => {
-    if (config.onExchange === undefined) return
-    const record = redactExchange(exchange, [...secrets, ...extra])
-    try {
-      config.onExchange(record)
-    } catch {
-      // A logging hook must never break a payment.
-    }
-  }
+  // Without a hook there is no record to build, time or redact (`report?.(...)` skips it).
+  const { onExchange } = config
+  const report =
+    onExchange === undefined
+      ? undefined
+      : (exchange: Exchange, extra: ReadonlyArray<string>): void => {
+          const record = redactExchange(exchange, [...secrets, ...extra])
+          try {
+            onExchange(record)
+          } catch {
+            // A logging hook must never break a payment.
+          }
+        }
 
   /** One HTTP exchange with the retries the policy allows for this kind of request. */
   const exchange = async <A>(
@@ -289,7 +294,7 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
     }
     const next = decide(policy, call.kind, call.optIn)
     for (let attempt = 1; ; attempt++) {
-      const started = now()
+      const started = report === undefined ? 0 : now()
       let result: E.Either<TransportError, TransportResponse>
       try {
         result = await transport(request)()
@@ -297,7 +302,7 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
         // A transport must not reject; one that does is treated as a dropped connection.
         result = E.left(transportError('other', 'the transport threw'))
       }
-      report(
+      report?.(
         {
           operation: call.operation,
           attempt,
@@ -372,8 +377,7 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
     }
     const useToken = call.auth === 'accessToken' || (call.auth === 'paymentLink' && !apiKey)
     if (!useToken) {
-      const authorization =
-        call.auth === 'paymentLink' && apiKey ? authorizationHeader(apiKey) : undefined
+      const authorization = call.auth === 'paymentLink' ? apiKeyAuthorization : undefined
       const response = await exchange(call, authorization)
       if (E.isLeft(response)) return response
       if (response.right.status === 401) return E.left(unauthorized(call.operation, 'apiKey'))
@@ -394,7 +398,8 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
     <A>(call: Call<A>): TE.TaskEither<PaykitError, A> =>
     async () => {
       try {
-        return E.mapLeft(clean(call.secrets))(await perform(call))
+        const result = await perform(call)
+        return E.isLeft(result) ? E.left(clean(call.secrets)(result.left)) : result
       } catch {
         // Defensive: no code path should throw; if one does, it must not reject the task.
         return E.left(clean(call.secrets)(networkError(call.operation, 'maybe', 'other')))

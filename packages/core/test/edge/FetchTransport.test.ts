@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { AddressInfo } from 'node:net'
+import { getEventListeners } from 'node:events'
 import * as http from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { classifyFetchError, fetchTransport } from '../../src/edge/FetchTransport.js'
@@ -122,6 +123,28 @@ describe('FetchTransport', () => {
     setTimeout(() => controller.abort(), 50)
     const r = await fetchTransport()(get(base, { signal: controller.signal, timeoutMs: 5000 }))()
     expect(r).toEqual(E.left(expect.objectContaining({ failure: 'aborted', sent: 'maybe' })))
+  })
+
+  it('leaves no timer running once the body is read (a script exits after its last call)', async () => {
+    const base = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      res.end('{"ok":true}')
+    })
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
+    const before = timers()
+    const send = fetchTransport({ timeoutMs: 60_000 })
+    const results = await Promise.all(Array.from({ length: 5 }, () => send(get(base))()))
+    expect(results.every(E.isRight)).toBe(true)
+    expect(timers()).toBe(before)
+  })
+
+  it("keeps no listener on the caller's signal once its requests end", async () => {
+    const base = await serve((_req, res) => res.end('{}'))
+    const controller = new AbortController()
+    const send = fetchTransport()
+    for (let i = 0; i < 3; i++) await send(get(base, { signal: controller.signal }))()
+    await send(get(`${base.replace(/:\d+$/, ':1')}/refused`, { signal: controller.signal }))()
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
   })
 
   it('does not send at all when the signal is already aborted', async () => {
