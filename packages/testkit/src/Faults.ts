@@ -129,7 +129,8 @@ export interface RequestLine {
  *   sandbox.injectFault(Faults.status500, { method: 'POST', path: '/token', times: 1 })
  *   const res = await fetch(`${sandbox.url}/token`, { method: 'POST' })
  *   assert.equal(res.status, 500)
- *   assert.equal((await res.json()).status, 500) // problem details
+ *   const problem = (await res.json()) as { status: number } // problem details
+ *   assert.equal(problem.status, 500)
  * } finally {
  *   await sandbox.close()
  * }

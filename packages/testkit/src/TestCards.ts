@@ -170,7 +170,8 @@ export const testCardTable: ReadonlyArray<TestCard> = Object.values(testCards)
  *     body: JSON.stringify({ clientId, clientSecret }),
  *   })
  *   assert.equal(res.status, 200)
- *   assert.equal((await res.json()).tokenType, 'Bearer')
+ *   const token = (await res.json()) as { accessToken: string; tokenType: string }
+ *   assert.equal(token.tokenType, 'Bearer')
  * } finally {
  *   await sandbox.close()
  * }
@@ -200,10 +201,10 @@ export const defaultCredentials = {
  *     method: 'POST',
  *     headers: { ...headers, 'content-type': 'application/json' },
  *     body: JSON.stringify({ amount: 12.5 }),
- *   }).then((res) => res.json())
+ *   }).then((res) => res.json() as Promise<{ orderCode: string }>)
  *   const order = await fetch(`https://paykit.test/paymentlink/order/${link.orderCode}`, {
  *     headers,
- *   }).then((res) => res.json())
+ *   }).then((res) => res.json() as Promise<{ store: unknown }>)
  *   assert.deepEqual(order.store, defaultStore)
  *   assert.equal(defaultStore.currencyCode, 'USD')
  * } finally {
@@ -240,10 +241,10 @@ export const defaultStore: Store = {
  *     method: 'POST',
  *     headers: { ...headers, 'content-type': 'application/json' },
  *     body: JSON.stringify({ lineItems: [{ sku: 'MUG-LOGO', quantity: 2 }] }),
- *   }).then((res) => res.json())
+ *   }).then((res) => res.json() as Promise<{ orderCode: string }>)
  *   const order = await fetch(`https://paykit.test/paymentlink/order/${link.orderCode}`, {
  *     headers,
- *   }).then((res) => res.json())
+ *   }).then((res) => res.json() as Promise<{ total: number; lineItems: Array<{ name: string }> }>)
  *   assert.equal(order.total, 17)
  *   assert.equal(order.lineItems[0].name, 'Logo mug')
  * } finally {

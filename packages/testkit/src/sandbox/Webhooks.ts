@@ -96,7 +96,8 @@ export interface WebhookDispatcher {
  *     headers: { authorization: `Bearer ${defaultCredentials.apiKey}`, 'content-type': 'application/json' },
  *     body: JSON.stringify({ amount: 5 }),
  *   })
- *   sandbox.cancelOrder((await res.json()).orderCode) // emits order.cancelled
+ *   const { orderCode } = (await res.json()) as { orderCode: string }
+ *   sandbox.cancelOrder(orderCode) // emits order.cancelled
  *   await sandbox.webhooksIdle()
  *   assert.equal(sandbox.deliveries().length, DEFAULT_WEBHOOK_ATTEMPTS) // 5 tries, then it gives up
  * } finally {
