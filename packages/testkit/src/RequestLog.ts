@@ -164,13 +164,39 @@ const redactHeaderValues = (
   return out
 }
 
-const parses = (text: string): boolean => {
+// The parse of a JSON text, or `NOT_JSON`.
+const NOT_JSON: unique symbol = Symbol('not JSON')
+const parsed = (text: string): unknown => {
   try {
-    JSON.parse(text)
-    return true
+    return JSON.parse(text) as unknown
   } catch {
-    return false
+    return NOT_JSON
   }
+}
+
+// The core's `redactValue` gives up past this depth (and hides the rest).
+const MAX_DEPTH = 32
+
+/**
+ * Whether the core's `redactValue` would leave `value` (parsed JSON) as it is: no key
+ * named like a secret (a superset of the core's names: every `number` counts), no key,
+ * string or number holding a configured secret or a digit run, nothing too deep, and no
+ * `__proto__` key (which the core's copy turns into a prototype).
+ */
+const holdsNothing = (value: unknown, secrets: ReadonlyArray<string>, depth: number): boolean => {
+  if (typeof value === 'string') return !mayHide(value, secrets)
+  if (typeof value === 'number') return !mayHide(String(value), secrets)
+  if (typeof value !== 'object' || value === null) return true
+  if (depth > MAX_DEPTH) return false
+  if (Array.isArray(value)) {
+    for (const x of value) if (!holdsNothing(x, secrets, depth + 1)) return false
+    return true
+  }
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__' || SECRET_NAME.test(key) || mayHide(key, secrets)) return false
+    if (!holdsNothing((value as Record<string, unknown>)[key], secrets, depth + 1)) return false
+  }
+  return true
 }
 
 /** JSON text that does not parse: the values of secret-named fields hidden by hand. */
@@ -179,10 +205,17 @@ const redactMalformedJson = (body: string): string =>
     SECRET_NAME.test(name) ? `"${name}"${colon}"${REDACTED}"` : pair,
   )
 
+/**
+ * The body as the core's `redactBody` writes it (JSON re-serialized with its secrets
+ * hidden), a malformed JSON body with its secret-named fields hidden first. JSON that
+ * holds nothing to hide is parsed once and written back without the core's walk.
+ */
 const redactRequestBody = (body: string, secrets: ReadonlyArray<string>): string => {
   if (body === '') return body
-  const malformed = /^\s*[[{]/.test(body) && !parses(body)
-  return redactBody(malformed ? redactMalformedJson(body) : body, secrets)
+  if (!/^\s*[[{]/.test(body)) return redactBody(body, secrets)
+  const value = parsed(body)
+  if (value === NOT_JSON) return redactBody(redactMalformedJson(body), secrets)
+  return holdsNothing(value, secrets, 0) ? JSON.stringify(value) : redactBody(body, secrets)
 }
 
 const redactQuery = (query: string, secrets: ReadonlyArray<string>): string =>

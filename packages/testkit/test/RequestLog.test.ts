@@ -1,4 +1,5 @@
-import { REDACTED } from '@paykit/core'
+import { REDACTED, redactBody } from '@paykit/core'
+import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { makeLiveService } from '../src/LiveService.js'
 import { logEntry, makeRequestLog } from '../src/RequestLog.js'
@@ -26,6 +27,46 @@ describe('logEntry', () => {
       status: undefined,
       fault: 'connectionReset',
     })
+  })
+
+  it('logs a JSON body as the core redacts it, whatever it holds', () => {
+    const secret = 'whsec-xyz'
+    const text = fc.oneof(
+      fc.string(),
+      fc.constantFrom(secret, `id ${secret}`, '4242 4242 4242 4242', '123', '', 'a"b\\c'),
+    )
+    const key = fc.oneof(
+      fc.string(),
+      fc.constantFrom('card', 'number', 'cvv', 'clientSecret', 'Api-Key', '__proto__', secret),
+    )
+    const leaf = fc.oneof(text, fc.double(), fc.integer(), fc.boolean(), fc.constant(null))
+    const { tree } = fc.letrec<{ tree: unknown }>((tie) => ({
+      tree: fc.oneof(
+        { depthSize: 'small' },
+        leaf,
+        fc.array(tie('tree'), { maxLength: 4 }),
+        fc.dictionary(key, tie('tree'), { maxKeys: 4 }),
+      ),
+    }))
+    const nested = fc.integer({ min: 30, max: 36 }).map((n) => {
+      let v: unknown = { cvv: '123' }
+      for (let i = 0; i < n; i++) v = { a: [v] }
+      return v
+    })
+    fc.assert(
+      fc.property(fc.oneof(tree, nested), fc.constantFrom('', ' ', '\n  '), (value, pad) => {
+        const body = `${pad}${JSON.stringify(value) ?? 'null'}`
+        const entry = logEntry(
+          { method: 'POST', path: '/', headers: {}, body },
+          new Date(0),
+          200,
+          undefined,
+          [secret],
+        )
+        expect(entry.body).toBe(redactBody(body, [secret, encodeURIComponent(secret)]))
+      }),
+      { numRuns: 2000 },
+    )
   })
 
   it('keeps the scheme of a credential header only when it hides nothing', () => {
