@@ -5,8 +5,10 @@
  * later (an uncaught exception or unhandled rejection while it is the one running), or when
  * it does not clean up: a server, socket or timer still open after it settled (1 s of
  * grace; a socket already destroyed is not counted), or a nock interceptor left
- * registered (`mockPaymentService(...).restore()` not called). Loading nock activates it for the process: that alone is not a leak.
+ * registered (`mockPaymentService(...).restore()` not called). Loading nock activates
+ * it for the process: that alone is not a leak.
  */
+import http from 'node:http'
 import { createRequire } from 'node:module'
 import { Socket } from 'node:net'
 import { join } from 'node:path'
@@ -23,20 +25,32 @@ export interface ExampleResult {
 }
 
 // The nock the testkit loads (the same file, so the same instance), if it can be found.
-const require = createRequire(join(process.cwd(), 'node_modules', '@paykit', 'testkit', 'x.js'))
-const nockPath = ((): string | undefined => {
+const nockUrl = ((): string | undefined => {
   try {
-    return require.resolve('nock')
+    const require = createRequire(join(process.cwd(), 'x.js'))
+    const testkit = require.resolve('@paykit/testkit/package.json')
+    return pathToFileURL(createRequire(testkit).resolve('nock')).href
   } catch {
     return undefined
   }
 })()
 
+// nock patches these when it loads: until one changes, nock is not loaded (and not loaded here).
+const patchable = (): ReadonlyArray<unknown> => [http.request, http.get, globalThis.fetch]
+const unpatched = patchable()
+
 /** The nock interceptors still registered, when nock was loaded. */
-const nockLeft = (): ReadonlyArray<string> => {
-  if (nockPath === undefined || require.cache[nockPath] === undefined) return []
-  const nock = require(nockPath) as { activeMocks: () => ReadonlyArray<string> }
-  return nock.activeMocks()
+const nockLeft = async (): Promise<ReadonlyArray<string>> => {
+  if (nockUrl === undefined || patchable().every((f, i) => f === unpatched[i])) return []
+  const nock = ((await import(nockUrl)) as { default: NockApi }).default
+  const left = nock.activeMocks()
+  nock.cleanAll()
+  return left
+}
+
+interface NockApi {
+  readonly activeMocks: () => ReadonlyArray<string>
+  readonly cleanAll: () => void
 }
 
 /** Sockets already destroyed whose handle is still listed (nock's fetch leaves one). */
@@ -93,11 +107,9 @@ const runOne = async (file: string): Promise<ExampleResult> => {
     open = leaked(baseline)
   }
   if (open.length > 0) problems.push(`left open after it settled: ${open.join(', ')}`)
-  const mocks = nockLeft()
-  if (mocks.length > 0) {
+  const mocks = await nockLeft()
+  if (mocks.length > 0)
     problems.push(`left nock interceptors (call restore()): ${mocks.slice(0, 5).join(', ')}`)
-    ;(require(nockPath ?? 'nock') as { cleanAll: () => void }).cleanAll()
-  }
   problems.push(...late)
   const ms = Math.round(performance.now() - started)
   return problems.length === 0 ? { file, ms } : { file, ms, error: problems.join('\n') }

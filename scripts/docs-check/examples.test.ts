@@ -106,6 +106,11 @@ describe('the @example blocks of the core and testkit', () => {
       at(20, "import { createServer } from 'node:http'\ncreateServer().listen(0, '127.0.0.1')"),
       at(30, "import assert from 'node:assert/strict'\nassert.equal(1 + 1, 2)"),
       at(40, 'const n: number = "1"\nexport {}'),
+      at(
+        50,
+        "import { mockPaymentService } from '@paykit/testkit'\n" +
+          "mockPaymentService({ baseUrl: 'https://paykit.test' })",
+      ),
     ]
     const report = await checkSnippets(join(project, 'failing'), snippets, { pool: 1 })
     expect(report.failures).toEqual([
@@ -114,6 +119,9 @@ describe('the @example blocks of the core and testkit', () => {
       ),
       expect.stringMatching(
         /^node packages\/core\/src\/x\.ts:20 failed:\nleft open[^]*TCPServerWrap/,
+      ),
+      expect.stringMatching(
+        /^node packages\/core\/src\/x\.ts:50 failed:\nleft nock interceptors \(call restore\(\)\)/,
       ),
       expect.stringMatching(/^tsc [^]*x\.ts:41:\d+: error TS2322/),
     ])
