@@ -3,13 +3,22 @@
 // signal, response decoding into exact-decimal `OrderDetails`) and through bare `fetch`
 // with the same headers and `response.json()`, at 1 and at 16 in flight, against the
 // sandbox in its own process (bench/service.mjs, no injected latency). Each run makes
-// all the calls of both in alternating blocks of 100; the ratio is client time / fetch
-// time of the run, the median of the runs reported.
+// all the calls of each side in rotating blocks of 100 (client, fetch, reference; fetch,
+// reference, client; ...); a run's ratio is the median over its rounds of client time /
+// fetch time in the round (a burst of load from another process then skews one round,
+// not the run), and the median of the runs is reported. CPU per call likewise.
+//
+// Beside them, as a reference and not part of the ratio, the same `fetch` with what the
+// client's transport adds for its guarantees (a per-attempt timeout: an `AbortController`
+// aborted by a cleared `setTimeout`, `redirect: 'manual'`, the body read as text for the
+// error and log paths, then `JSON.parse`): `fetchTimeout*` in the result. The client's
+// time over it is its own work (validation, decoding into exact `Money`, plumbing); its
+// time over bare fetch also holds what undici does for any request given a signal.
 //
 //   node bench/client.mjs [--calls 2000] [--runs 3] [--inflight 1,16]
 //
 // Needs the built packages (`pnpm run build`).
-/* global fetch */
+/* global fetch, AbortController, setTimeout, clearTimeout */
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { createClient } from '@paykit/core'
@@ -66,6 +75,19 @@ const viaFetch = async () => {
   if (response.status !== 200 || body.orderCode !== code)
     throw new Error(`fetch: ${response.status}`)
 }
+/** The reference: `viaFetch` with a per-request timeout, as the client's transport does it. */
+const viaFetchTimeout = async () => {
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(), 30_000)
+  try {
+    const response = await fetch(url, { headers, signal: controller.signal, redirect: 'manual' })
+    const body = JSON.parse(await response.text())
+    if (response.status !== 200 || body.orderCode !== code)
+      throw new Error(`fetch with timeout: ${response.status}`)
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 let cpuUs = 0
 /** `n` calls of `call`, `inFlight` at a time; resolves with the wall time in ms. */
@@ -88,46 +110,48 @@ const timed = async (call, n, inFlight) => {
 }
 
 /**
- * One run: `CALLS` calls of each, in alternating blocks of `BLOCK` (client, fetch, fetch,
- * client, ...), so that a change of the machine's speed during the run weighs on both.
+ * One run: `CALLS` calls of each side, in rounds of one block of `BLOCK` calls per side,
+ * the order rotating from round to round (client, fetch, reference; fetch, reference,
+ * client; ...), so that a change of the machine's speed weighs on all sides. Ratios and
+ * CPU per call are the medians over the rounds.
  */
 const BLOCK = 100
 const pairedRun = async (inFlight) => {
-  let clientMs = 0
-  let fetchMs = 0
-  let clientCpuUs = 0
-  let fetchCpuUs = 0
-  const client = async (n) => {
-    clientMs += await timed(viaClient, n, inFlight)
-    clientCpuUs += cpuUs
-  }
-  const raw = async (n) => {
-    fetchMs += await timed(viaFetch, n, inFlight)
-    fetchCpuUs += cpuUs
-  }
-  for (let done = 0, b = 0; done < CALLS; done += BLOCK, b++) {
+  const sides = [viaClient, viaFetch, viaFetchTimeout]
+  // rounds[r][side] = { ms, cpuUs, n }
+  const rounds = []
+  for (let done = 0; done < CALLS; done += BLOCK) {
     const n = Math.min(BLOCK, CALLS - done)
-    if (b % 2 === 0) {
-      await client(n)
-      await raw(n)
-    } else {
-      await raw(n)
-      await client(n)
+    const round = []
+    for (let i = 0; i < sides.length; i++) {
+      const side = (rounds.length + i) % sides.length
+      const ms = await timed(sides[side], n, inFlight)
+      round[side] = { ms, cpuUs, n }
     }
+    rounds.push(round)
   }
+  const total = (side) => rounds.reduce((sum, round) => sum + round[side].ms, 0)
+  const ratio = (a, b) => median(rounds.map((round) => round[a].ms / round[b].ms))
+  const cpuPerCall = (side) => median(rounds.map((round) => round[side].cpuUs / round[side].n))
   return {
-    clientMs,
-    fetchMs,
-    ratio: clientMs / fetchMs,
-    clientCpuUsPerCall: clientCpuUs / CALLS,
-    fetchCpuUsPerCall: fetchCpuUs / CALLS,
+    clientMs: total(0),
+    fetchMs: total(1),
+    fetchTimeoutMs: total(2),
+    ratio: ratio(0, 1),
+    ratioToFetchTimeout: ratio(0, 2),
+    clientCpuUsPerCall: cpuPerCall(0),
+    fetchCpuUsPerCall: cpuPerCall(1),
+    fetchTimeoutCpuUsPerCall: cpuPerCall(2),
+    cpuRatio: median(rounds.map((round) => round[0].cpuUs / round[1].cpuUs)),
   }
 }
 
 const result = { bench: 'client', cores: CORES, calls: CALLS, runs: RUNS }
 for (const inFlight of LEVELS) {
-  await timed(viaClient, Math.min(CALLS, 200), inFlight)
-  await timed(viaFetch, Math.min(CALLS, 200), inFlight)
+  // Warm-up: enough calls for the JIT to have compiled the longer path (the client's) too,
+  // so that its compilation is not charged to the first blocks of the first run.
+  for (const call of [viaClient, viaFetch, viaFetchTimeout])
+    await timed(call, Math.min(CALLS, 500), inFlight)
   const pairs = []
   for (let r = 0; r < RUNS; r++) {
     pairs.push(await pairedRun(inFlight))
@@ -140,6 +164,11 @@ for (const inFlight of LEVELS) {
     // CPU of this process per call (less sensitive to a busy machine than wall time).
     clientCpuUsPerCall: median(pairs.map((p) => p.clientCpuUsPerCall)),
     fetchCpuUsPerCall: median(pairs.map((p) => p.fetchCpuUsPerCall)),
+    cpuRatio: median(pairs.map((p) => p.cpuRatio)),
+    // The reference (fetch with a per-request timeout, as the transport sends).
+    fetchTimeoutPerSecond: (CALLS / median(pairs.map((p) => p.fetchTimeoutMs))) * 1000,
+    ratioToFetchTimeout: median(pairs.map((p) => p.ratioToFetchTimeout)),
+    fetchTimeoutCpuUsPerCall: median(pairs.map((p) => p.fetchTimeoutCpuUsPerCall)),
   }
 }
 await service.close()

@@ -47,6 +47,8 @@ const CHARGES = 'POST /charges'
 const CHECKOUT = 'POST /paymentlink/checkout'
 
 const OrderCode = NonEmptyString
+// Built once: `getOrder` is the hot read path.
+const validateOrderCode = validate(OrderCode)
 
 const chargeCall = (
   request: ChargeRequest,
@@ -154,7 +156,7 @@ export const createClientWith = (config: ClientConfigWithRuntime): Client => {
   }
 
   const getOrder: Client['getOrder'] = (orderCode, options = {}) => {
-    const input = validate(OrderCode)(orderCode)
+    const input = validateOrderCode(orderCode)
     if (E.isLeft(input))
       return invalid('order code', [])(input.left.map((e) => ({ ...e, path: 'orderCode' })))
     return run({

@@ -135,7 +135,8 @@ describe('FetchTransport', () => {
     const send = fetchTransport({ timeoutMs: 60_000 })
     const results = await Promise.all(Array.from({ length: 5 }, () => send(get(base))()))
     expect(results.every(E.isRight)).toBe(true)
-    expect(timers()).toBe(before)
+    // (a timer of another test may end meanwhile: the count must not grow)
+    expect(timers()).toBeLessThanOrEqual(before)
   })
 
   it("keeps no listener on the caller's signal once its requests end", async () => {
