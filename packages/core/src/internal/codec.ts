@@ -215,7 +215,8 @@ const parsesAsHttpUrl = (s: string): boolean => {
 /** An absolute http or https URL. */
 export const HttpUrl = refine(
   t.string,
-  (s) => (PLAIN_HTTP_URL.test(s) && !PUNYCODE.test(s)) || parsesAsHttpUrl(s),
+  // `xn--` has `--`: most URLs have none and skip the case-blind search.
+  (s) => (PLAIN_HTTP_URL.test(s) && (!s.includes('--') || !PUNYCODE.test(s))) || parsesAsHttpUrl(s),
   'must be an absolute http(s) URL',
   'HttpUrl',
 )

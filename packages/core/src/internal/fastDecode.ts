@@ -233,13 +233,6 @@ interface Members {
   readonly partial: boolean
   /** One bit per member. */
   readonly all: number
-  /**
-   * The keys of the last input walked and their members (-1 for none), by position: the
-   * next input most often has the same keys in the same order, and a key found at its
-   * place needs no lookup in `index`.
-   */
-  readonly lastKeys: Array<string>
-  readonly lastMembers: Array<number>
 }
 
 // An integer-like key comes first in an object whatever its place: left to io-ts's order.
@@ -259,8 +252,6 @@ const membersOf = (codec: Tagged): Members | undefined => {
     index: new Map(keys.map((k, i) => [k, i])),
     partial: inner._tag === 'PartialType',
     all: 2 ** keys.length - 1,
-    lastKeys: [],
-    lastMembers: [],
   }
 }
 
@@ -274,14 +265,8 @@ const isPlain = (u: object): boolean => {
   return prototype === Object.prototype || prototype === null
 }
 
-/** The member of key `k`, the `position`-th key of the input (-1 for none). */
-const memberAt = (m: Members, position: number, k: string): number => {
-  if (m.lastKeys[position] === k) return m.lastMembers[position] as number
-  const i = m.index.get(k) ?? -1
-  m.lastKeys[position] = k
-  m.lastMembers[position] = i
-  return i
-}
+/** The member of key `k` (-1 for none). */
+const memberOf = (m: Members, k: string): number => m.index.get(k) ?? -1
 
 // What the last walk found, set just before it returns and read at once by its caller.
 let walkedKeys = 0
@@ -299,7 +284,8 @@ const walkInto = (u: Record<string, unknown>, m: Members, r: Record<string, unkn
   let seen = 0
   let changed = false
   for (const k in u) {
-    const i = memberAt(m, keys++, k)
+    const i = memberOf(m, k)
+    keys++
     if (i < 0) continue
     members++
     seen |= 1 << i
@@ -312,24 +298,33 @@ const walkInto = (u: Record<string, unknown>, m: Members, r: Record<string, unkn
     } else if (v !== ak) changed = true
     r[k] = v
   }
-  if (seen !== m.all) {
-    for (let i = 0; i < m.keys.length; i++) {
-      if ((seen & (1 << i)) !== 0) continue
-      const v = (m.decoders[i] as FastDecoder)(undefined)
-      if (v === FAIL) {
-        if (m.partial) continue
-        return false
-      }
-      // io-ts's `type` sets an absent member even to `undefined`; `partial` does not.
-      if (m.partial && v === undefined) continue
-      r[m.keys[i] as string] = v
-      changed = true
-    }
-  }
+  const absent = seen === m.all ? 0 : setAbsent(m, seen, r)
+  if (absent < 0) return false
   walkedKeys = keys
   walkedMembers = members
-  walkChanged = changed
+  walkChanged = changed || absent > 0
   return true
+}
+
+/**
+ * Writes to `r` the members of `m` not in `seen` that decode `undefined` (defaults), in
+ * the members' order: -1 when a required one fails, else how many it wrote.
+ */
+const setAbsent = (m: Members, seen: number, r: Record<string, unknown>): number => {
+  let set = 0
+  for (let i = 0; i < m.keys.length; i++) {
+    if ((seen & (1 << i)) !== 0) continue
+    const v = (m.decoders[i] as FastDecoder)(undefined)
+    if (v === FAIL) {
+      if (m.partial) continue
+      return -1
+    }
+    // io-ts's `type` sets an absent member even to `undefined`; `partial` does not.
+    if (m.partial && v === undefined) continue
+    r[m.keys[i] as string] = v
+    set++
+  }
+  return set
 }
 
 /** Whether a record's own names are those a walk of it visited (none hidden, none inherited). */
@@ -352,7 +347,8 @@ const exactOf =
     let stripped = false
     let seen = 0
     for (const k in u) {
-      const i = memberAt(m, keys++, k)
+      const i = memberOf(m, k)
+      keys++
       if (i < 0) {
         stripped = true
         continue
@@ -395,9 +391,14 @@ const exactOf =
  * of each exact branch in turn, each in the input's key order. Anything else goes to
  * `slow`.
  */
-const exactsOf =
-  (exacts: ReadonlyArray<Members>, rules: ReadonlyArray<FastDecoder>, slow: FastDecoder) =>
-  (u: unknown): unknown => {
+const exactsOf = (
+  exacts: ReadonlyArray<Members>,
+  rules: ReadonlyArray<FastDecoder>,
+  slow: FastDecoder,
+): FastDecoder => {
+  const pair =
+    exacts.length === 2 ? pairOf(exacts[0] as Members, exacts[1] as Members, slow) : undefined
+  return (u: unknown): unknown => {
     if (!isRecord(u)) return FAIL
     if (!isPlain(u)) return slow(u)
     for (const rule of rules) {
@@ -407,6 +408,7 @@ const exactsOf =
       for (const _ in v) return slow(u)
     }
     const r: Record<string, unknown> = {}
+    if (pair !== undefined) return pair(u, r, rules.length === 0)
     let asInput = rules.length === 0
     for (const m of exacts) {
       if (!walkInto(u, m, r)) return FAIL
@@ -416,6 +418,59 @@ const exactsOf =
     // Every branch gave the input itself: io-ts's merge gives it too.
     return asInput ? u : r
   }
+}
+
+/**
+ * Two exact branches in one walk (a request's required and optional members): the
+ * first's members go to `r` as they come, the second's wait for the first's defaults.
+ */
+const pairOf = (
+  first: Members,
+  second: Members,
+  slow: FastDecoder,
+): ((u: Record<string, unknown>, r: Record<string, unknown>, alone: boolean) => unknown) => {
+  // key -> branch (bit 5) and member
+  const index = new Map<string, number>([
+    ...first.keys.map((k, i) => [k, i] as const),
+    ...second.keys.map((k, i) => [k, 32 | i] as const),
+  ])
+  return (u, r, alone) => {
+    let keys = 0
+    let seenFirst = 0
+    let seenSecond = 0
+    let later: Array<unknown> | undefined
+    for (const k in u) {
+      keys++
+      const code = index.get(k)
+      if (code === undefined) continue
+      const m = code < 32 ? first : second
+      const i = code & 31
+      const ak = u[k]
+      let v = (m.decoders[i] as FastDecoder)(ak)
+      if (v === FAIL) {
+        // A partial member given as `undefined` that does not decode it stays as given.
+        if (!m.partial || ak !== undefined) return FAIL
+        v = ak
+      }
+      if (code < 32) {
+        seenFirst |= 1 << i
+        r[k] = v
+      } else {
+        seenSecond |= 1 << i
+        ;(later ??= []).push(k, v)
+      }
+    }
+    const absentFirst = seenFirst === first.all ? 0 : setAbsent(first, seenFirst, r)
+    if (absentFirst < 0) return FAIL
+    if (later !== undefined)
+      for (let j = 0; j < later.length; j += 2) r[later[j] as string] = later[j + 1]
+    const absentSecond = seenSecond === second.all ? 0 : setAbsent(second, seenSecond, r)
+    if (absentSecond < 0) return FAIL
+    if (Object.getOwnPropertyNames(u).length !== keys) return slow(u)
+    // Both branches gave the input itself (it has no key, nothing set): so does the merge.
+    return alone && keys === 0 && absentFirst + absentSecond === 0 ? u : r
+  }
+}
 
 /** The exact branches of an intersection, if a walk can decode it (no member in two). */
 const exactBranchesOf = (
