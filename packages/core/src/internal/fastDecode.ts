@@ -9,6 +9,11 @@
  * `readonly`, refinements and the primitives) are compiled here with io-ts's semantics;
  * the core's combinators register their fast form with {@link withFastPath}; any other
  * codec runs its own `validate`.
+ *
+ * An exact `type` or `partial`, and an intersection of them, decodes a record made like
+ * JSON's (prototype `Object.prototype` or null, no hidden or inherited keys) by one
+ * `for...in` walk of its keys, which gives each key's value without a lookup by name and
+ * builds the result in io-ts's key order; any other record takes io-ts's steps one by one.
  */
 import * as t from 'io-ts'
 
