@@ -197,7 +197,10 @@ export const run = (
 /** The environment for child processes: this Node first on PATH (DESIGN.md). */
 export const childEnv = (): NodeJS.ProcessEnv => {
   const nodeBin = process.execPath.replace(/\/node$/, '')
-  return { ...process.env, PATH: `${nodeBin}:${process.env['PATH'] ?? ''}`, NO_COLOR: '1' }
+  // pnpm's bin shims set NODE_PATH to the store's hoisted modules: a snippet would then load
+  // packages its project does not have. Resolve only from the project, as a user's would.
+  const { NODE_PATH: _hoisted, ...env } = process.env
+  return { ...env, PATH: `${nodeBin}:${process.env['PATH'] ?? ''}`, NO_COLOR: '1' }
 }
 
 /** Where a snippet failed, for a test message. */

@@ -83,11 +83,16 @@ describe('the @example blocks of the core and testkit', () => {
   mkdirSync(modules)
   for (const name of readdirSync(join(ROOT, 'node_modules')))
     if (!name.startsWith('.')) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name))
-  // What a user of the entries installs beside them: io-ts (core's peer), and n8n-workflow
-  // and n8n-core for `@paykit/testkit/n8n`.
+  // What a user of the entries installs beside them: io-ts (core's peer), and n8n-workflow,
+  // n8n-core and n8n-nodes-base for `@paykit/testkit/n8n`.
   symlinkSync(join(ROOT, 'packages', 'core', 'node_modules', 'io-ts'), join(modules, 'io-ts'))
   for (const name of ['n8n-workflow', 'n8n-core'])
     symlinkSync(join(ROOT, 'packages', 'testkit', 'node_modules', name), join(modules, name))
+  // n8n's built-in nodes, which runWorkflow and baseNodeType load (an optional peer).
+  symlinkSync(
+    join(ROOT, 'packages', 'n8n-nodes', 'node_modules', 'n8n-nodes-base'),
+    join(modules, 'n8n-nodes-base'),
+  )
   afterAll(() => rmSync(project, { recursive: true, force: true }), 60_000)
   mkdirSync(join(project, 'failing'))
   symlinkSync(modules, join(project, 'failing', 'node_modules'))
