@@ -178,6 +178,9 @@ const runOnce = async (kind, n) => {
     wallMs,
     // CPU of this process (every thread: the engine, isolated-vm) per item, in ms.
     cpuMsPerItem: (cpu.user + cpu.system) / 1000 / n,
+    // CPU of the service process (sandbox and counting proxy) per item, in ms: with it,
+    // what the run asks of the machine's cores.
+    serviceCpuMsPerItem: seen.cpuMs / n,
     maxInFlight: seen.maxInFlight,
     maxInFlightFirst64: seen.maxInFlightEarly,
     connections: seen.connections,
@@ -259,6 +262,7 @@ const requestsOnce = async (kind, n) => {
     itemsPerSecond: (n / wallMs) * 1000,
     wallMs,
     cpuMsPerItem: (cpu.user + cpu.system) / 1000 / n,
+    serviceCpuMsPerItem: seen.cpuMs / n,
     maxInFlight: seen.maxInFlight,
     connections: seen.connections,
     requests: seen.requests,
