@@ -368,7 +368,15 @@ export const MoneyFromNumber: t.Type<Money, number, unknown> = withFastPath(
         ? t.success(ofFinite(u))
         : isMoney(u) && u.isFinite()
           ? t.success(u)
-          : t.failure(u, c, typeof u === 'number' ? 'must be a finite number' : 'must be a number'),
+          : t.failure(
+              u,
+              c,
+              u === undefined
+                ? 'is required'
+                : typeof u === 'number'
+                  ? 'must be a finite number'
+                  : 'must be a number',
+            ),
     toNumber,
   ),
   () => (u) =>

@@ -2,6 +2,8 @@ import { fc, test } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { describe, expect, it } from 'vitest'
+import * as t from 'io-ts'
+import { validate } from '../../src/model/FieldError.js'
 import * as Money from '../../src/model/Money.js'
 
 // Prices up to 10^9 with 2 decimals, as integer cents (the independent oracle).
@@ -22,6 +24,22 @@ describe('Money', () => {
     for (const u of [Number.NaN, Number.POSITIVE_INFINITY, '1.5', null, undefined, 10n]) {
       expect(E.isLeft(Money.MoneyFromNumber.decode(u))).toBe(true)
     }
+  })
+
+  it('says a missing amount is required, as every other required field does', () => {
+    const messages = (u: unknown) =>
+      pipe(
+        validate(t.type({ order: t.type({ amount: Money.MoneyFromNumber }) }))(u),
+        E.match(
+          (errors) => errors.map((e) => `${e.path}: ${e.message}`),
+          () => [],
+        ),
+      )
+    expect(messages({ order: {} })).toEqual(['order.amount: is required'])
+    expect(messages({ order: { amount: '5' } })).toEqual(['order.amount: must be a number'])
+    expect(messages({ order: { amount: Number.NaN } })).toEqual([
+      'order.amount: must be a finite number',
+    ])
   })
 
   test.prop([cents, quantity])(
