@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -93,7 +93,8 @@ const allowLoopback = (fromCore: NodeJS.Require): void => {
 
 /**
  * Loads the engine once per process. Sets `N8N_USER_FOLDER` to a new temporary folder
- * first when it is unset (n8n writes an encryption key there) and `N8N_LOG_LEVEL` to
+ * first when it is unset (n8n writes an encryption key there; the folder is removed when
+ * the process exits) and `N8N_LOG_LEVEL` to
  * `silent` when unset (n8n's server log), and lets requests to loopback through n8n's
  * SSRF protection when that is on.
  *
@@ -114,8 +115,12 @@ const allowLoopback = (fromCore: NodeJS.Require): void => {
  */
 export const loadN8n = (): N8nRuntime => {
   if (loaded !== undefined) return loaded
-  if (process.env['N8N_USER_FOLDER'] === undefined || process.env['N8N_USER_FOLDER'] === '')
-    process.env['N8N_USER_FOLDER'] = mkdtempSync(join(tmpdir(), 'paykit-n8n-'))
+  if (process.env['N8N_USER_FOLDER'] === undefined || process.env['N8N_USER_FOLDER'] === '') {
+    const folder = mkdtempSync(join(tmpdir(), 'paykit-n8n-'))
+    process.env['N8N_USER_FOLDER'] = folder
+    // Ours, so ours to remove: one per test process would otherwise pile up in the tmpdir.
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }))
+  }
   // n8n's server log (node errors are logged there too) stays quiet unless asked for.
   process.env['N8N_LOG_LEVEL'] ??= 'silent'
   const require = createRequire(import.meta.url)

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
@@ -17,6 +18,17 @@ const node = async (script: string): Promise<string> => {
 }
 
 describe('the built package', () => {
+  it('removes the temporary N8N_USER_FOLDER it made when the process exits', async () => {
+    const folder = await node(`
+      import { loadN8n } from '@paykit/testkit/n8n'
+      delete process.env.N8N_USER_FOLDER
+      loadN8n()
+      console.log(process.env.N8N_USER_FOLDER)
+    `)
+    expect(folder).toMatch(/paykit-n8n-/)
+    expect(existsSync(folder)).toBe(false)
+  })
+
   it('runs a workflow from @paykit/testkit/n8n under Node ESM', async () => {
     const out = await node(`
       import { runWorkflow, baseNodeTypes } from '@paykit/testkit/n8n'
