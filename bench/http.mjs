@@ -7,6 +7,7 @@
 //   node bench/http.mjs [--duration 5] [--connections 64] [--runs 3] [--cpu-prof]
 //
 // --cpu-prof writes the sandbox's CPU profile under ./cpu-profiles.
+// SANDBOX_BIN=<path of another paykit-sandbox.js> measures another build.
 /* global fetch, setTimeout, clearTimeout */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -32,7 +33,8 @@ const RUNS = Number(flags.runs)
 
 const require = createRequire(join(ROOT, 'package.json'))
 const PRISM = require.resolve('@stoplight/prism-cli/dist/index.js')
-const SANDBOX = join(ROOT, 'packages', 'testkit', 'dist', 'bin', 'paykit-sandbox.js')
+const SANDBOX =
+  process.env.SANDBOX_BIN ?? join(ROOT, 'packages', 'testkit', 'dist', 'bin', 'paykit-sandbox.js')
 
 const freePort = () =>
   new Promise((resolve, reject) => {

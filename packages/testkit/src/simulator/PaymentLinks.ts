@@ -172,10 +172,13 @@ export const postCheckout = (context: Context): Result =>
     ]
   })
 
-// The JSON of each order as last read, with the config it was read under. A record is
-// immutable (a change makes a new one), so a cached text is the order's current details;
-// dropping the record drops the text.
-const orderJson = new WeakMap<
+// The JSON of the orders read last (at most ORDER_JSON_CACHE_SIZE, the oldest dropped
+// first), with the config each was read under. A record is immutable (a change makes a
+// new one), so a cached text is the details of that record: a state holding an older
+// record still reads the older text. Bounded, so that a sandbox whose every order is read
+// once does not keep a second copy of each.
+const ORDER_JSON_CACHE_SIZE = 1024
+const orderJson = new Map<
   OrderRecord,
   { readonly config: SimulatorState['config']; readonly text: string }
 >()
@@ -184,6 +187,10 @@ const orderJsonOf = (state: SimulatorState, order: OrderRecord): string => {
   const cached = orderJson.get(order)
   if (cached !== undefined && cached.config === state.config) return cached.text
   const text = JSON.stringify(OrderDetails.encode(orderDetailsOf(state, order)))
+  if (orderJson.size >= ORDER_JSON_CACHE_SIZE) {
+    const oldest = orderJson.keys().next()
+    if (oldest.done !== true) orderJson.delete(oldest.value)
+  }
   orderJson.set(order, { config: state.config, text })
   return text
 }
