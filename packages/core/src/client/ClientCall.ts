@@ -164,9 +164,10 @@ const judge = <A>(call: Call<A>, response: TransportResponse): E.Either<PaykitEr
       decodeError(call.operation, response.status, [{ path: '', message: 'is not valid JSON' }]),
     )
   }
-  return E.mapLeft((errors: ReadonlyArray<FieldError>) =>
-    decodeError(call.operation, response.status, errors),
-  )(validate(call.decoder)(json))
+  const decoded = validate(call.decoder)(json)
+  return E.isRight(decoded)
+    ? decoded
+    : E.left(decodeError(call.operation, response.status, decoded.left))
 }
 
 /** The exchange as `onExchange` may see it: every part cleared of `secrets`. */
@@ -292,7 +293,7 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
       timeoutMs,
       credential: call.auth,
     }
-    const next = decide(policy, call.kind, call.optIn)
+    let next: ReturnType<typeof decide> | undefined
     for (let attempt = 1; ; attempt++) {
       const started = report === undefined ? 0 : now()
       let result: E.Either<TransportError, TransportResponse>
@@ -312,9 +313,13 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
         },
         call.secrets,
       )
+      // A response under 500 is never repeated (`isRetryable`): the common case skips the
+      // retry rules, which allocate an outcome, a decision and two closures per attempt.
+      if (E.isRight(result) && result.right.status < 500) return result
       const outcome = E.isRight(result)
         ? responseOutcome(result.right.status)
         : failure(result.left)
+      next ??= decide(policy, call.kind, call.optIn)
       const decision = next(attempt, outcome, Math.random())
       if (decision._tag === 'Retry' && !aborted(call.signal)) {
         await sleep(decision.delayMs, call.signal)
