@@ -174,20 +174,25 @@ const runOnce = async (kind, n) => {
     )
   const seen = await service.stats()
   return {
-    itemsPerSecond: (n / wallMs) * 1000,
-    wallMs,
-    // CPU of this process (every thread: the engine, isolated-vm) per item, in ms.
-    cpuMsPerItem: (cpu.user + cpu.system) / 1000 / n,
-    // CPU of the service process (sandbox and counting proxy) per item, in ms: with it,
-    // what the run asks of the machine's cores.
-    serviceCpuMsPerItem: seen.cpuMs / n,
-    maxInFlight: seen.maxInFlight,
+    ...figuresOf(n, wallMs, cpu, seen),
     maxInFlightFirst64: seen.maxInFlightEarly,
-    connections: seen.connections,
-    requests: seen.requests,
     tokenRequests: seen.tokenRequests,
   }
 }
+
+/** The figures every run reports, from its wall time, this process's CPU and the service's counts. */
+const figuresOf = (n, wallMs, cpu, seen) => ({
+  itemsPerSecond: (n / wallMs) * 1000,
+  wallMs,
+  // CPU of this process (every thread: the engine, isolated-vm) per item, in ms.
+  cpuMsPerItem: (cpu.user + cpu.system) / 1000 / n,
+  // CPU of the service process (sandbox and counting proxy) per item, in ms: with it,
+  // what the run asks of the machine's cores.
+  serviceCpuMsPerItem: seen.cpuMs / n,
+  maxInFlight: seen.maxInFlight,
+  connections: seen.connections,
+  requests: seen.requests,
+})
 
 // --helpers: n8n's request path and axios, as n8n-core 2.41 resolves them.
 const n8nRequire = createRequire(require.resolve('n8n-core'))
@@ -257,16 +262,7 @@ const requestsOnce = async (kind, n) => {
   const wallMs = performance.now() - started
   const cpu = process.cpuUsage(cpuBefore)
   send.close?.()
-  const seen = await service.stats()
-  return {
-    itemsPerSecond: (n / wallMs) * 1000,
-    wallMs,
-    cpuMsPerItem: (cpu.user + cpu.system) / 1000 / n,
-    serviceCpuMsPerItem: seen.cpuMs / n,
-    maxInFlight: seen.maxInFlight,
-    connections: seen.connections,
-    requests: seen.requests,
-  }
+  return figuresOf(n, wallMs, cpu, await service.stats())
 }
 
 const kinds = flags.helpers
