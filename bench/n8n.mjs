@@ -38,7 +38,12 @@ import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
-import { baseNodeTypes, runWorkflow, useExpressionEngine } from '@paykit/testkit/n8n'
+import {
+  baseNodeTypes,
+  disposeExpressionEngine,
+  runWorkflow,
+  useExpressionEngine,
+} from '@paykit/testkit/n8n'
 import {
   API_KEY,
   CLIENT_ID,
@@ -308,4 +313,7 @@ const result = {
   ...Object.fromEntries(kinds.map((k) => [k, medians(runs[k])])),
 }
 console.log(JSON.stringify(result))
+// isolated-vm's isolates torn down by process exit crash it now and then (SIGSEGV after
+// the result was printed): stop the vm evaluator first.
+await disposeExpressionEngine()
 process.exit(0)
