@@ -9,7 +9,8 @@
 //
 // Sections: bench/n8n.mjs (Paykit node vs n8n's HTTP Request node), bench/client.mjs
 // (client vs raw fetch), packages/core/bench/validate.mjs (when present),
-// packages/testkit/bench/sandbox.mjs (when present) and bench/http.mjs (sandbox vs Prism).
+// packages/testkit/bench/sandbox.mjs (when present), bench/http.mjs (sandbox vs Prism), and
+// packages/testkit/bench/stored-orders.mjs and links.mjs (the sandbox at scale).
 // Needs the built packages (`pnpm run build`; `pnpm bench` builds first).
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -36,6 +37,10 @@ const args = {
   client: SMOKE ? ['--calls', '50', '--runs', '1'] : [],
   http: SMOKE ? ['--duration', '1', '--runs', '1'] : [],
   sandbox: ['--duration', SMOKE ? '1' : '5'],
+  stored: SMOKE
+    ? ['--orders', '300', '--duration', '1']
+    : ['--orders', '100000', '--duration', '5'],
+  links: SMOKE ? ['--links', '1000', '--advance-every', '100'] : ['--links', '100000'],
 }
 const validateEnv = SMOKE ? { BENCH_MS: '40' } : {}
 
@@ -68,6 +73,22 @@ const runText = (script, scriptArgs, env = {}) =>
     child.on('error', (error) => resolve({ out, err: String(error), code: -1 }))
     child.on('exit', (code) => resolve({ out, err, code }))
   })
+
+/** Runs a script `runs` times and resolves with each run's figures, as `read` finds them. */
+const runTimes = async (runs, script, scriptArgs, read) => {
+  const results = []
+  for (let i = 0; i < runs; i++) {
+    const { out, err, code } = await runText(script, scriptArgs)
+    if (code !== 0) throw new Error(`${relative(ROOT, script)} exited with ${code}: ${err.trim()}`)
+    results.push(read(out))
+  }
+  return results
+}
+/** The median of one figure over the runs of `runTimes`. */
+const medianOf = (results, key) => {
+  const sorted = results.map((r) => r[key]).sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
+}
 
 const failures = []
 /**
@@ -143,6 +164,47 @@ const sandboxBench = SMOKE
       })
     : { missing: true }
 const http = await section('sandbox vs Prism', () => runJson(bench('http.mjs'), args.http))
+
+// The sandbox at scale (issue 10): the same requests with 100,000 orders stored as with
+// one, and the memory over 100,000 links, each the median of 3 runs of the testkit's own
+// scripts (the smoke run: a few hundred orders, once).
+const SCALE_RUNS = SMOKE ? 1 : 3
+const storedOrders = await section('sandbox with stored orders', () =>
+  runTimes(
+    SCALE_RUNS,
+    join(ROOT, 'packages', 'testkit', 'bench', 'stored-orders.mjs'),
+    args.stored,
+    (out) => {
+      const rps = (label) => Number(new RegExp(`^${label}\\s+(\\d+) req/s`, 'm').exec(out)?.[1])
+      const ratio = (kind) =>
+        Number(new RegExp(`ratio ${kind} \\d+/1 orders: ([\\d.]+) req/s`).exec(out)?.[1])
+      return {
+        get: ratio('GET'),
+        post: ratio('POST'),
+        getOne: rps('GET order, 1 order'),
+        postOne: rps('POST checkout, ~1 order'),
+        getMany: rps('GET order, \\d+ orders'),
+        postMany: rps('POST checkout, \\d+ orders'),
+      }
+    },
+  ),
+)
+const links = await section('sandbox memory over many links', () =>
+  runTimes(
+    SCALE_RUNS,
+    join(ROOT, 'packages', 'testkit', 'bench', 'links.mjs'),
+    args.links,
+    (out) => {
+      const m =
+        /growth (\d+) -> (\d+) links: RSS (\d+) -> (\d+) MB \(([+-]\d+)%\), heap used \+ external (\d+) -> (\d+) MB/.exec(
+          out,
+        )
+      if (m === null) throw new Error(`links.mjs printed no growth line: ${out.slice(-300)}`)
+      const [from, to, rssFrom, rssTo, , liveFrom, liveTo] = m.slice(1).map(Number)
+      return { from, to, rssFrom, rssTo, rssGrowth: (rssTo - rssFrom) / rssFrom, liveFrom, liveTo }
+    },
+  ),
+)
 
 // -------------------------------------------------------------------------------------
 // the table
@@ -307,6 +369,32 @@ if (http.error === undefined) {
     'report (Prism reference 487 MB)',
   )
 } else failed('sandbox vs Prism', http)
+if (storedOrders.error === undefined) {
+  for (const kind of ['get', 'post']) {
+    const ratio = medianOf(storedOrders, kind)
+    const run = storedOrders.find((r) => r[kind] === ratio) ?? storedOrders[0]
+    row(
+      `sandbox ${kind === 'get' ? 'GET order' : 'POST checkout'} req/s, ${args.stored[1]} orders stored vs 1`,
+      `${fmt(run[`${kind}Many`])} req/s`,
+      `1 order stored ${fmt(run[`${kind}One`])} req/s`,
+      x(ratio),
+      '>= 0.9x (within 10%)',
+      ratio >= 0.9,
+    )
+  }
+} else failed('sandbox with stored orders (packages/testkit/bench/stored-orders.mjs)', storedOrders)
+if (links.error === undefined) {
+  const growth = medianOf(links, 'rssGrowth')
+  const run = links.find((r) => r.rssGrowth === growth) ?? links[0]
+  row(
+    `sandbox RSS, ${fmt(run.from)} -> ${fmt(run.to)} links (expired links dropped)`,
+    `${fmt(run.rssFrom)} -> ${fmt(run.rssTo)} MB (heap + external ${fmt(run.liveFrom)} -> ${fmt(run.liveTo)} MB)`,
+    '',
+    `${growth >= 0 ? '+' : ''}${fmt(Math.round(growth * 100))}%`,
+    'within 20%',
+    Math.abs(growth) <= 0.2,
+  )
+} else failed('sandbox memory over many links (packages/testkit/bench/links.mjs)', links)
 if (sandboxBench.text === undefined)
   failed('sandbox vs bare node:http (packages/testkit/bench)', sandboxBench)
 else {
@@ -366,6 +454,7 @@ if (WRITE) {
     `- \`node bench/client.mjs\`: ${client.calls ?? 2000} \`GET /paymentlink/order/{code}\` through \`createClient\` (API key) vs bare \`fetch\` + \`json()\`, same headers, at 1 and 16 in flight; ratio = client time / fetch time.`,
     `- \`node ${rel(VALIDATE)}\`: ${validation.missing ? 'not present at this run' : 'validate vs io-ts decode, ajv 8, zod 4 (its own inputs; output below)'}.`,
     `- ${TESTKIT_SCRIPTS.length === 0 ? `\`${rel(SANDBOX_BENCH)}\`: not present at this run` : `${TESTKIT_SCRIPTS.map((p) => `\`node ${rel(p)} ${args.sandbox.join(' ')}\``).join(', ')}: the testkit's sandbox vs a bare node:http server (output below)`}.`,
+    `- \`node packages/testkit/bench/stored-orders.mjs ${args.stored.join(' ')}\`: GET order and POST checkout (autocannon, 64 connections) with one order stored, then after filling that many through the API; \`node packages/testkit/bench/links.mjs ${args.links.join(' ')}\`: that many links (64 keep-alive connections, 1-minute expiry, the clock moved past expiry and the 24 h retention every 1,000), the sandbox's RSS and live heap after a GC from 10,000 links on. Median of 3 runs each.`,
     `- \`node bench/http.mjs\`: autocannon, ${http.connections ?? 64} connections, ${http.durationS ?? 5} s per run, against \`paykit-sandbox\` and \`prism mock bench/openapi.yaml\` (Prism 5.16, static examples), each its own process; GET order of \`{ amount: 10 }\`, POST checkout \`{ amount: 10, orderName: 'bench' }\`.`,
     '',
     markdown,

@@ -41,6 +41,12 @@ describe('pnpm bench', () => {
     // The other packages' benchmarks appear too: their figures, or that they are missing.
     expect(out).toMatch(/\| (validate\(PaymentLinkRequest\)|validation)/)
     expect(out).toMatch(/\| sandbox vs bare node:http/)
+    // The sandbox at scale: requests with many orders stored vs one, memory over many links.
+    expect(out).toMatch(/^\| sandbox GET order req\/s, \d+ orders stored vs 1 \| \d+ req\/s \|/m)
+    expect(out).toMatch(
+      /^\| sandbox POST checkout req\/s, \d+ orders stored vs 1 \| \d+ req\/s \|/m,
+    )
+    expect(out).toMatch(/^\| sandbox RSS, [\d,]+ -> [\d,]+ links .*\| \d+ -> \d+ MB/m)
     expect(out).not.toContain('wrote BENCHMARKS.md')
   }, 300_000)
 })
