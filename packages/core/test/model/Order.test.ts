@@ -1,9 +1,21 @@
 import { fc, test } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
+import type * as t from 'io-ts'
 import { describe, expect, it } from 'vitest'
+import { FAIL, fastDecoderOf } from '../../src/internal/fastDecode.js'
 import { validate, type FieldError } from '../../src/model/FieldError.js'
 import * as Money from '../../src/model/Money.js'
-import { Locale, OrderDetails, TimeZone } from '../../src/model/Order.js'
+import {
+  Buyer,
+  Locale,
+  OrderDetails,
+  OrderLineItem,
+  OrderMetadata,
+  Payment,
+  Store,
+  TimeZone,
+  TotalDetails,
+} from '../../src/model/Order.js'
 import { orderStatuses } from '../../src/machines/OrderStatus.js'
 import { same, sandboxStore } from '../fixtures.js'
 
@@ -238,5 +250,219 @@ describe('OrderDetails properties', () => {
   test.prop([fc.anything()])('validate never throws and every error has a string path', (u) => {
     const r = validate(OrderDetails)(u)
     if (E.isLeft(r)) for (const e of r.left) expect(typeof e.path).toBe('string')
+  })
+})
+
+// -------------------------------------------------------------------------------------
+// the fast forms: exactly what io-ts's decode gives
+// -------------------------------------------------------------------------------------
+
+const orderCodecs: ReadonlyArray<readonly [string, t.Decoder<unknown, unknown>]> = [
+  ['OrderDetails', OrderDetails],
+  ['OrderLineItem', OrderLineItem],
+  ['TotalDetails', TotalDetails],
+  ['Store', Store],
+  ['Buyer', Buyer],
+  ['Payment', Payment],
+  ['OrderMetadata', OrderMetadata],
+] as unknown as ReadonlyArray<readonly [string, t.Decoder<unknown, unknown>]>
+
+/** The same value as io-ts's, member for member, in the same key order, with the same prototype. */
+const agrees = (codec: t.Decoder<unknown, unknown>, u: unknown): void => {
+  const fast = fastDecoderOf(codec)(u)
+  const slow = codec.decode(u)
+  if (E.isLeft(slow)) {
+    expect(fast).toBe(FAIL)
+    return
+  }
+  expect(fast).not.toBe(FAIL)
+  expect(fast).toStrictEqual(slow.right)
+  expect(JSON.stringify(fast)).toBe(JSON.stringify(slow.right))
+  expect(fast === u).toBe(slow.right === u)
+  if (typeof fast === 'object' && fast !== null)
+    expect(Object.getPrototypeOf(fast)).toBe(Object.getPrototypeOf(slow.right))
+}
+
+/** Every record of an order, for the codec of each. */
+const partsOf = (
+  order: Record<string, unknown>,
+): ReadonlyArray<readonly [t.Decoder<unknown, unknown>, unknown]> => {
+  const parts: Array<readonly [t.Decoder<unknown, unknown>, unknown]> = [
+    [OrderDetails as unknown as t.Decoder<unknown, unknown>, order],
+    [TotalDetails as unknown as t.Decoder<unknown, unknown>, order['totalDetails']],
+    [Store as unknown as t.Decoder<unknown, unknown>, order['store']],
+    [Payment as unknown as t.Decoder<unknown, unknown>, order['payment']],
+  ]
+  const payment = order['payment'] as { buyer?: unknown } | null | undefined
+  if (payment !== null && typeof payment === 'object')
+    parts.push([Buyer as unknown as t.Decoder<unknown, unknown>, payment.buyer])
+  const { lineItems, metadata } = order
+  if (Array.isArray(lineItems))
+    for (const item of lineItems as ReadonlyArray<unknown>)
+      parts.push([OrderLineItem as unknown as t.Decoder<unknown, unknown>, item])
+  if (Array.isArray(metadata))
+    for (const entry of metadata as ReadonlyArray<unknown>)
+      parts.push([OrderMetadata as unknown as t.Decoder<unknown, unknown>, entry])
+  return parts
+}
+
+/** A value with one member changed, removed, given as undefined or null, or added, at any depth. */
+const mutated = (value: unknown): fc.Arbitrary<unknown> => {
+  if (value === null || typeof value !== 'object')
+    return fc.oneof(fc.constant(value), fc.jsonValue())
+  const entries = Object.entries(value as Record<string, unknown>)
+  if (entries.length === 0) return fc.oneof(fc.constant(value), fc.jsonValue())
+  return fc.nat({ max: entries.length - 1 }).chain((i) => {
+    const [key, member] = entries[i] as [string, unknown]
+    const patched = (patch: Record<string, unknown>): unknown =>
+      Array.isArray(value)
+        ? Object.assign([...(value as Array<unknown>)], patch)
+        : { ...(value as Record<string, unknown>), ...patch }
+    return fc.oneof(
+      mutated(member).map((m) => patched({ [key]: m })),
+      fc.constant(patched({ [key]: undefined })),
+      fc.constant(patched({ [key]: null })),
+      fc.constant(Object.fromEntries(entries.filter(([k]) => k !== key))),
+      fc.jsonValue().map((j) => patched({ [`x${key}`]: j })),
+    )
+  })
+}
+
+const isoDate = fc
+  .date({ min: new Date('0000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z') })
+  .filter((d) => !Number.isNaN(d.getTime()))
+  .map((d) => d.toISOString())
+
+/** Where each field of a date-time starts, and values at the edges of its range. */
+const edges: ReadonlyArray<readonly [number, ReadonlyArray<number>]> = [
+  [5, [0, 1, 12, 13, 99]], // month
+  [8, [0, 1, 28, 29, 30, 31, 32]], // day
+  [11, [0, 23, 24]], // hour
+  [14, [0, 59, 60, 99]], // minute
+  [17, [0, 59, 60, 99]], // second
+]
+
+/** A date-time as `toISOString` writes it with one field at an edge (24:00:00.000 too). */
+const edgeDate = fc
+  .tuple(isoDate, fc.constantFrom(...edges), fc.nat(), fc.boolean())
+  .map(([iso, [at, values], pick, midnight]) => {
+    const value = values[pick % values.length] ?? 0
+    const s = iso.slice(0, at) + String(value).padStart(2, '0') + iso.slice(at + 2)
+    return at === 11 && value === 24 && midnight ? `${s.slice(0, 14)}00:00.000Z` : s
+  })
+
+/** A date-time with a fraction of 1 to 9 digits, or a stray character. */
+const oddDate = fc
+  .tuple(
+    isoDate,
+    fc.integer({ min: 1, max: 9 }),
+    fc.option(fc.tuple(fc.nat(24), fc.constantFrom('-', 'T', ':', '.', 'Z', ' ', 'x', '1'))),
+  )
+  .map(([iso, digits, stray]) => {
+    const s = `${iso.slice(0, 20)}${`${iso.slice(20, 23)}456789`.slice(0, digits)}Z`
+    return stray === null ? s : s.slice(0, stray[0]) + stray[1] + s.slice(stray[0] + 1)
+  })
+
+const created = fc.oneof(isoDate, edgeDate, oddDate)
+
+describe("the Order codecs' fast forms agree with decode", () => {
+  it.each(orderCodecs)('%s, on the samples', (_, codec) => {
+    for (const u of [paidOrder, pendingOrder, ...partsOf(paidOrder).map(([, part]) => part)])
+      agrees(codec, u)
+  })
+
+  test.prop([orderJson])('on valid orders and each of their records', (order) => {
+    for (const [codec, part] of partsOf(order)) agrees(codec, part)
+    agrees(
+      OrderDetails as unknown as t.Decoder<unknown, unknown>,
+      JSON.parse(JSON.stringify(order)),
+    )
+  })
+
+  test.prop([orderJson.chain((order) => mutated(order))])(
+    'on orders with one member changed at any depth',
+    (u) => {
+      for (const [, codec] of orderCodecs) agrees(codec, u)
+      if (u !== null && typeof u === 'object')
+        for (const [codec, part] of partsOf(u as Record<string, unknown>)) agrees(codec, part)
+    },
+  )
+
+  test.prop([orderJson, created], { numRuns: 1000 })('on any created date-time', (order, at) => {
+    agrees(OrderDetails as unknown as t.Decoder<unknown, unknown>, { ...order, created: at })
+  })
+
+  test.prop([fc.anything()])('on any value', (u) => {
+    for (const [, codec] of orderCodecs) agrees(codec, u)
+  })
+
+  it('on amounts given as Money, and records not made like JSON', () => {
+    const item = paidOrder.lineItems[0] as Record<string, unknown>
+    const asMoney = {
+      ...paidOrder,
+      subtotal: Money.fromCents(4848n),
+      total: Money.fromCents(4848n),
+      lineItems: [
+        {
+          ...item,
+          price: Money.fromCents(1999n),
+          promoPrice: Money.fromCents(1999n),
+          subTotal: Money.fromCents(3998n),
+        },
+      ],
+      totalDetails: {
+        shippingAmount: Money.zero,
+        discountAmount: Money.zero,
+        surchargeAmount: Money.zero,
+      },
+    }
+    class Row {
+      readonly kind = 'row'
+    }
+    const shapes: ReadonlyArray<unknown> = [
+      asMoney,
+      { ...asMoney, total: 48.48 },
+      JSON.parse(JSON.stringify({ ...paidOrder, extra: 1 }).replace('"extra"', '"__proto__"')),
+      JSON.parse('{"__proto__":{"x":1},' + JSON.stringify(item).slice(1)),
+      JSON.parse('{"__proto__":null,' + JSON.stringify(paidOrder.totalDetails).slice(1)),
+      Object.assign(Object.create(null) as object, paidOrder),
+      Object.assign(new Row(), paidOrder),
+      Object.create(paidOrder) as unknown,
+      Object.create(item) as unknown,
+      { ...paidOrder, [Symbol('s')]: 1 },
+      { ...paidOrder, 7: 'seven' },
+      { ...paidOrder, total: -0 },
+      { ...paidOrder, total: Number.NaN },
+      { ...paidOrder, lineItems: [...paidOrder.lineItems, undefined] },
+      Object.defineProperty({ ...paidOrder }, 'total', { value: 1, enumerable: false }),
+    ]
+    for (const u of shapes) {
+      for (const [, codec] of orderCodecs) agrees(codec, u)
+      if (u !== null && typeof u === 'object')
+        for (const [codec, part] of partsOf(u as Record<string, unknown>)) agrees(codec, part)
+    }
+  })
+})
+
+describe('Locale and TimeZone read as their regular expressions', () => {
+  const LOCALE = /^[a-z]{2,3}_[A-Z]{2}$/
+  const TIMEZONE = /^(?:UTC|GMT|[A-Z][A-Za-z_-]*(?:\/[A-Za-z0-9_+-]+)+)$/
+  const near = fc
+    .array(
+      fc.constantFrom(
+        ...'azAZmM_-+/09 \n`{@[é'.split(''),
+        'UTC',
+        'GMT',
+        'es',
+        'CR',
+        'America',
+        '/Costa_Rica',
+      ),
+      { maxLength: 8 },
+    )
+    .map((parts) => parts.join(''))
+  test.prop([fc.oneof(near, fc.string())])('on any string', (s) => {
+    expect(Locale.is(s)).toBe(LOCALE.test(s))
+    expect(TimeZone.is(s)).toBe(TIMEZONE.test(s))
   })
 })
