@@ -68,7 +68,8 @@ export interface Call<A> {
   readonly path: string
   readonly body?: unknown
   readonly auth: Auth
-  readonly decoder: t.Type<A, unknown, unknown>
+  /** `validate` of the success codec, built once per endpoint (not per call). */
+  readonly decode: (u: unknown) => E.Either<ReadonlyArray<FieldError>, A>
   readonly optIn: boolean
   readonly signal: AbortSignal | undefined
   /** Request data to keep out of errors and logs (card number, CVV). */
@@ -164,7 +165,7 @@ const judge = <A>(call: Call<A>, response: TransportResponse): E.Either<PaykitEr
       decodeError(call.operation, response.status, [{ path: '', message: 'is not valid JSON' }]),
     )
   }
-  const decoded = validate(call.decoder)(json)
+  const decoded = call.decode(json)
   return E.isRight(decoded)
     ? decoded
     : E.left(decodeError(call.operation, response.status, decoded.left))
@@ -196,6 +197,8 @@ const redactExchange = (exchange: Exchange, secrets: ReadonlyArray<string>): Exc
 
 const aborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true
 
+type Writable<T> = { -readonly [K in keyof T]: T[K] }
+
 /**
  * The card number (as written and as digits) and the CVV of a request, to keep out of
  * errors and logs.
@@ -212,6 +215,7 @@ export const cardSecrets = (request: unknown): ReadonlyArray<string> => {
 }
 
 const TOKEN = 'POST /token'
+const decodeAccessToken = validate(AccessTokenCodec)
 
 /** The credential a refused call used, as `Unauthorized` names it. */
 const credentialOf = (auth: Auth): 'accessToken' | 'apiKey' =>
@@ -280,19 +284,19 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
     call: Call<A>,
     authorization: string | undefined,
   ): Promise<E.Either<PaykitError, TransportResponse>> => {
-    const request: TransportRequest = {
+    // Built member by member, not from spreads of optional parts (~3x the cost).
+    const headers: Record<string, string> = { accept: 'application/json' }
+    if (call.body !== undefined) headers['content-type'] = 'application/json'
+    if (authorization !== undefined) headers['authorization'] = authorization
+    const request: Writable<TransportRequest> = {
       method: call.method,
-      url: `${base}${call.path}`,
-      headers: {
-        accept: 'application/json',
-        ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(authorization === undefined ? {} : { authorization }),
-      },
-      ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
-      ...(call.signal === undefined ? {} : { signal: call.signal }),
-      timeoutMs,
-      credential: call.auth,
+      url: base + call.path,
+      headers,
     }
+    if (call.body !== undefined) request.body = JSON.stringify(call.body)
+    if (call.signal !== undefined) request.signal = call.signal
+    request.timeoutMs = timeoutMs
+    request.credential = call.auth
     let next: ReturnType<typeof decide> | undefined
     for (let attempt = 1; ; attempt++) {
       const started = report === undefined ? 0 : now()
@@ -342,7 +346,7 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
     path: '/token',
     body: { clientId, clientSecret },
     auth: 'none',
-    decoder: AccessTokenCodec,
+    decode: decodeAccessToken,
     optIn: false,
     signal,
     secrets: [],

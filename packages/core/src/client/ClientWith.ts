@@ -47,8 +47,12 @@ const CHARGES = 'POST /charges'
 const CHECKOUT = 'POST /paymentlink/checkout'
 
 const OrderCode = NonEmptyString
-// Built once: `getOrder` is the hot read path.
+// Built once, not per call (`validate` looks up the codec's compiled fast path).
 const validateOrderCode = validate(OrderCode)
+const decodeOrderDetails = validate(OrderDetailsCodec)
+const decodeCharge = validate(ChargeResponseCodec)
+const decodePaymentMethod = validate(PaymentMethodCodec)
+const decodePaymentLink = validate(PaymentLinkResponseCodec)
 
 const chargeCall = (
   request: ChargeRequest,
@@ -61,7 +65,7 @@ const chargeCall = (
   path: '/charges',
   body: codec.encode(request),
   auth: 'accessToken',
-  decoder: ChargeResponseCodec,
+  decode: decodeCharge,
   optIn: false,
   signal,
   secrets: [],
@@ -124,7 +128,7 @@ export const createClientWith = (config: ClientConfigWithRuntime): Client => {
       path: '/paymentmethods',
       body: PaymentMethodRequestCodec.encode(input.right),
       auth: 'accessToken',
-      decoder: PaymentMethodCodec,
+      decode: decodePaymentMethod,
       optIn: false,
       signal: options.signal,
       secrets: extra,
@@ -148,7 +152,7 @@ export const createClientWith = (config: ClientConfigWithRuntime): Client => {
       path: '/paymentlink/checkout',
       body: PaymentLinkRequestCodec.encode(input.right),
       auth: 'paymentLink',
-      decoder: PaymentLinkResponseCodec,
+      decode: decodePaymentLink,
       optIn: options.retry === true,
       signal: options.signal,
       secrets: [],
@@ -165,7 +169,7 @@ export const createClientWith = (config: ClientConfigWithRuntime): Client => {
       method: 'GET',
       path: `/paymentlink/order/${encodeURIComponent(input.right)}`,
       auth: 'paymentLink',
-      decoder: OrderDetailsCodec,
+      decode: decodeOrderDetails,
       optIn: false,
       signal: options.signal,
       secrets: [],
