@@ -49,7 +49,9 @@ import { defaultRuntime } from './DefaultRuntime.js'
  * @since 0.1.0
  */
 export const createClient = (config: ClientConfig): Client => {
-  const runtime = defaultRuntime()
+  // The client reads a response's headers only to show them to `onExchange`: without
+  // the hook its own transport skips copying them.
+  const runtime = defaultRuntime(config.onExchange === undefined ? { responseHeaders: false } : {})
   return createClientWith({
     ...config,
     transport: config.transport ?? runtime.transport,

@@ -177,6 +177,17 @@ describe('FetchTransport', () => {
     })
   })
 
+  it('answers with no headers when told its caller reads none, the same status and body', async () => {
+    const base = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'X-Thing': 'A' })
+      res.end('{"ok":true}')
+    })
+    const r = await fetchTransport({ responseHeaders: false })(get(base))()
+    expect(r).toStrictEqual(E.right({ status: 200, headers: {}, body: '{"ok":true}' }))
+    const all = await fetchTransport({ responseHeaders: true })(get(base))()
+    expect(E.isRight(all) && all.right.headers['x-thing']).toBe('A')
+  })
+
   it('uses an injected fetch, and never rejects when it throws', async () => {
     const transport = fetchTransport({
       fetch: () => Promise.reject(new TypeError('fetch failed', { cause: { code: 'EAI_AGAIN' } })),
