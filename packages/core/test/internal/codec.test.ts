@@ -13,7 +13,7 @@ const parses = (s: string): boolean => {
 }
 
 describe('HttpUrl', () => {
-  test.prop([fc.stringMatching(PLAIN_HTTP_URL).filter((s) => !/xn--/i.test(s))], {
+  test.prop([fc.stringMatching(PLAIN_HTTP_URL)], {
     numRuns: 2000,
   })('the form checked without parsing is one the URL parser accepts', (s) => {
     expect(parses(s)).toBe(true)
@@ -24,6 +24,7 @@ describe('HttpUrl', () => {
       fc.string(),
       fc.webUrl(),
       fc.stringMatching(/^https?:\/\/[0-9a-z.:x-]{0,20}[/?#]?.{0,10}$/),
+      fc.stringMatching(/^https?:\/\/(?:xn--|[a-z-]){1,12}(?:\.[a-z0-9-]{1,8}){0,3}(?:\/.{0,6})?$/),
     ),
   ])('accepts exactly what the URL parser accepts as http(s)', (s) => {
     expect(HttpUrl.is(s)).toBe(parses(s))
@@ -38,6 +39,14 @@ describe('HttpUrl', () => {
   ])('refuses %s', (s) => {
     expect(E.isLeft(HttpUrl.decode(s))).toBe(true)
   })
+
+  it.each(['http://a--b.c/', 'http://xn--bcher-kva.example/', 'http://a.b/xn--'])(
+    'leaves %s, a host with two hyphens in a row, to the URL parser (or has none)',
+    (s) => {
+      expect(PLAIN_HTTP_URL.test(s)).toBe(s.endsWith('/xn--'))
+      expect(HttpUrl.is(s)).toBe(parses(s))
+    },
+  )
 
   it.each(['http://1.2.3.4/', 'http://a..b/c', 'https://shop.example.com/ok?o=1#x', 'HTTP://A.B'])(
     'accepts %s',
