@@ -8,11 +8,20 @@ import * as t from 'io-ts'
 import { validatesThrough } from './expected.js'
 import {
   FAIL,
+  failed,
+  type FastDecoder,
   type FastPathBuilder,
   primitiveOf,
-  refinedPrimitive,
   withFastPath,
 } from './fastDecode.js'
+import {
+  defaultDecoder,
+  isRefusingAbsent,
+  nullableDecoder,
+  primitiveDecoder,
+  type Quick,
+  refusesAbsent,
+} from './fastForm.js'
 
 // -------------------------------------------------------------------------------------
 // combinators
@@ -28,12 +37,16 @@ const combinator = <T extends object>(
   build: FastPathBuilder,
 ): T => withFastPath(validatesThrough(outer, inner), build)
 
-/** A codec narrowed by a predicate whose failure carries `message` (never the value). */
+/**
+ * A codec narrowed by a predicate whose failure carries `message` (never the value);
+ * `quick` is a check that a walk of a record makes inline for it (see `fastForm`).
+ */
 export const refine = <A, O>(
   codec: t.Type<A, O, unknown>,
   predicate: (a: A) => boolean,
   message: string,
   name = `Refined<${codec.name}>`,
+  quick?: Quick,
 ): t.Type<A, O, unknown> =>
   combinator(
     new t.Type<A, O, unknown>(
@@ -50,12 +63,13 @@ export const refine = <A, O>(
     codec,
     (compile) => {
       const type = primitiveOf(codec)
-      if (type !== undefined) return refinedPrimitive(type, predicate)
+      if (type !== undefined) return primitiveDecoder(type, predicate, quick)
       const inner = compile(codec)
-      return (u) => {
+      const refined: FastDecoder = (u) => {
         const a = inner(u)
-        return a === FAIL || !predicate(a as A) ? FAIL : a
+        return failed(a) || !predicate(a as A) ? FAIL : a
       }
+      return isRefusingAbsent(inner) ? refusesAbsent(refined) : refined
     },
   )
 
@@ -69,10 +83,7 @@ export const withDefault = <A, O>(codec: t.Type<A, O, unknown>, value: A): t.Typ
       codec.encode,
     ),
     codec,
-    (compile) => {
-      const inner = compile(codec)
-      return (u) => (u === undefined ? value : inner(u))
-    },
+    (compile) => defaultDecoder(compile(codec), value),
   )
 
 /** The context of a field below the value being decoded, for a rule that spans fields. */
@@ -126,7 +137,7 @@ export const withRule = <A, O>(
       const inner = compile(codec)
       return (u) => {
         const a = inner(u)
-        return a === FAIL || rule(a as A, u, []).length > 0 ? FAIL : a
+        return failed(a) || rule(a as A, u, []).length > 0 ? FAIL : a
       }
     },
   )
@@ -141,6 +152,7 @@ export const NonEmptyString = refine(
   (s) => s.trim().length > 0,
   'must not be empty',
   'NonEmptyString',
+  { check: 'nonBlank' },
 )
 
 /**
@@ -170,6 +182,7 @@ export const MaxLengthString = (max: number): t.Type<string, string, unknown> =>
     (s) => fitsCodePoints(s, max),
     `must be at most ${max} characters`,
     `MaxLength<${max}>`,
+    { check: 'maxLength', bound: max },
   )
 
 /** A finite number (JSON has no NaN or Infinity; a decoded value never holds one). */
@@ -186,6 +199,7 @@ export const PositiveInt = refine(
   (n) => Number.isSafeInteger(n) && n > 0,
   'must be a positive integer',
   'PositiveInt',
+  { check: 'positiveInt' },
 )
 
 /** An integer (any sign). */
@@ -284,10 +298,7 @@ export const nullOr = <A, O>(codec: t.Type<A, O, unknown>): t.Type<A | null, O |
       (a) => (a === null ? null : codec.encode(a)),
     ),
     t.union([codec, t.null]),
-    (compile) => {
-      const inner = compile(codec)
-      return (u) => (u === null ? null : inner(u))
-    },
+    (compile) => nullableDecoder(compile(codec)),
   )
 
 /**
@@ -316,7 +327,7 @@ export const withInputRule = <A, O>(
       const inner = compile(codec)
       return (u) => {
         const a = inner(u)
-        return a === FAIL || rule(u, []).length > 0 ? FAIL : a
+        return failed(a) || rule(u, []).length > 0 ? FAIL : a
       }
     },
   )

@@ -7,7 +7,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
 import { expectedOf } from '../internal/expected.js'
-import { FAIL, fastDecoderOf } from '../internal/fastDecode.js'
+import { failed, fastDecoderOf } from '../internal/fastDecode.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -352,7 +352,8 @@ export const validate = <A, O, I>(
   return (input) => {
     try {
       const a = fast(input)
-      if (a !== FAIL) return E.right(a as A)
+      // `E.right`'s value, built here: no call through the module's namespace.
+      if (!failed(a)) return { _tag: 'Right', right: a as A }
       const decoded = codec.decode(input)
       return decoded._tag === 'Right' ? decoded : E.left(fromValidationErrors(decoded.left))
     } catch {

@@ -12,7 +12,8 @@ import type * as Ord_ from 'fp-ts/lib/Ord.js'
 import * as t from 'io-ts'
 import { refine } from '../internal/codec.js'
 import { decimalFromNumber } from '../internal/decimal.js'
-import { FAIL, withFastPath } from '../internal/fastDecode.js'
+import { FAIL, failed, withFastPath } from '../internal/fastDecode.js'
+import { refusesAbsent } from '../internal/fastForm.js'
 
 // 40 significant digits: exact for 10^9 prices x 10^6 quantities x many lines.
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN })
@@ -379,14 +380,16 @@ export const MoneyFromNumber: t.Type<Money, number, unknown> = withFastPath(
             ),
     toNumber,
   ),
-  () => (u) =>
-    typeof u === 'number'
-      ? Number.isFinite(u)
-        ? ofFinite(u)
-        : FAIL
-      : isMoney(u) && u.isFinite()
-        ? u
-        : FAIL,
+  () =>
+    refusesAbsent((u) =>
+      typeof u === 'number'
+        ? Number.isFinite(u)
+          ? ofFinite(u)
+          : FAIL
+        : isMoney(u) && u.isFinite()
+          ? u
+          : FAIL,
+    ),
 )
 
 /**
@@ -407,9 +410,15 @@ export const MoneyFromNumber: t.Type<Money, number, unknown> = withFastPath(
  * @category codecs
  * @since 0.1.0
  */
-export const PositiveMoney: t.Type<Money, number, unknown> = refine(
-  MoneyFromNumber,
-  isPositive,
-  'must be greater than 0',
-  'PositiveMoney',
+export const PositiveMoney: t.Type<Money, number, unknown> = withFastPath(
+  refine(MoneyFromNumber, isPositive, 'must be greater than 0', 'PositiveMoney'),
+  // A number's sign is the Decimal's: checked before it is made.
+  (compile) => {
+    const money = compile(MoneyFromNumber)
+    return refusesAbsent((u) => {
+      if (typeof u === 'number') return u > 0 ? money(u) : FAIL
+      const m = money(u)
+      return failed(m) || !isPositive(m as Money) ? FAIL : m
+    })
+  },
 )

@@ -39,7 +39,8 @@ import {
   withDefault,
 } from '../internal/codec.js'
 import { validatesThrough } from '../internal/expected.js'
-import { FAIL, withFastPath } from '../internal/fastDecode.js'
+import { FAIL, failed, withFastPath } from '../internal/fastDecode.js'
+import { refusesAbsent, withOneOfForm } from '../internal/fastForm.js'
 import * as Money from './Money.js'
 
 // -------------------------------------------------------------------------------------
@@ -132,11 +133,24 @@ export const Amount = Money.PositiveMoney
  * @category codecs
  * @since 0.1.0
  */
-export const Price = refine(
-  Money.MoneyFromNumber,
-  (m) => m.isZero() || m.isPositive(),
-  'must be greater than or equal to 0',
-  'Price',
+export const Price = withFastPath(
+  refine(
+    Money.MoneyFromNumber,
+    (m) => m.isZero() || m.isPositive(),
+    'must be greater than or equal to 0',
+    'Price',
+  ),
+  // A number's sign is the Decimal's: checked before it is made (-0 is zero).
+  (compile) => {
+    const money = compile(Money.MoneyFromNumber)
+    return (u) => {
+      if (typeof u === 'number') return u >= 0 ? money(u) : FAIL
+      const m = money(u)
+      return failed(m) || !((m as Money.Money).isZero() || (m as Money.Money).isPositive())
+        ? FAIL
+        : m
+    }
+  },
 )
 
 // -------------------------------------------------------------------------------------
@@ -297,6 +311,8 @@ export const LineItem = withFastPath(
   },
 )
 
+const LineItemArray = t.readonlyArray(LineItem)
+
 /**
  * `lineItems`: a non-empty array of line items.
  *
@@ -316,11 +332,17 @@ export const LineItem = withFastPath(
  * @category codecs
  * @since 0.1.0
  */
-export const LineItems = refine(
-  t.readonlyArray(LineItem),
-  (items) => items.length > 0,
-  'must have at least one line item',
-  'LineItems',
+export const LineItems = withFastPath(
+  refine(
+    LineItemArray,
+    (items) => items.length > 0,
+    'must have at least one line item',
+    'LineItems',
+  ),
+  (compile) => {
+    const items = compile(LineItemArray)
+    return refusesAbsent((u) => (Array.isArray(u) && u.length > 0 ? items(u) : FAIL))
+  },
 )
 
 /**
@@ -369,9 +391,16 @@ const AmountOrLineItems = withFastPath(
           ]),
     (a) => a,
   ),
-  // Its value only goes into the request's merge, which reads no member of it.
-  () => (u) =>
-    !isRecord(u) || u['amount'] !== undefined || u['lineItems'] !== undefined ? NO_MEMBERS : FAIL,
+  // Its value only goes into the request's merge, which reads no member of it; a walk of
+  // the request checks it from the members it visits.
+  () =>
+    withOneOfForm(
+      (u) =>
+        !isRecord(u) || u['amount'] !== undefined || u['lineItems'] !== undefined
+          ? NO_MEMBERS
+          : FAIL,
+      ['amount', 'lineItems'],
+    ),
 )
 
 /**

@@ -8,6 +8,13 @@ import * as t from 'io-ts'
 import { describe, expect, it } from 'vitest'
 import { FrameMessage } from '../../src/machines/Authentication.js'
 import { ChargeRequest, ChargeResponse, chargeRequestFor } from '../../src/model/Charge.js'
+import {
+  MaxLengthString,
+  NonEmptyString,
+  nullOr,
+  PositiveInt,
+  withDefault,
+} from '../../src/internal/codec.js'
 import { FAIL, fastDecoderOf } from '../../src/internal/fastDecode.js'
 import { OrderDetails } from '../../src/model/Order.js'
 import { fromValidationErrors, validate } from '../../src/model/FieldError.js'
@@ -354,5 +361,247 @@ describe('fastDecoderOf agrees with decode on records not made like JSON', () =>
       'x',
     ]
     for (const codec of codecs) for (const u of inputs) agrees(codec, u)
+  })
+})
+
+// -------------------------------------------------------------------------------------
+// what a walk checks, and the forms it decodes inline
+// -------------------------------------------------------------------------------------
+
+/** A class whose getter is named like a member: io-ts reads it, `for...in` does not. */
+class WithGetter {
+  readonly quantity = 2
+  get sku(): string {
+    return 'FROM-GETTER'
+  }
+}
+
+describe('fastDecoderOf agrees with decode on what a walk must check', () => {
+  const exacts: ReadonlyArray<t.Decoder<unknown, unknown>> = [
+    SkuLineItem,
+    Metadata,
+    Product,
+    ProductLineItem,
+    PaymentLinkRequest,
+    t.exact(t.type({ sku: t.string, quantity: t.number })),
+    t.exact(t.partial({ sku: t.string, quantity: t.number })),
+    t.intersection([
+      t.exact(t.type({ sku: t.string })),
+      t.exact(t.partial({ quantity: t.number })),
+    ]),
+  ] as unknown as ReadonlyArray<t.Decoder<unknown, unknown>>
+  const hidden = (o: object, key: string, value: unknown): object =>
+    Object.defineProperty({ ...o }, key, { value, enumerable: false })
+  const shapes: ReadonlyArray<readonly [string, () => unknown]> = [
+    ['a getter of a class named like a member', () => new WithGetter()],
+    [
+      'a getter of a class, and the member given',
+      () => Object.defineProperty(new WithGetter(), 'sku', { value: 'A', enumerable: true }),
+    ],
+    ['an inherited enumerable member', () => Object.create({ sku: 'A' }) as unknown],
+    [
+      'an inherited enumerable member after own ones',
+      () => Object.assign(Object.create({ quantity: 1 }) as object, { sku: 'A' }),
+    ],
+    [
+      'an inherited enumerable key, nothing else inherited',
+      () => Object.assign(Object.create({ x: 1 }) as object, { sku: 'A', quantity: 1 }),
+    ],
+    ['a hidden member worth undefined', () => hidden({ sku: 'A' }, 'quantity', undefined)],
+    ['a hidden member', () => hidden({ sku: 'A' }, 'quantity', 3)],
+    ['a hidden key and an inherited one', () => hidden(Object.create({ y: 1 }) as object, 'x', 1)],
+    [
+      'one hidden key, one inherited, members given',
+      () => {
+        const o = Object.assign(Object.create({ y: 1 }) as object, { sku: 'A', quantity: 1 })
+        return Object.defineProperty(o, 'x', { value: 1, enumerable: false })
+      },
+    ],
+    [
+      'an inherited member, and a hidden key',
+      () =>
+        Object.defineProperty(
+          Object.assign(Object.create({ quantity: 1 }) as object, { sku: 'A' }),
+          'x',
+          { value: 1, enumerable: false },
+        ),
+    ],
+    [
+      'an inherited member and an inherited key',
+      () => Object.assign(Object.create({ quantity: 1, x: 1 }) as object, { sku: 'A' }),
+    ],
+    [
+      'a null prototype',
+      () => Object.assign(Object.create(null) as object, { sku: 'A', quantity: 1 }),
+    ],
+  ]
+
+  it.each(shapes)('%s', (_, make) => {
+    for (const codec of exacts) agrees(codec, make())
+  })
+
+  it('an Object.prototype given enumerable keys, under a null-prototype record', () => {
+    const proto = Object.prototype as Record<string, unknown>
+    try {
+      proto['polluted'] = 1
+      const make = (): unknown =>
+        Object.assign(Object.create(null) as object, { sku: 'A', quantity: 1, orderName: 'o' })
+      for (const codec of exacts) agrees(codec, make())
+    } finally {
+      delete proto['polluted']
+    }
+  })
+
+  it('members that change, inherited in another order', () => {
+    const codec = t.exact(
+      t.type({ a: Money.MoneyFromNumber, b: Money.MoneyFromNumber }),
+    ) as unknown as t.Decoder<unknown, unknown>
+    agrees(codec, Object.create({ b: 1, a: 2 }) as unknown)
+    agrees(codec, Object.assign(Object.create({ b: 1 }) as object, { a: 2 }))
+  })
+
+  it('members named like keys of Object.prototype', () => {
+    const codecs = [
+      t.exact(t.partial({ constructor: t.unknown, toString: t.unknown, a: t.string })),
+      t.intersection([
+        t.exact(t.type({ a: t.string })),
+        t.exact(t.partial({ valueOf: t.unknown, hasOwnProperty: t.unknown })),
+      ]),
+    ] as unknown as ReadonlyArray<t.Decoder<unknown, unknown>>
+    for (const codec of codecs)
+      for (const u of [{ a: 'x' }, { a: 'x', constructor: 1 }, { a: 'x', valueOf: 2 }, {}])
+        agrees(codec, u)
+  })
+
+  it('the same intersection nested in itself (a recursive codec)', () => {
+    interface Node {
+      readonly name: string
+      readonly children?: ReadonlyArray<Node>
+    }
+    const Node: t.Type<Node> = t.recursion('Node', () =>
+      t.intersection([
+        t.exact(t.type({ name: t.string })),
+        t.exact(t.partial({ children: t.readonlyArray(Node) })),
+      ]),
+    )
+    const tree = {
+      children: [
+        { name: 'b', x: 1 },
+        { children: [{ name: 'd' }], name: 'c' },
+      ],
+      name: 'a',
+    }
+    agrees(Node as unknown as t.Decoder<unknown, unknown>, tree)
+    agrees(Node as unknown as t.Decoder<unknown, unknown>, { name: 'a', children: [{}] })
+  })
+
+  it('a walk that threw leaves the next ones right', () => {
+    const throwing = {
+      orderName: 'o',
+      get amount(): number {
+        throw new Error('boom')
+      },
+    }
+    expect(() => fastDecoderOf(PaymentLinkRequest)(throwing)).toThrow('boom')
+    for (const u of samples) agrees(PaymentLinkRequest, u)
+  })
+
+  it('a merged record is a plain record', () => {
+    const decoded = fastDecoderOf(PaymentLinkRequest)(S.paymentLinkFromAmount)
+    expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype)
+    expect((decoded as object).constructor).toBe(Object)
+    expect({ ...(decoded as object) }).toStrictEqual(decoded)
+  })
+})
+
+describe('fastDecoderOf agrees with decode on the forms a walk decodes inline', () => {
+  const members = {
+    name: MaxLengthString(3),
+    sku: NonEmptyString,
+    quantity: PositiveInt,
+    label: withDefault(MaxLengthString(3), 'abc'),
+    note: nullOr(MaxLengthString(3)),
+    flag: withDefault(t.boolean, false),
+    plain: t.string,
+  }
+  const codecs = [
+    t.exact(t.partial(members)),
+    t.exact(t.type(members)),
+    t.intersection([t.exact(t.type({ id: t.number })), t.exact(t.partial(members))]),
+  ] as unknown as ReadonlyArray<t.Decoder<unknown, unknown>>
+  const value = fc.oneof(
+    fc.constantFrom(undefined, null, 0, -1, 1, 1.5, 2 ** 53, true, '', ' ', '\u00a0x', 'x'),
+    fc.string({ unit: 'binary', maxLength: 5 }),
+    fc.integer(),
+  )
+  const record = fc.dictionary(fc.constantFrom('id', 'extra', ...Object.keys(members)), value, {
+    maxKeys: 9,
+  })
+
+  test.prop([record])('members of every form, any value', (u) => {
+    for (const codec of codecs) agrees(codec, u)
+  })
+
+  test.prop([record])('amount or lineItems given, or given as undefined', (u) => {
+    const request = { ...u, amount: u['amount'] ?? undefined, lineItems: u['lineItems'] }
+    agrees(PaymentLinkRequest, request)
+  })
+})
+
+describe('fastDecoderOf agrees with decode on records of any make', () => {
+  const keys = [
+    'sku',
+    'quantity',
+    'product',
+    'name',
+    'price',
+    'requiresShipping',
+    'imageUrl',
+    'value',
+    'orderName',
+    'amount',
+    'lineItems',
+    'x',
+  ]
+  const member = fc.oneof(
+    fc.constantFrom(undefined, null, 'A', '', 1, 2.5, -1, true, 'https://a.b/c'),
+    fc.constant({ name: 'Mug', price: 1 }),
+    fc.constant([{ sku: 'A', quantity: 1 }]),
+  )
+  /** Where a key goes: the record's own enumerable keys, its hidden ones, its prototype's. */
+  const placed = fc.array(fc.tuple(fc.constantFrom(...keys), member, fc.nat({ max: 5 })), {
+    maxLength: 7,
+  })
+  const made = fc.tuple(placed, fc.nat({ max: 3 })).map(([entries, make]) => {
+    const proto: Record<string, unknown> = {}
+    const hiddenProto: Record<string, unknown> = {}
+    const prototype =
+      make === 0 ? Object.prototype : make === 1 ? null : Object.create(Object.prototype)
+    const u: Record<string, unknown> = Object.create(prototype) as Record<string, unknown>
+    for (const [k, v, where] of entries) {
+      const own = { value: v, writable: true, configurable: true }
+      if (where <= 2) Object.defineProperty(u, k, { ...own, enumerable: true })
+      else if (where === 3) Object.defineProperty(u, k, { ...own, enumerable: false })
+      else if (where === 4) proto[k] = v
+      else hiddenProto[k] = v
+    }
+    if (prototype !== null && prototype !== Object.prototype) {
+      Object.assign(prototype as object, proto)
+      for (const [k, v] of Object.entries(hiddenProto))
+        Object.defineProperty(prototype as object, k, { value: v, enumerable: false })
+    }
+    return u
+  })
+  const targets = [
+    PaymentLinkRequest,
+    LineItem,
+    SkuLineItem,
+    ProductLineItem,
+    Product,
+    Metadata,
+  ] as unknown as ReadonlyArray<t.Decoder<unknown, unknown>>
+
+  test.prop([made], { numRuns: 500 })('own, hidden and inherited members', (u) => {
+    for (const codec of targets) agrees(codec, u)
   })
 })

@@ -1,0 +1,136 @@
+/**
+ * The form of a simple fast decoder (a primitive, maybe refined, maybe with a default or
+ * null allowed), recorded beside it so that a walk of a record decodes such a member
+ * inline instead of calling its decoder: most members of a request are of this kind, and
+ * a call through a closure V8 cannot inline costs more than the check itself.
+ */
+import { FAIL, type FastDecoder } from './fastDecoder.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/** The `typeof` of the values a primitive codec accepts. */
+export type Primitive = 'string' | 'number' | 'boolean'
+
+/**
+ * A check a walk makes inline for a refinement, before any call of its predicate:
+ * `maxLength` accepts a string of at most `bound` UTF-16 units (no more code points
+ * either), `nonBlank` one whose first character is printable ASCII other than a space,
+ * and `positiveInt`, a safe integer above zero, decides alone (it is the predicate).
+ * Anything `maxLength` or `nonBlank` does not accept goes to the predicate.
+ */
+export type Quick =
+  | { readonly check: 'maxLength'; readonly bound: number }
+  | { readonly check: 'nonBlank' }
+  | { readonly check: 'positiveInt' }
+
+/**
+ * What a simple decoder does, in this order: `undefined` gives `absent` (a default, or
+ * FAIL), `null` gives `nil` (itself, or FAIL), any other value of type `type` that
+ * `predicate` (if any) holds for is itself (`quick` says how to check it inline), and
+ * anything else is FAIL.
+ */
+export interface Form {
+  readonly type: Primitive
+  readonly predicate: ((a: unknown) => boolean) | undefined
+  readonly quick: Quick | undefined
+  readonly absent: unknown
+  readonly nil: unknown
+}
+
+// -------------------------------------------------------------------------------------
+// registry
+// -------------------------------------------------------------------------------------
+
+const forms = new WeakMap<FastDecoder, Form>()
+
+/** Records the form of `decoder`, which must behave as the form says; returns `decoder`. */
+export const withForm = (decoder: FastDecoder, form: Form): FastDecoder => {
+  forms.set(decoder, form)
+  return decoder
+}
+
+/** The form of `decoder`, if it has one. */
+export const formOf = (decoder: FastDecoder): Form | undefined => forms.get(decoder)
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * The fast decoder of a primitive codec narrowed by `predicate` (a refinement, if any),
+ * one closure with the `typeof` check inline, and its form (`quick`, if given, must
+ * agree with `predicate`).
+ */
+export const primitiveDecoder = (
+  type: Primitive,
+  predicate: ((a: never) => boolean) | undefined,
+  quick?: Quick,
+): FastDecoder => {
+  const p = predicate as ((a: unknown) => boolean) | undefined
+  const form: Form = { type, predicate: p, quick, absent: FAIL, nil: FAIL }
+  if (p === undefined) return withForm((u) => (typeof u === type ? u : FAIL), form)
+  switch (type) {
+    case 'string':
+      return withForm((u) => (typeof u === 'string' && p(u) ? u : FAIL), form)
+    case 'number':
+      return withForm((u) => (typeof u === 'number' && p(u) ? u : FAIL), form)
+    case 'boolean':
+      return withForm((u) => (typeof u === 'boolean' && p(u) ? u : FAIL), form)
+  }
+}
+
+/** `inner` with `undefined` decoded as `value` (a default), and its form if `inner` has one. */
+export const defaultDecoder = (inner: FastDecoder, value: unknown): FastDecoder => {
+  const decoder: FastDecoder = (u) => (u === undefined ? value : inner(u))
+  const form = formOf(inner)
+  return form === undefined ? decoder : withForm(decoder, { ...form, absent: value })
+}
+
+/** `inner` with `null` decoded as itself, and its form if `inner` has one. */
+export const nullableDecoder = (inner: FastDecoder): FastDecoder => {
+  const decoder: FastDecoder = (u) => (u === null ? null : inner(u))
+  const form = formOf(inner)
+  // `undefined` still goes to `inner`: the form keeps its `absent`.
+  return form === undefined ? decoder : withForm(decoder, { ...form, nil: null })
+}
+
+// -------------------------------------------------------------------------------------
+// decoders that refuse `undefined`
+// -------------------------------------------------------------------------------------
+
+const refusingAbsent = new WeakSet<FastDecoder>()
+
+/**
+ * Records that `decoder` gives FAIL for `undefined` (it wants an array, a record, a
+ * number): a walk then knows an absent member of it fails without calling it. Returns
+ * `decoder`.
+ */
+export const refusesAbsent = (decoder: FastDecoder): FastDecoder => {
+  refusingAbsent.add(decoder)
+  return decoder
+}
+
+/** Whether `decoder` is known to give FAIL for `undefined`. */
+export const isRefusingAbsent = (decoder: FastDecoder): boolean => refusingAbsent.has(decoder)
+
+// -------------------------------------------------------------------------------------
+// rules of records
+// -------------------------------------------------------------------------------------
+
+const oneOfForms = new WeakMap<FastDecoder, ReadonlyArray<string>>()
+
+/**
+ * Records that `rule`, a branch of an intersection of records, fails exactly when none of
+ * `keys` is given (not `undefined`) and adds no member otherwise: a walk of the record
+ * checks it from the keys it visited, without calling it. Returns `rule`.
+ */
+export const withOneOfForm = (rule: FastDecoder, keys: ReadonlyArray<string>): FastDecoder => {
+  oneOfForms.set(rule, keys)
+  return rule
+}
+
+/** The keys of which `rule` wants one given, if it has that form. */
+export const oneOfFormOf = (rule: FastDecoder): ReadonlyArray<string> | undefined =>
+  oneOfForms.get(rule)
