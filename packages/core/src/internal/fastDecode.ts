@@ -13,7 +13,8 @@
  * An exact `type` or `partial`, and an intersection of them, decodes a record by one
  * `for...in` walk of its keys (`fastRecord`), which builds the value in io-ts's key order;
  * a record whose keys or members the walk would not read as io-ts does takes io-ts's steps
- * one by one.
+ * one by one. A fast path registered for a record may read its members by name for the
+ * inputs it most often gets and leave the rest to that walk (`structural`).
  */
 import * as t from 'io-ts'
 import { type Compile, FAIL, failed, type FastDecoder } from './fastDecoder.js'
@@ -26,10 +27,14 @@ import { walkable } from './ownKeys.js'
 // model
 // -------------------------------------------------------------------------------------
 
-export { FAIL, failed, type FastDecoder } from './fastDecoder.js'
+export { asIs, FAIL, failed, type FastDecoder } from './fastDecoder.js'
 
-/** Builds the fast decoder of a codec from the fast decoders of the codecs it wraps. */
-export type FastPathBuilder = (compile: Compile) => FastDecoder
+/**
+ * Builds the fast decoder of a codec from the fast decoders of the codecs it wraps;
+ * `structural` compiles the codec as if it had no fast path of its own (from its io-ts
+ * structure), for a fast path that handles the commonest inputs and leaves the rest to it.
+ */
+export type FastPathBuilder = (compile: Compile, structural: () => FastDecoder) => FastDecoder
 
 // -------------------------------------------------------------------------------------
 // registry
@@ -247,7 +252,13 @@ const exactBranchesOf = (
 
 const build = (codec: t.Decoder<unknown, unknown>): FastDecoder => {
   const own = builders.get(codec)
-  if (own !== undefined) return own(fastDecoderOf)
+  return own === undefined
+    ? buildStructural(codec)
+    : own(fastDecoderOf, () => buildStructural(codec))
+}
+
+/** The fast decoder of `codec` from its io-ts structure, whatever fast path it has. */
+const buildStructural = (codec: t.Decoder<unknown, unknown>): FastDecoder => {
   const tagged = codec as Tagged
   const tag = tagged._tag ?? ''
   const primitive = primitiveOf(codec)

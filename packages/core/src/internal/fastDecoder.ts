@@ -18,5 +18,8 @@ export const failed = (v: unknown): v is typeof FAIL => typeof v === 'symbol' &&
 /** The value `decode` gives, or `FAIL`. */
 export type FastDecoder = (u: unknown) => unknown
 
+/** Whether `decoder` decodes `v` to `v` itself. */
+export const asIs = (decoder: FastDecoder, v: unknown): boolean => decoder(v) === v
+
 /** Compiles a codec into its fast decoder (once: compiled decoders are cached). */
 export type Compile = (codec: t.Decoder<unknown, unknown>) => FastDecoder

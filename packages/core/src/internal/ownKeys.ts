@@ -3,8 +3,9 @@
  * reads each member by name (an own key, hidden or not, or one the record inherits) until
  * a member changes, and the members after it from a copy of the record's own enumerable
  * keys; it strips by own names, and merges the branches of an intersection by `for...in`
- * (which visits inherited enumerable keys). A walk of the record's keys holds for the
- * records these checks accept; any other goes to io-ts's steps.
+ * (which visits inherited enumerable keys). A walk of the record's keys, or a fast path
+ * written for a record that reads its members by name, holds for the records these checks
+ * accept; any other goes to io-ts's steps.
  */
 import { MAX_MEMBERS } from './fastSlots.js'
 
@@ -59,3 +60,65 @@ export const prototypeClean = (): boolean => {
  */
 export const walkable = (keys: ReadonlyArray<string>): boolean =>
   keys.length <= MAX_MEMBERS && keys.every((k) => !/^\d+$/.test(k) && !(k in Object.prototype))
+
+/**
+ * Whether a record's own names are `keys`, in that order: none hidden, none other, none
+ * of `keys` inherited. Its members read by name are then what io-ts reads, and io-ts
+ * strips nothing and gives the record itself when no member changes: a fast path written
+ * for an exact record checks this, and leaves any other record to the walk.
+ */
+export const ownNamesAreKeys = (u: object, keys: ReadonlyArray<string>): boolean => {
+  const names = Object.getOwnPropertyNames(u)
+  if (names.length !== keys.length) return false
+  for (let i = 0; i < keys.length; i++) if (names[i] !== keys[i]) return false
+  return true
+}
+
+/**
+ * Whether a record's own enumerable keys are `keys`, in that order: none other, none of
+ * `keys` inherited or hidden. io-ts's copy of the record (made at the first member that
+ * changes, and read for the members after it) then holds every member: a fast path
+ * written for an exact record whose members change checks this.
+ */
+export const ownKeysAre = (u: object, keys: ReadonlyArray<string>): boolean => {
+  const own = Object.keys(u)
+  if (own.length !== keys.length) return false
+  for (let i = 0; i < keys.length; i++) if (own[i] !== keys[i]) return false
+  return true
+}
+
+/**
+ * For a fast path written for the intersection of an exact `type` of `required` and an
+ * exact `partial` of `optional` (members read by name, the value built at once in member
+ * order): the layout of a record whose members read by name are what io-ts reads and
+ * merges in member order. Its keys are its own names (none hidden, none inherited through
+ * `for...in`, which io-ts's merge would copy), all of them members; those of `required`
+ * given come first among them in their order (io-ts adds the defaults of the absent ones
+ * after them); a member absent is not inherited either. The bits of the `optional`
+ * members given, or -1 for any other record.
+ */
+export const layoutOf = (
+  required: ReadonlyArray<string>,
+  optional: ReadonlyArray<string>,
+): ((u: object) => number) => {
+  const all = 2 ** optional.length - 1
+  if (!walkable([...required, ...optional])) return () => -1
+  return (u) => {
+    const names = Object.getOwnPropertyNames(u)
+    let next = 0
+    let given = 0
+    for (const name of names) {
+      if (name === required[next]) next++
+      else {
+        const i = optional.indexOf(name)
+        if (i < 0) return -1
+        given |= 1 << i
+      }
+    }
+    let visited = 0
+    for (const k in u) if (k !== names[visited++]) return -1
+    if (visited !== names.length || !prototypeClean()) return -1
+    if ((next < required.length || given !== all) && !plainPrototype(u)) return -1
+    return given
+  }
+}

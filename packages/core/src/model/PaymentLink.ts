@@ -39,8 +39,9 @@ import {
   withDefault,
 } from '../internal/codec.js'
 import { validatesThrough } from '../internal/expected.js'
-import { FAIL, failed, withFastPath } from '../internal/fastDecode.js'
+import { asIs, FAIL, failed, withFastPath } from '../internal/fastDecode.js'
 import { refusesAbsent, withOneOfForm } from '../internal/fastForm.js'
+import { layoutOf, ownKeysAre, ownNamesAreKeys } from '../internal/ownKeys.js'
 import * as Money from './Money.js'
 
 // -------------------------------------------------------------------------------------
@@ -157,6 +158,15 @@ export const Price = withFastPath(
 // codecs
 // -------------------------------------------------------------------------------------
 
+const PRODUCT_REQUIRED = {
+  name: NonEmptyString,
+  price: Price,
+  requiresShipping: withDefault(t.boolean, false),
+}
+const PRODUCT_REQUIRED_KEYS = Object.keys(PRODUCT_REQUIRED)
+const PRODUCT_OPTIONAL = { imageUrl: MaxLengthString(512) }
+const PRODUCT_OPTIONAL_KEYS = Object.keys(PRODUCT_OPTIONAL)
+
 /**
  * A one-time product of a line item: `name` (non-empty) and `price` (>= 0) required,
  * `imageUrl` at most 512 characters, `requiresShipping` default false.
@@ -176,19 +186,38 @@ export const Price = withFastPath(
  * @category codecs
  * @since 0.1.0
  */
-export const Product = t.intersection(
-  [
-    t.exact(
-      t.type({
-        name: NonEmptyString,
-        price: Price,
-        requiresShipping: withDefault(t.boolean, false),
-      }),
-    ),
-    t.exact(t.partial({ imageUrl: MaxLengthString(512) })),
-  ],
-  'Product',
+export const Product = withFastPath(
+  t.intersection(
+    [t.exact(t.type(PRODUCT_REQUIRED)), t.exact(t.partial(PRODUCT_OPTIONAL))],
+    'Product',
+  ),
+  // A product as JSON gives it (name, price, then requiresShipping if given, imageUrl
+  // anywhere), its members read by name: the record io-ts merges, in its key order.
+  // Anything else is walked.
+  (compile, structural) => {
+    const nameOf = compile(PRODUCT_REQUIRED.name)
+    const priceOf = compile(PRODUCT_REQUIRED.price)
+    const shippingOf = compile(PRODUCT_REQUIRED.requiresShipping)
+    const imageOf = compile(PRODUCT_OPTIONAL.imageUrl)
+    const layoutOfProduct = layoutOf(PRODUCT_REQUIRED_KEYS, PRODUCT_OPTIONAL_KEYS)
+    const walk = structural()
+    return (u) => {
+      if (!isRecord(u)) return walk(u)
+      const layout = layoutOfProduct(u)
+      const name = u['name']
+      if (layout < 0 || !asIs(nameOf, name)) return walk(u)
+      const price = priceOf(u['price'])
+      const requiresShipping = shippingOf(u['requiresShipping'])
+      if (failed(price) || failed(requiresShipping)) return walk(u)
+      if (layout === 0) return { name, price, requiresShipping }
+      const imageUrl = u['imageUrl']
+      return asIs(imageOf, imageUrl) ? { name, price, requiresShipping, imageUrl } : walk(u)
+    }
+  },
 )
+
+const SKU_ITEM = { sku: NonEmptyString, quantity: PositiveInt }
+const SKU_ITEM_KEYS = Object.keys(SKU_ITEM)
 
 /**
  * A line item naming a product of the merchant's catalogue by `sku` (non-empty).
@@ -209,10 +238,24 @@ export const Product = t.intersection(
  * @category codecs
  * @since 0.1.0
  */
-export const SkuLineItem = t.exact(
-  t.type({ sku: NonEmptyString, quantity: PositiveInt }),
-  'SkuLineItem',
+export const SkuLineItem = withFastPath(
+  t.exact(t.type(SKU_ITEM), 'SkuLineItem'),
+  // An item as JSON gives it, its members read by name: itself. Anything else is walked.
+  (compile, structural) => {
+    const { sku, quantity } = SKU_ITEM
+    const [skuOf, quantityOf, walk] = [compile(sku), compile(quantity), structural()]
+    return (u) =>
+      isRecord(u) &&
+      asIs(skuOf, u['sku']) &&
+      asIs(quantityOf, u['quantity']) &&
+      ownNamesAreKeys(u, SKU_ITEM_KEYS)
+        ? u
+        : walk(u)
+  },
 )
+
+const PRODUCT_ITEM = { product: Product, quantity: PositiveInt }
+const PRODUCT_ITEM_KEYS = Object.keys(PRODUCT_ITEM)
 
 /**
  * A line item describing a one-time `product`.
@@ -234,9 +277,22 @@ export const SkuLineItem = t.exact(
  * @category codecs
  * @since 0.1.0
  */
-export const ProductLineItem = t.exact(
-  t.type({ product: Product, quantity: PositiveInt }),
-  'ProductLineItem',
+export const ProductLineItem = withFastPath(
+  t.exact(t.type(PRODUCT_ITEM), 'ProductLineItem'),
+  // An item as JSON gives it, its members read by name: io-ts's copy of it with the
+  // decoded product in its place. Anything else is walked.
+  (compile, structural) => {
+    const { product, quantity } = PRODUCT_ITEM
+    const [productOf, quantityOf, walk] = [compile(product), compile(quantity), structural()]
+    return (u) => {
+      if (!isRecord(u) || !ownKeysAre(u, PRODUCT_ITEM_KEYS)) return walk(u)
+      const given = u['product']
+      const decoded = productOf(given)
+      // io-ts gives the item itself only when nothing changes: a case left to the walk.
+      if (failed(decoded) || decoded === given || !asIs(quantityOf, u['quantity'])) return walk(u)
+      return { ...u, product: decoded }
+    }
+  },
 )
 
 const Quantity = t.type({ quantity: PositiveInt })
@@ -345,6 +401,9 @@ export const LineItems = withFastPath(
   },
 )
 
+const METADATA = { name: t.string, value: t.string }
+const METADATA_KEYS = Object.keys(METADATA)
+
 /**
  * A metadata entry: `name` and `value` both required strings.
  *
@@ -367,7 +426,21 @@ export const LineItems = withFastPath(
  * @category codecs
  * @since 0.1.0
  */
-export const Metadata = t.exact(t.type({ name: t.string, value: t.string }), 'Metadata')
+export const Metadata = withFastPath(
+  t.exact(t.type(METADATA), 'Metadata'),
+  // An entry as JSON gives it, its members read by name: itself. Anything else is walked.
+  (compile, structural) => {
+    const { name, value } = METADATA
+    const [nameOf, valueOf, walk] = [compile(name), compile(value), structural()]
+    return (u) =>
+      isRecord(u) &&
+      asIs(nameOf, u['name']) &&
+      asIs(valueOf, u['value']) &&
+      ownNamesAreKeys(u, METADATA_KEYS)
+        ? u
+        : walk(u)
+  },
+)
 
 const AMOUNT_OR_LINE_ITEMS = 'amount or lineItems is required (give at least one)'
 

@@ -548,6 +548,91 @@ describe('fastDecoderOf agrees with decode on the forms a walk decodes inline', 
   })
 })
 
+describe('fastDecoderOf agrees with decode on the fast paths of the payment-link records', () => {
+  /** A product read through getters of its class: io-ts reads them, they are not its own. */
+  class Gifted {
+    get name(): string {
+      return 'Gift wrap'
+    }
+    get price(): number {
+      return 2.5
+    }
+  }
+  const hidden = (o: object, key: string, value: unknown): object =>
+    Object.defineProperty(o, key, { value, enumerable: false })
+  const product = { name: 'Mug', price: 12.5 }
+  const products: ReadonlyArray<unknown> = [
+    product,
+    { ...product, requiresShipping: true },
+    { ...product, imageUrl: 'https://img.example.com/m.png' },
+    { ...product, imageUrl: 'https://img.example.com/m.png', requiresShipping: false },
+    { ...product, requiresShipping: false, imageUrl: 'https://img.example.com/m.png' },
+    { price: 12.5, name: 'Mug' },
+    { name: 'Mug', requiresShipping: true, price: 12.5 },
+    { imageUrl: 'i', name: 'Mug', price: 12.5 },
+    { ...product, requiresShipping: undefined },
+    { ...product, imageUrl: undefined },
+    { ...product, imageUrl: 5 },
+    { ...product, extra: 1 },
+    { ...product, 7: 'seven' },
+    { name: 'Mug' },
+    {},
+    hidden({ ...product }, 'requiresShipping', true),
+    hidden({ ...product }, 'imageUrl', 'i'),
+    hidden({ name: 'Mug' }, 'price', 12.5),
+    Object.assign(Object.create({ imageUrl: 5 }) as object, product),
+    Object.assign(Object.create({ requiresShipping: 'yes' }) as object, product),
+    Object.assign(Object.create(null) as object, product),
+    new Gifted(),
+    Object.assign(new Gifted(), { requiresShipping: true }),
+  ]
+  const items: ReadonlyArray<unknown> = [
+    { product, quantity: 1 },
+    { quantity: 1, product },
+    { product, quantity: 1, extra: 1 },
+    hidden({ product }, 'quantity', 1),
+    hidden({ quantity: 1 }, 'product', product),
+    Object.assign(Object.create({ quantity: 1 }) as object, { product }),
+    { sku: 'A', quantity: 1 },
+    { quantity: 1, sku: 'A' },
+    { sku: 'A', quantity: 1, product: undefined },
+    hidden({ sku: 'A' }, 'quantity', 1),
+    hidden({ sku: 'A', quantity: 1 }, 'x', 1),
+    Object.assign(Object.create({ quantity: 1 }) as object, { sku: 'A' }),
+    Object.assign(new WithGetter(), { quantity: 1 }),
+  ]
+  const entries: ReadonlyArray<unknown> = [
+    { name: 'k', value: 'v' },
+    { value: 'v', name: 'k' },
+    { name: 'k', value: 'v', extra: 1 },
+    hidden({ name: 'k' }, 'value', 'v'),
+    hidden({ name: 'k', value: 'v' }, 'x', 1),
+    Object.assign(Object.create({ value: 'v' }) as object, { name: 'k' }),
+    { name: 'k', value: 1 },
+  ]
+
+  it.each([
+    ['Product', Product, products],
+    ['ProductLineItem', ProductLineItem, items],
+    ['SkuLineItem', SkuLineItem, items],
+    ['LineItem', LineItem, items],
+    ['Metadata', Metadata, entries],
+  ] as const)('%s', (_, codec, inputs) => {
+    for (const u of inputs) agrees(codec as unknown as t.Decoder<unknown, unknown>, u)
+  })
+
+  it('a product under an Object.prototype given enumerable keys', () => {
+    const proto = Object.prototype as Record<string, unknown>
+    try {
+      proto['polluted'] = 1
+      for (const u of [product, Object.assign(Object.create(null) as object, product)])
+        agrees(Product as unknown as t.Decoder<unknown, unknown>, u)
+    } finally {
+      delete proto['polluted']
+    }
+  })
+})
+
 describe('fastDecoderOf agrees with decode on records of any make', () => {
   const keys = [
     'sku',
