@@ -70,14 +70,43 @@ export const primitiveDecoder = (
 ): FastDecoder => {
   const p = predicate as ((a: unknown) => boolean) | undefined
   const form: Form = { type, predicate: p, quick, absent: FAIL, nil: FAIL }
-  if (p === undefined) return withForm((u) => (typeof u === type ? u : FAIL), form)
+  // `typeof` compared with a literal, and the inline check before any call of `p`.
   switch (type) {
-    case 'string':
-      return withForm((u) => (typeof u === 'string' && p(u) ? u : FAIL), form)
+    case 'string': {
+      if (p === undefined) return withForm((u) => (typeof u === 'string' ? u : FAIL), form)
+      const ok = quickString(quick, p)
+      return withForm((u) => (typeof u === 'string' && ok(u) ? u : FAIL), form)
+    }
     case 'number':
+      if (p === undefined) return withForm((u) => (typeof u === 'number' ? u : FAIL), form)
+      if (quick?.check === 'positiveInt')
+        return withForm((u) => (typeof u === 'number' && isPositiveInt(u) ? u : FAIL), form)
       return withForm((u) => (typeof u === 'number' && p(u) ? u : FAIL), form)
     case 'boolean':
+      if (p === undefined) return withForm((u) => (typeof u === 'boolean' ? u : FAIL), form)
       return withForm((u) => (typeof u === 'boolean' && p(u) ? u : FAIL), form)
+  }
+}
+
+const isPositiveInt = (n: number): boolean => Number.isSafeInteger(n) && n > 0
+
+/** `p` over strings, with the inline check of `quick` first. */
+const quickString = (
+  quick: Quick | undefined,
+  p: (s: unknown) => boolean,
+): ((s: string) => boolean) => {
+  switch (quick?.check) {
+    case 'maxLength': {
+      const bound = quick.bound
+      return (s) => s.length <= bound || p(s)
+    }
+    case 'nonBlank':
+      return (s) => {
+        const first = s.charCodeAt(0)
+        return (first > 32 && first < 127) || p(s)
+      }
+    default:
+      return p
   }
 }
 

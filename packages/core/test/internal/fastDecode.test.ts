@@ -542,6 +542,10 @@ describe('fastDecoderOf agrees with decode on the forms a walk decodes inline', 
     for (const codec of codecs) agrees(codec, u)
   })
 
+  test.prop([value])('the decoders of the forms on their own', (u) => {
+    for (const codec of Object.values(members)) agrees(codec as t.Decoder<unknown, unknown>, u)
+  })
+
   test.prop([record])('amount or lineItems given, or given as undefined', (u) => {
     const request = { ...u, amount: u['amount'] ?? undefined, lineItems: u['lineItems'] }
     agrees(PaymentLinkRequest, request)
