@@ -179,7 +179,8 @@ const interfaceOf = (
   }
 }
 
-const arrayOf =
+/** io-ts's `array(item)` / `readonlyArray(item)`: the input itself, or a copy with the items that changed. */
+export const arrayOf =
   (item: FastDecoder): FastDecoder =>
   (u) => {
     if (!Array.isArray(u)) return FAIL

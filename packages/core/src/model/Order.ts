@@ -11,7 +11,7 @@
  */
 import * as t from 'io-ts'
 import { Int, IsoDateTime, nullable, refine } from '../internal/codec.js'
-import { FAIL, type FastDecoder, withFastPath } from '../internal/fastDecode.js'
+import { FAIL, arrayOf, withFastPath } from '../internal/fastDecode.js'
 import { MoneyFromNumber } from './Money.js'
 import { OrderStatus } from '../machines/OrderStatus.js'
 
@@ -88,24 +88,6 @@ const isPlainIsoDateTime = (s: string): boolean => {
 /** `IsoDateTime.is`, the common case first. */
 const isIsoDateTime = (u: unknown): boolean =>
   typeof u === 'string' && (isPlainIsoDateTime(u) || IsoDateTime.is(u))
-
-/** io-ts's `readonlyArray(item)`: the input itself, or a copy with the items that changed. */
-const arrayOf =
-  (item: FastDecoder): FastDecoder =>
-  (u) => {
-    if (!Array.isArray(u)) return FAIL
-    let as: Array<unknown> = u
-    for (let i = 0; i < u.length; i++) {
-      const ui: unknown = u[i]
-      const v = item(ui)
-      if (v === FAIL) return FAIL
-      if (v !== ui) {
-        if (as === u) as = u.slice()
-        as[i] = v
-      }
-    }
-    return as
-  }
 
 // -------------------------------------------------------------------------------------
 // leaf codecs
