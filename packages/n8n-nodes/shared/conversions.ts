@@ -94,7 +94,7 @@ export const amountFromInput =
     const n = Number(text)
     const exact = Money.fromString(canonical(text))
     const held = Money.fromNumber(n)
-    if (E.isRight(exact) && E.isRight(held))
+    if (E.isRight(exact) && E.isRight(held) && Money.Eq.equals(exact.right, held.right))
       return E.right(n)
     return E.left({
       path,

@@ -74,7 +74,8 @@ describe('amountFromInput', () => {
     'any decimal text converts exactly or is refused naming the field: never rounded',
     (text) => {
       const result = amount(text)
-      if (E.isRight(result)) expect(Money.Eq.equals(decoded(result.right), exactly(text))).toBe(true)
+      if (E.isRight(result))
+        expect(Money.Eq.equals(decoded(result.right), exactly(text))).toBe(true)
       else
         expect(result.left).toEqual({
           path: 'amount',
@@ -172,11 +173,14 @@ describe('expirationMonthFromInput', () => {
       (m) => String(m).padStart(2, '0'),
       (m) => ` ${m} `,
     ),
-  ])('any month from 1 to 12, as a number or a text, becomes the two digits the core takes', (m, write) => {
-    const month = expirationMonthFromInput(write(m))
-    expect(ExpirationMonth.is(month)).toBe(true)
-    expect(Number(month)).toBe(m)
-  })
+  ])(
+    'any month from 1 to 12, as a number or a text, becomes the two digits the core takes',
+    (m, write) => {
+      const month = expirationMonthFromInput(write(m))
+      expect(ExpirationMonth.is(month)).toBe(true)
+      expect(Number(month)).toBe(m)
+    },
+  )
 
   it.each([
     [9, '09'],
@@ -204,7 +208,8 @@ describe('expirationYearFromInput', () => {
     (yy, asText) => {
       const text = String(yy).padStart(2, '0')
       const year = expirationYearFromInput(asText ? text : yy)
-      if (!asText && yy < 10) expect(year).toBe(yy) // one digit: not a year
+      if (!asText && yy < 10)
+        expect(year).toBe(yy) // one digit: not a year
       else {
         expect(year).toBe(`20${text}`)
         expect(ExpirationYear.is(year)).toBe(true)
