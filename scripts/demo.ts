@@ -19,10 +19,10 @@ import {
   WebhookEvent,
   createClient,
   validate,
-  verifyWebhook,
   type ChargeFlowState,
   type PaykitError,
 } from '@paykit/core'
+import { verifyWebhook } from '@paykit/core/webhook'
 import { authenticateHeadless, defaultCredentials, testCards } from '@paykit/testkit'
 import type * as EngineDemo from './n8n/engine-demo.js'
 

@@ -20,6 +20,7 @@ import { extractSnippets, type Snippet, type SnippetMode } from '../readme-snipp
 export const PUBLIC_ENTRIES = [
   { entry: '@paykit/core', file: 'packages/core/src/index.ts' },
   { entry: '@paykit/core/pure', file: 'packages/core/src/pure.ts' },
+  { entry: '@paykit/core/webhook', file: 'packages/core/src/webhook.ts' },
   { entry: '@paykit/core/browser', file: 'packages/core/src/browser/index.ts' },
   { entry: '@paykit/testkit', file: 'packages/testkit/src/index.ts' },
   { entry: '@paykit/testkit/vitest', file: 'packages/testkit/src/vitest.ts' },

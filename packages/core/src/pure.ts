@@ -3,7 +3,9 @@
  * (`fetchTransport`, `defaultRuntime`, `defaultSleep` and the defaulting `createClient`).
  * Nothing bundled from here reads `fetch`, a global timer or `globalThis`: the client is
  * `createClientWith`, over a transport, clock and sleep the host injects (the n8n nodes
- * bundle this entry). Webhooks use `node:crypto`.
+ * bundle this entry). Nothing here needs Node either: it bundles for a browser. Webhook
+ * signing and verification (`node:crypto`) are the server's entry, `@paykit/core/webhook`;
+ * the event codec and the header constants are here too.
  *
  * @since 0.1.0
  */
@@ -51,9 +53,15 @@ export * from './model/Problem.js'
 export * from './machines/TransitionError.js'
 
 // -------------------------------------------------------------------------------------
-// webhooks
+// webhook events (signing and verifying: `@paykit/core/webhook`)
 // -------------------------------------------------------------------------------------
-export * from './signing/Webhook.js'
+export * from './signing/WebhookEvent.js'
+export type {
+  WebhookBody,
+  WebhookSignatureHeader,
+  WebhookVerificationError,
+  WebhookVerificationInput,
+} from './signing/Webhook.js'
 
 // -------------------------------------------------------------------------------------
 // client (I/O, clock and sleep only through the injected runtime)

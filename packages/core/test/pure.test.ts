@@ -110,6 +110,10 @@ describe('a CommonJS bundle of the pure entry (what the n8n nodes ship)', () => 
     expect(await forbiddenIn('src/pure.ts')).toEqual([])
   })
 
+  it('nor does the webhook entry (what the n8n trigger ships)', async () => {
+    expect(await forbiddenIn('src/webhook.ts')).toEqual([])
+  })
+
   it('while the full entry does, in its edge modules only (the check finds them)', async () => {
     const found = await forbiddenIn('src/index.ts')
     expect(found.length).toBeGreaterThan(0)

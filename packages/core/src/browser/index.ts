@@ -1,6 +1,8 @@
 /**
  * @paykit/core/browser: the 3DS frame listener, the core's browser entry point (no Node
- * API). Bundled by `scripts/bundle.mjs` as ESM and as the `PaykitThreeDS` global.
+ * API), as plain ES modules that share the app's fp-ts, io-ts and decimal.js. For a page
+ * without a bundler, `scripts/bundle.mjs` also makes `dist/browser/paykit-threeds.iife.js`,
+ * a classic script defining the global `PaykitThreeDS`.
  *
  * @since 0.1.0
  */

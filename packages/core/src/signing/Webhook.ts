@@ -1,31 +1,30 @@
 /**
- * Webhooks (sandbox-defined: spec 6.2 shows none): the order event the sandbox POSTs on
- * every order status change, and its `Paykit-Signature` header, HMAC-SHA256 over
+ * Webhook signatures, for servers: the `Paykit-Signature` header, HMAC-SHA256 over
  * `"<t>.<body>"`. The sandbox signs and the n8n trigger verifies with this one module.
- *
- * It is the core's only use of `node:crypto`: webhook verification runs on a server.
+ * It is the core's only use of `node:crypto`, so it is an entry of its own,
+ * `@paykit/core/webhook`, that `@paykit/core` and `@paykit/core/pure` do not reach: they
+ * bundle for a browser. That entry also re-exports the event codec and the header
+ * constants (`signing/WebhookEvent.ts`), so a receiver imports from one place.
  *
  * @since 0.1.0
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
-import * as t from 'io-ts'
 import { type FieldError, formatFieldErrors, validate } from '../model/FieldError.js'
-import { IsoDateTime, NonEmptyString } from '../internal/codec.js'
-import { OrderDetails } from '../model/Order.js'
+import {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  WEBHOOK_SIGNATURE_HEADER,
+  WebhookEvent,
+} from './WebhookEvent.js'
+
+// -------------------------------------------------------------------------------------
+// the event and its header (pure; also exported by `@paykit/core`)
+// -------------------------------------------------------------------------------------
+export * from './WebhookEvent.js'
 
 // -------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------
-
-/**
- * The kinds of order event: an order was paid, cancelled (by the buyer or by expiry) or
- * finalized.
- *
- * @category model
- * @since 0.1.0
- */
-export type WebhookEventType = 'order.paid' | 'order.cancelled' | 'order.finalized'
 
 /**
  * Why a webhook was refused: its header is not `t=<unix>,v1=<hex>`, its timestamp is
@@ -39,125 +38,6 @@ export type WebhookVerificationError =
   | { readonly _tag: 'MalformedHeader'; readonly message: string }
   | { readonly _tag: 'TimestampOutsideTolerance'; readonly message: string }
   | { readonly _tag: 'SignatureMismatch'; readonly message: string }
-
-// -------------------------------------------------------------------------------------
-// constants
-// -------------------------------------------------------------------------------------
-
-/**
- * The header that carries the signature.
- *
- * @example
- * ```ts
- * import { WEBHOOK_SIGNATURE_HEADER, verifyWebhook } from '@paykit/core'
- * import * as E from 'fp-ts/lib/Either.js'
- * import type { IncomingHttpHeaders } from 'node:http'
- * import assert from 'node:assert/strict'
- *
- * assert.equal(WEBHOOK_SIGNATURE_HEADER, 'Paykit-Signature')
- * // node:http gives header names in lower case
- * const headers: IncomingHttpHeaders = { 'content-type': 'application/json' }
- * const header = headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()]
- * const result = verifyWebhook({ secret: 'test-secret', body: '{}', header, now: new Date() })
- * assert.deepEqual(
- *   result,
- *   E.left({ _tag: 'MalformedHeader', message: 'missing Paykit-Signature header' }),
- * )
- * ```
- *
- * @category constants
- * @since 0.1.0
- */
-export const WEBHOOK_SIGNATURE_HEADER = 'Paykit-Signature'
-
-/**
- * Default tolerance between the signed timestamp and the receiver's clock, in seconds.
- *
- * @example
- * ```ts
- * import { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, signWebhook, verifyWebhook } from '@paykit/core'
- * import * as E from 'fp-ts/lib/Either.js'
- * import assert from 'node:assert/strict'
- *
- * const sentAt = new Date('2026-11-24T12:00:00Z')
- * const header = signWebhook({ secret: 'test-secret', body: '{}', timestamp: sentAt })
- * const at = (seconds: number) =>
- *   verifyWebhook({
- *     secret: 'test-secret',
- *     body: '{}',
- *     header,
- *     now: new Date(sentAt.getTime() + seconds * 1000),
- *   })
- * assert.ok(E.isRight(at(DEFAULT_WEBHOOK_TOLERANCE_SECONDS)))
- * assert.ok(E.isLeft(at(DEFAULT_WEBHOOK_TOLERANCE_SECONDS + 1))) // a replay
- * ```
- *
- * @category constants
- * @since 0.1.0
- */
-export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300
-
-// -------------------------------------------------------------------------------------
-// codecs
-// -------------------------------------------------------------------------------------
-
-/**
- * The kind of an order event.
- *
- * @example
- * ```ts
- * import { WebhookEventType } from '@paykit/core'
- * import assert from 'node:assert/strict'
- *
- * assert.equal(WebhookEventType.is('order.paid'), true)
- * assert.equal(WebhookEventType.is('order.created'), false)
- * ```
- *
- * @category codecs
- * @since 0.1.0
- */
-export const WebhookEventType = t.keyof(
-  { 'order.paid': null, 'order.cancelled': null, 'order.finalized': null },
-  'WebhookEventType',
-)
-
-/**
- * The JSON body of a webhook: `{ id, type, createdAt, data }`, `data` being the order's
- * details as `GET /paymentlink/order/{orderCode}` returns them. Unknown fields are
- * tolerated.
- *
- * @example
- * ```ts
- * import { WebhookEvent, validate } from '@paykit/core'
- * import * as E from 'fp-ts/lib/Either.js'
- * import assert from 'node:assert/strict'
- *
- * const event = validate(WebhookEvent)({
- *   id: 'evt_1',
- *   type: 'order.paid',
- *   createdAt: '2026-11-24T12:00:00.000Z',
- *   data: {},
- * })
- * assert.ok(E.isLeft(event))
- * // `data` is the order's details: its errors are named under data
- * assert.ok(event.left.every((e) => e.path.startsWith('data.')))
- * ```
- *
- * @category codecs
- * @since 0.1.0
- */
-export const WebhookEvent = t.type(
-  { id: NonEmptyString, type: WebhookEventType, createdAt: IsoDateTime, data: OrderDetails },
-  'WebhookEvent',
-)
-
-/**
- * An order event as the sandbox sends it.
- *
- * @category model
- * @since 0.1.0
- */
-export type WebhookEvent = t.TypeOf<typeof WebhookEvent>
 
 // -------------------------------------------------------------------------------------
 // signing
@@ -174,7 +54,7 @@ const hmacHex = (secret: string, timestamp: number, body: WebhookBody): string =
  *
  * @example
  * ```ts
- * import { signWebhook } from '@paykit/core'
+ * import { signWebhook } from '@paykit/core/webhook'
  * import { createHmac } from 'node:crypto'
  * import assert from 'node:assert/strict'
  *
@@ -210,7 +90,7 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/
  *
  * @example
  * ```ts
- * import { parseSignatureHeader } from '@paykit/core'
+ * import { parseSignatureHeader } from '@paykit/core/webhook'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -331,7 +211,7 @@ const anyMatches = (v1: ReadonlyArray<string>, expected: Buffer): boolean => {
  *
  * @example
  * ```ts
- * import { signWebhook, verifyWebhook } from '@paykit/core'
+ * import { signWebhook, verifyWebhook } from '@paykit/core/webhook'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -397,7 +277,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
  *
  * @example
  * ```ts
- * import { Money, signWebhook, verifyWebhookEvent } from '@paykit/core'
+ * import { Money } from '@paykit/core'
+ * import { signWebhook, verifyWebhookEvent } from '@paykit/core/webhook'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *

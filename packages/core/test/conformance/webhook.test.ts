@@ -3,7 +3,7 @@
 import { createHmac } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import { signWebhook, verifyWebhook, verifyWebhookEvent } from '@paykit/core'
+import { signWebhook, verifyWebhook, verifyWebhookEvent } from '@paykit/core/webhook'
 import * as S from './samples.js'
 
 const secret = 'whsec_test_123'

@@ -3,7 +3,7 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   signWebhook,
   verifyWebhook,
-} from '@paykit/core/pure'
+} from '@paykit/core/webhook'
 import {
   NodeConnectionTypes,
   type ICredentialTestFunctions,

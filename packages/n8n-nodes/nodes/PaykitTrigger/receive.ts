@@ -13,9 +13,9 @@ import {
   formatFieldErrors,
   validate,
   validationProblem,
-  verifyWebhook,
   type FieldError,
 } from '@paykit/core/pure'
+import { verifyWebhook } from '@paykit/core/webhook'
 import type { IDataObject } from 'n8n-workflow'
 
 // -------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * (the sandbox's signer).
  */
 import { createRequire } from 'node:module'
-import { signWebhook } from '@paykit/core'
+import { signWebhook } from '@paykit/core/webhook'
 import type { IDataObject } from 'n8n-workflow'
 import type * as CredentialModule from '../../credentials/PaykitWebhookApi.credentials.js'
 import type * as TriggerModule from '../../nodes/PaykitTrigger/PaykitTrigger.node.js'

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WebhookEvent } from '@paykit/core'
+import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WebhookEvent } from '@paykit/core/webhook'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -13,13 +13,13 @@ import { startBuyerSandbox, type Authentication, type BuyerSandbox } from './sup
 
 const CHROMIUM = '/usr/bin/chromium'
 const BUNDLE_DIR = fileURLToPath(new URL('../../../core/dist/browser/', import.meta.url))
+// The classic-script bundle (a page without a bundler). The plain ES modules of
+// `@paykit/core/browser` run in Chromium in the core's test/browser/bundle.test.ts.
 const IIFE = 'paykit-threeds.iife.js'
-const ESM = 'paykit-threeds.esm.js'
 
 declare global {
   interface Window {
     PaykitThreeDS: typeof ThreeDS
-    paykitEsm: Promise<typeof ThreeDS>
     paykitResult: Promise<unknown>
     paykitForged: Promise<void>
   }
@@ -44,7 +44,7 @@ const html = (body: string): string =>
 // The merchant: a page that loads the built bundles, and the bundles themselves.
 const merchantHandler: RequestListener = (req, res) => {
   const path = new URL(req.url ?? '/', 'http://x').pathname
-  if (path === `/${IIFE}` || path === `/${ESM}`) {
+  if (path === `/${IIFE}`) {
     res.writeHead(200, { 'content-type': 'text/javascript' })
     res.end(readFileSync(BUNDLE_DIR + path.slice(1)))
     return
@@ -53,8 +53,7 @@ const merchantHandler: RequestListener = (req, res) => {
   res.end(
     html(
       `<div id="three-ds" style="width:420px;height:420px"></div>` +
-        `<script src="/${IIFE}"></script>` +
-        `<script type="module">window.paykitEsm = import('/${ESM}')</script>`,
+        `<script src="/${IIFE}"></script>`,
     ),
   )
 }
@@ -100,7 +99,7 @@ beforeAll(async () => {
     )
     return
   }
-  if (!existsSync(BUNDLE_DIR + IIFE) || !existsSync(BUNDLE_DIR + ESM)) {
+  if (!existsSync(BUNDLE_DIR + IIFE)) {
     launchError = new Error(
       `The browser bundle is missing in ${BUNDLE_DIR}: run \`pnpm run build\` (tsc -b, then the core's bundle script) first.`,
     )
@@ -356,16 +355,6 @@ describe('3DS frame listener in Chromium', { timeout: 60_000 }, () => {
       },
       framesAfter: 0,
     })
-    await page.close()
-  })
-
-  it('the ESM bundle exports the same listener', async () => {
-    const page = await merchantPage()
-    const names = await page.evaluate(async () => Object.keys(await window.paykitEsm).sort())
-    expect(names).toEqual(await page.evaluate(() => Object.keys(window.PaykitThreeDS).sort()))
-    expect(names).toEqual(
-      expect.arrayContaining(['listenForFrameMessage', 'openAuthenticationFrame']),
-    )
     await page.close()
   })
 })

@@ -6,7 +6,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import * as fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
-import { signWebhook, verifyWebhook, verifyWebhookEvent } from '@paykit/core'
+import { signWebhook, verifyWebhook, verifyWebhookEvent } from '@paykit/core/webhook'
 import { describe, expect, it } from 'vitest'
 import { sandboxWith } from './support.js'
 

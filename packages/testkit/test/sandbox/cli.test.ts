@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import * as E from 'fp-ts/lib/Either.js'
-import { verifyWebhookEvent } from '@paykit/core'
+import { verifyWebhookEvent } from '@paykit/core/webhook'
 import { afterEach, describe, expect, it } from 'vitest'
 import { clientOf } from './httpSuite.js'
 
