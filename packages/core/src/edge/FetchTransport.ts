@@ -43,6 +43,21 @@ const NOT_SENT_CODES: Readonly<Record<string, 'refused' | 'dns'>> = {
   EAI_NONAME: 'dns',
 }
 
+/**
+ * What `fetch` refuses before it opens any connection, by the message of undici's network
+ * error (its only mark: these carry no code). A fixed list of fixed words, so the detail
+ * kept is one of them, never text from the request.
+ */
+const REFUSED_BY_FETCH: ReadonlySet<string> = new Set(['bad port', 'unknown scheme'])
+
+/** The refusal of `fetch` in an error's `cause` chain, if any. */
+const refusalOf = (u: unknown, depth = 0): string | undefined => {
+  if (depth > 5 || typeof u !== 'object' || u === null) return undefined
+  const { message, cause } = u as { message?: unknown; cause?: unknown }
+  if (depth > 0 && typeof message === 'string' && REFUSED_BY_FETCH.has(message)) return message
+  return refusalOf(cause, depth + 1)
+}
+
 /** The error codes in an error's `cause` chain (undici nests them, sometimes in an AggregateError). */
 const codesOf = (u: unknown, depth = 0): ReadonlyArray<string> => {
   if (depth > 5 || typeof u !== 'object' || u === null) return []
@@ -55,10 +70,13 @@ const codesOf = (u: unknown, depth = 0): ReadonlyArray<string> => {
 }
 
 /**
- * Sorts what `fetch` (or reading the body) threw into a `TransportError`. A connection
- * that was never made is `sent: 'no'`; once the connection exists anything may have been
- * sent. `timedOut` and `aborted` say which signal fired, so a timeout is never mistaken
- * for a caller's cancel. Only error codes are kept, never messages (they can hold URLs).
+ * Sorts what `fetch` (or reading the body) threw into a `TransportError`. A request that
+ * provably never left is `sent: 'no'`: the connection was refused or never made (DNS), or
+ * `fetch` refused the request itself (a URL it cannot parse, a port it blocks: "bad port",
+ * an unknown scheme). Once a connection may exist, anything may have been sent:
+ * `'maybe'`. `timedOut` and `aborted` say which signal fired, so a timeout is never mistaken
+ * for a caller's cancel. Only error codes and fetch's fixed refusals are kept, never
+ * messages (they can hold URLs).
  *
  * @example
  * ```ts
@@ -81,6 +99,14 @@ const codesOf = (u: unknown, depth = 0): ReadonlyArray<string> => {
  *   timedOut: true,
  * })
  * assert.equal(timedOut.failure, 'timeout')
+ * // A port fetch blocks (6000, X11) is refused before any connection: not sent.
+ * const badPort = new TypeError('fetch failed', { cause: new Error('bad port') })
+ * assert.deepEqual(classifyFetchError(badPort, connecting), {
+ *   _tag: 'TransportError',
+ *   failure: 'other',
+ *   sent: 'no',
+ *   detail: 'bad port',
+ * })
  * ```
  *
  * @category destructors
@@ -98,9 +124,12 @@ export const classifyFetchError = (
       const failure = NOT_SENT_CODES[code]
       if (failure !== undefined) return transportError(failure, code)
     }
-    // A URL that fetch refuses to parse never left the process.
+    // A URL that fetch refuses to parse, or a port or scheme it refuses, never left the process.
+    if (codes.includes('ERR_INVALID_URL')) return transportError('other', 'invalid URL', 'no')
     if (error instanceof TypeError && codes.length === 0 && /url/i.test(error.message))
       return transportError('other', 'invalid URL', 'no')
+    const refusal = refusalOf(error)
+    if (refusal !== undefined) return transportError('other', refusal, 'no')
   }
   const detail = codes[0] ?? (error instanceof Error ? error.name : 'unknown error')
   return transportError(signals.reading ? 'body' : 'reset', detail)

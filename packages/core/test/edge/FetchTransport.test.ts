@@ -177,6 +177,28 @@ describe('FetchTransport', () => {
     })
   })
 
+  // What fetch refuses before opening any connection never left: the client may say so.
+  it.each([
+    ['a port fetch blocks ("bad port")', 'http://127.0.0.1:6000/charges', 'bad port'],
+    ['a URL fetch cannot parse', 'http://[::1:x/charges', 'invalid URL'],
+    ['a scheme fetch does not speak', 'ftp://127.0.0.1/charges', 'unknown scheme'],
+  ])('reports %s as not sent (a real fetch)', async (_, url, detail) => {
+    const r = await fetchTransport()({ ...get(url), method: 'POST', body: '{}' })()
+    expect(r).toEqual(E.left({ _tag: 'TransportError', failure: 'other', sent: 'no', detail }))
+  })
+
+  it('keeps a refusal only in the cause chain, never a message of the error itself', () => {
+    const s = { timedOut: false, aborted: false, reading: false }
+    // A server's answer that happens to read "bad port" is no refusal of fetch.
+    expect(classifyFetchError(new Error('bad port'), s)).toMatchObject({ sent: 'maybe' })
+    // A refusal while reading the body cannot be one: the request was sent.
+    const refused = new TypeError('fetch failed', { cause: new Error('bad port') })
+    expect(classifyFetchError(refused, { ...s, reading: true })).toMatchObject({
+      failure: 'body',
+      sent: 'maybe',
+    })
+  })
+
   it('answers with no headers when told its caller reads none, the same status and body', async () => {
     const base = await serve((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'X-Thing': 'A' })
