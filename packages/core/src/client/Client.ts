@@ -136,7 +136,11 @@ export interface ChargeOptions extends CallOptions {
 
 /**
  * Options of `createPaymentLink`: `retry: true` opts in to repeating a link creation that
- * may have reached the service (a repeat can create a second link).
+ * may have reached the service (a dropped connection, a timeout, a 5xx). A repeat can
+ * leave one more link for the order, which the caller never sees: unused, it expires.
+ * Without it such an attempt is not repeated and fails with `outcomeUnknown: true`; with
+ * it, an error after such an attempt also has `outcomeUnknown: true`, whatever the last
+ * attempt met.
  *
  * @category model
  * @since 0.1.0
@@ -252,7 +256,9 @@ export interface Client {
    */
   readonly getToken: (options?: CallOptions) => TE.TaskEither<PaykitError, string>
   /**
-   * `POST /paymentmethods`: registers a card. Never retried once it may have been sent.
+   * `POST /paymentmethods`: registers a card. Never retried once it may have been sent: such
+   * an error has `outcomeUnknown: true` (registering the card again leaves at most an
+   * unused card id).
    *
    * @example
    * ```ts
@@ -292,7 +298,9 @@ export interface Client {
   ) => TE.TaskEither<PaykitError, PaymentMethod>
   /**
    * `POST /charges`. A FAILED or AUTHENTICATION_REQUIRED charge is a `Right` (the service
-   * answered); a charge that may have reached the service is never repeated.
+   * answered); a charge that may have reached the service is never repeated: its error has
+   * `outcomeUnknown: true`, and sending the same charge again with the same order id is
+   * safe (a second charge of an order that succeeded is FAILED with `DUPLICATE_ORDER`).
    *
    * @example
    * ```ts
@@ -327,7 +335,9 @@ export interface Client {
     options?: ChargeOptions,
   ) => TE.TaskEither<PaykitError, ChargeResponse>
   /**
-   * `POST /paymentlink/checkout` (the API key when configured, else the access token).
+   * `POST /paymentlink/checkout` (the API key when configured, else the access token). A
+   * creation that may have reached the service is repeated only with `{ retry: true }`;
+   * its error has `outcomeUnknown: true` (see `PaymentLinkOptions`).
    *
    * @example
    * ```ts

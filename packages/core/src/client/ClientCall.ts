@@ -20,6 +20,7 @@ import {
   networkError,
   timeout,
   unauthorized,
+  unknownOutcomeAdvice,
   validationError,
 } from './PaykitError.js'
 import { ProblemDetails } from '../model/Problem.js'
@@ -197,6 +198,32 @@ const redactExchange = (exchange: Exchange, secrets: ReadonlyArray<string>): Exc
 
 const aborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true
 
+/**
+ * What the attempts of one call left behind: `uncertain` once an attempt that may have
+ * been processed (sent `'maybe'`, or answered 5xx) was repeated, which only a caller's
+ * opt-in allows for a request that changes state.
+ */
+interface Trace {
+  uncertain: boolean
+}
+
+/**
+ * The error of a call one of whose earlier attempts may have been processed: whatever the
+ * last attempt met (a refused connection, a 4xx, a 401), a request that changes state may
+ * have been processed, so `outcomeUnknown` is true and the message says what to do.
+ */
+const afterUncertainAttempt =
+  (operation: string) =>
+  (e: PaykitError): PaykitError => {
+    const advice = unknownOutcomeAdvice(operation)
+    if (e.outcomeUnknown || e._tag === 'ValidationError' || advice === undefined) return e
+    return {
+      ...e,
+      outcomeUnknown: true,
+      message: `${e.message} An earlier attempt may have been processed. ${advice}`,
+    }
+  }
+
 type Writable<T> = { -readonly [K in keyof T]: T[K] }
 
 /**
@@ -279,10 +306,14 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
           }
         }
 
-  /** One HTTP exchange with the retries the policy allows for this kind of request. */
+  /**
+   * One HTTP exchange with the retries the policy allows for this kind of request; `trace`
+   * learns when an attempt that may have been processed is repeated.
+   */
   const exchange = async <A>(
     call: Call<A>,
     authorization: string | undefined,
+    trace: Trace | undefined,
   ): Promise<E.Either<PaykitError, TransportResponse>> => {
     // Built member by member, not from spreads of optional parts (~3x the cost).
     const headers: Record<string, string> = { accept: 'application/json' }
@@ -326,6 +357,9 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
       next ??= decide(policy, call.kind, call.optIn)
       const decision = next(attempt, outcome, Math.random())
       if (decision._tag === 'Retry' && !aborted(call.signal)) {
+        // A 5xx (a Right here) or a failure after sending: the attempt may have been processed.
+        if (trace !== undefined && (E.isRight(result) || result.left.sent === 'maybe'))
+          trace.uncertain = true
         await sleep(decision.delayMs, call.signal)
         if (!aborted(call.signal)) continue
       }
@@ -362,7 +396,7 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
         ),
       )
     const call = tokenCall(undefined)
-    const response = await exchange(call, undefined)
+    const response = await exchange(call, undefined, undefined)
     if (E.isLeft(response)) return response
     if (response.right.status === 401 || response.right.status === 403)
       return E.left(unauthorized(TOKEN, 'clientCredentials'))
@@ -374,10 +408,10 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
   const tokens = createTokenCache({ fetchToken, now })
 
   /** Runs a call with its credential; a 401 on an access token is cured once. */
-  const perform = async <A>(call: Call<A>): Promise<E.Either<PaykitError, A>> => {
+  const perform = async <A>(call: Call<A>, trace: Trace): Promise<E.Either<PaykitError, A>> => {
     if (baseUrlErrors.length > 0) return E.left(validationError(baseUrlErrors, 'client config'))
     if (byTransport) {
-      const response = await exchange(call, undefined)
+      const response = await exchange(call, undefined, trace)
       if (E.isLeft(response)) return response
       // The transport renewed its credential and sent again already: a 401 is final.
       if (response.right.status === 401)
@@ -387,7 +421,7 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
     const useToken = call.auth === 'accessToken' || (call.auth === 'paymentLink' && !apiKey)
     if (!useToken) {
       const authorization = call.auth === 'paymentLink' ? apiKeyAuthorization : undefined
-      const response = await exchange(call, authorization)
+      const response = await exchange(call, authorization, trace)
       if (E.isLeft(response)) return response
       if (response.right.status === 401) return E.left(unauthorized(call.operation, 'apiKey'))
       return judge(call, response.right)
@@ -395,7 +429,7 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
     for (let round = 1; round <= 2; round++) {
       const token = await tokens.get(call.signal)()
       if (E.isLeft(token)) return token
-      const response = await exchange(call, authorizationHeader(token.right))
+      const response = await exchange(call, authorizationHeader(token.right), trace)
       if (E.isLeft(response)) return response
       if (response.right.status !== 401) return judge(call, response.right)
       tokens.invalidate(token.right)
@@ -407,8 +441,11 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
     <A>(call: Call<A>): TE.TaskEither<PaykitError, A> =>
     async () => {
       try {
-        const result = await perform(call)
-        return E.isLeft(result) ? E.left(clean(call.secrets)(result.left)) : result
+        const trace: Trace = { uncertain: false }
+        const result = await perform(call, trace)
+        if (E.isRight(result)) return result
+        const e = trace.uncertain ? afterUncertainAttempt(call.operation)(result.left) : result.left
+        return E.left(clean(call.secrets)(e))
       } catch {
         // Defensive: no code path should throw; if one does, it must not reject the task.
         return E.left(clean(call.secrets)(networkError(call.operation, 'maybe', 'other')))

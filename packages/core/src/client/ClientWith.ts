@@ -2,7 +2,8 @@
  * The client of the payment service: one `TaskEither<PaykitError, A>` per endpoint over an
  * injected `Transport`. Every call validates its input with the core's codecs before
  * anything is sent, decodes the response, refreshes the access token once on a 401, and
- * repeats only what is safe to repeat (never a charge that may have reached the service).
+ * repeats only what is safe to repeat (never a charge that may have reached the service,
+ * nor a card, nor a link unless the caller opted in: their errors say `outcomeUnknown`).
  * No error, and no record given to `onExchange`, carries a secret, token or card datum.
  * This module wires the endpoints (their model is `Client`) over a runtime (transport,
  * clock, sleep) that is only injected: it touches no global timer and no `fetch`, so it

@@ -3,6 +3,19 @@
  * `message` a person can act on and never a secret, token or card datum (the client
  * clears every error it returns with `redactError`, see `Redaction`).
  *
+ * Every member carries `outcomeUnknown`, which means exactly: a request that changes the
+ * service's state (`changesState`: `POST /paymentmethods`, `POST /charges`,
+ * `POST /paymentlink/checkout`) may have been processed. It is true for such a request
+ * whenever it may have left the process: the connection dropped or the time limit passed
+ * after it was written, the service answered a status that is not 4xx (5xx, a 3xx the
+ * client does not follow), or a 2xx the client cannot read (not JSON, off the contract).
+ * It is false when the request provably never left (bad input, a refused connection, a
+ * host name that did not resolve, a URL or port `fetch` refuses, a cancel before sending),
+ * when the service refused it with a 4xx, and always for `POST /token` (it only issues an
+ * access token: no merchant state changes, repeating it is harmless), for reads (GET) and
+ * for a wait that ran out of time. `unknownOutcomeAdvice` says, per operation, what a
+ * repeat costs and what to do.
+ *
  * @since 0.1.0
  */
 import type { FieldError, FieldErrorMap } from '../model/FieldError.js'
@@ -24,7 +37,8 @@ import type { TransportFailure } from './Transport.js'
 export type HttpProblem = ProblemDetails & { readonly errors?: FieldErrorMap }
 
 /**
- * The input broke a rule; nothing was sent. `fieldErrors` name each field.
+ * The input broke a rule; nothing was sent (so `outcomeUnknown` is always false).
+ * `fieldErrors` name each field.
  *
  * @category model
  * @since 0.1.0
@@ -32,14 +46,15 @@ export type HttpProblem = ProblemDetails & { readonly errors?: FieldErrorMap }
 export interface ValidationError {
   readonly _tag: 'ValidationError'
   readonly fieldErrors: ReadonlyArray<FieldError>
+  readonly outcomeUnknown: false
   readonly message: string
 }
 
 /**
  * The service answered with an error status (other than a 401 cured by a fresh token).
- * `problem` is its problem-details body when it sent one. `outcomeUnknown` is true for a
- * charge answered with 5xx: the service may have processed it before failing, so check
- * the order before charging again.
+ * `problem` is its problem-details body when it sent one. `outcomeUnknown` is true when a
+ * request that changes state got a status that is not 4xx (a 5xx, an unfollowed 3xx): the
+ * service may have processed it before failing. A 4xx is a refusal: false.
  *
  * @category model
  * @since 0.1.0
@@ -56,8 +71,9 @@ export interface HttpError {
 /**
  * The service answered with a success status but a body that does not match the spec
  * (or is not JSON); `fieldErrors` name the fields of the response that do not match.
- * `outcomeUnknown` is true for a charge: a 2xx says it was processed, but the client
- * cannot read how (approved or declined), so check the order before charging again.
+ * `outcomeUnknown` is true for a request that changes state: a 2xx says it was probably
+ * processed, but the client cannot read the result (a charge's status, a link's order
+ * code, a card's id).
  *
  * @category model
  * @since 0.1.0
@@ -73,7 +89,8 @@ export interface DecodeError {
 
 /**
  * No HTTP response. `sent` says whether the request may have reached the service;
- * `outcomeUnknown` is true for a charge that may have been processed.
+ * `outcomeUnknown` is true for a request that changes state and may have been sent (or,
+ * when the caller opted in to repeats, whose earlier attempt may have been).
  *
  * @category model
  * @since 0.1.0
@@ -88,8 +105,9 @@ export interface NetworkError {
 }
 
 /**
- * A time limit passed: a request got no response in time (`sent: 'maybe'`), or a wait
- * (`waitForOrderStatus`) did not see the status it waited for.
+ * A time limit passed: a request got no response in time (`sent: 'maybe'`: for a request
+ * that changes state `outcomeUnknown` is true), or a wait (`waitForOrderStatus`) did not
+ * see the status it waited for (false: a wait only reads).
  *
  * @category model
  * @since 0.1.0
@@ -115,6 +133,8 @@ export interface Unauthorized {
   readonly _tag: 'Unauthorized'
   readonly operation: string
   readonly credential: 'clientCredentials' | 'accessToken' | 'apiKey'
+  /** False (a 401 is a refusal) unless an earlier attempt of the call may have been processed. */
+  readonly outcomeUnknown: boolean
   readonly message: string
 }
 
@@ -128,13 +148,88 @@ export type PaykitError =
   ValidationError | HttpError | DecodeError | NetworkError | Timeout | Unauthorized
 
 // -------------------------------------------------------------------------------------
-// constructors
+// rules
 // -------------------------------------------------------------------------------------
 
-const CHARGE_UNKNOWN =
-  'The outcome is unknown: the charge may have been processed. Check the order before charging it again.'
+// What a repeat costs and what to do, for each request that changes state.
+const ADVICE: Readonly<Record<string, string>> = {
+  'POST /charges':
+    'The outcome is unknown: the charge may have been processed. Send the same charge again ' +
+    'with the same order id, never a new one: the service refuses a second charge of an order ' +
+    'that succeeded (FAILED with DUPLICATE_ORDER), so the repeat is safe and its answer tells ' +
+    'the outcome.',
+  'POST /paymentlink/checkout':
+    'The outcome is unknown: the link may have been created. Creating it again is safe: it ' +
+    'leaves at most an unused link, which expires. The service cannot look a link up by ' +
+    'orderReference, so keep the order code of every link you send to a buyer and send only ' +
+    'one per order.',
+  'POST /paymentmethods':
+    'The outcome is unknown: the card may have been registered. Registering it again is ' +
+    'safe: it leaves at most an unused card id.',
+}
 
-const isCharge = (operation: string): boolean => operation === 'POST /charges'
+/**
+ * Whether `operation` (`METHOD path`, as errors name it) changes the service's state and
+ * is not idempotent: `POST /paymentmethods`, `POST /charges` and
+ * `POST /paymentlink/checkout`. Only these ever have `outcomeUnknown: true`. `POST /token`
+ * is a POST but changes no merchant state (it issues an access token; repeating it is
+ * harmless); a GET only reads.
+ *
+ * @example
+ * ```ts
+ * import { changesState } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(changesState('POST /charges'), true)
+ * assert.equal(changesState('POST /paymentlink/checkout'), true)
+ * assert.equal(changesState('POST /paymentmethods'), true)
+ * assert.equal(changesState('POST /token'), false)
+ * assert.equal(changesState('GET /paymentlink/order/OC00001001'), false)
+ * ```
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const changesState = (operation: string): boolean =>
+  Object.prototype.hasOwnProperty.call(ADVICE, operation)
+
+/**
+ * What to do when a request that changes state may have been processed, and what a repeat
+ * costs: the sentence the client's messages end with when `outcomeUnknown` is true
+ * (`undefined` for an operation that changes no state).
+ * - a charge: send it again with the same order id; a second charge of an order that
+ *   succeeded is refused (`DUPLICATE_ORDER`), so the repeat is safe and tells the outcome;
+ * - a payment link: create it again; at most an unused link is left, which expires (the
+ *   service has no lookup by `orderReference`: keep the order code of every link sent to a
+ *   buyer, and send only one per order);
+ * - a payment method: register it again; at most an unused card id is left.
+ *
+ * @example
+ * ```ts
+ * import { unknownOutcomeAdvice } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.match(unknownOutcomeAdvice('POST /charges') ?? '', /same order id.*DUPLICATE_ORDER/)
+ * assert.match(unknownOutcomeAdvice('POST /paymentlink/checkout') ?? '', /unused link/)
+ * assert.match(unknownOutcomeAdvice('POST /paymentmethods') ?? '', /unused card id/)
+ * assert.equal(unknownOutcomeAdvice('POST /token'), undefined)
+ * ```
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const unknownOutcomeAdvice = (operation: string): string | undefined =>
+  changesState(operation) ? ADVICE[operation] : undefined
+
+/**
+ * Whether an error status leaves the outcome of a request that changes state unknown:
+ * every status but 4xx (a 4xx is the service refusing the request).
+ */
+const statusLeavesOutcomeUnknown = (status: number): boolean => status < 400 || status > 499
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
 
 /**
  * Bad input, nothing sent. `what` names the input (`charge request`).
@@ -149,6 +244,7 @@ const isCharge = (operation: string): boolean => operation === 'POST /charges'
  *   'charge request',
  * )
  * assert.equal(e._tag, 'ValidationError')
+ * assert.equal(e.outcomeUnknown, false) // nothing left the process
  * assert.equal(
  *   e.message,
  *   'Invalid charge request, nothing was sent. Fix: order.amount: must be greater than 0',
@@ -164,6 +260,7 @@ export const validationError = (
 ): ValidationError => ({
   _tag: 'ValidationError',
   fieldErrors,
+  outcomeUnknown: false,
   message: `Invalid ${what}, nothing was sent. Fix: ${formatFieldErrors(fieldErrors)}`,
 })
 
@@ -182,8 +279,9 @@ const hint = (status: number): string =>
 
 /**
  * An error status. The message has the status, the problem's title and its field errors.
- * For a charge answered with 5xx the outcome is unknown: `outcomeUnknown` is true and
- * the message says so.
+ * For a request that changes state answered with a status that is not 4xx (a 5xx, an
+ * unfollowed 3xx) the outcome is unknown: `outcomeUnknown` is true and the message ends
+ * with `unknownOutcomeAdvice`.
  *
  * @example
  * ```ts
@@ -195,13 +293,15 @@ const hint = (status: number): string =>
  *   status: 400,
  *   errors: { 'card.number': ['must pass the Luhn check'] },
  * })
- * assert.equal(declined.outcomeUnknown, false)
+ * assert.equal(declined.outcomeUnknown, false) // a 4xx: refused, not processed
  * assert.match(declined.message, /HTTP 400: Bad Request\. card\.number: must pass the Luhn check\./)
  *
- * // A charge answered with 5xx may have been processed.
- * const failed = httpError('POST /charges', 503)
+ * // A link creation answered with 5xx may have created the link.
+ * const failed = httpError('POST /paymentlink/checkout', 503)
  * assert.equal(failed.outcomeUnknown, true)
- * assert.match(failed.message, /Check the order before charging it again\./)
+ * assert.match(failed.message, /the link may have been created\. Creating it again is safe/)
+ * // A read answered with 5xx changed nothing.
+ * assert.equal(httpError('GET /paymentlink/order/OC1', 503).outcomeUnknown, false)
  * ```
  *
  * @category constructors
@@ -211,21 +311,23 @@ export const httpError = (operation: string, status: number, problem?: HttpProbl
   const fields =
     problem?.errors === undefined ? '' : ` ${formatFieldErrors(fromErrorMap(problem.errors))}.`
   const title = problem === undefined ? '' : `: ${problem.title}`
-  const outcomeUnknown = isCharge(operation) && status >= 500
-  const advice = outcomeUnknown ? CHARGE_UNKNOWN : hint(status)
+  const advice =
+    (statusLeavesOutcomeUnknown(status) ? unknownOutcomeAdvice(operation) : undefined) ??
+    hint(status)
   return {
     _tag: 'HttpError',
     operation,
     status,
     ...(problem === undefined ? {} : { problem }),
-    outcomeUnknown,
+    outcomeUnknown: changesState(operation) && statusLeavesOutcomeUnknown(status),
     message: `${operation} failed with HTTP ${status}${title}.${fields} ${advice}`,
   }
 }
 
 /**
- * A success status whose body does not match the spec. For a charge the outcome is
- * unknown: `outcomeUnknown` is true and the message says so.
+ * A success status whose body does not match the spec. For a request that changes state
+ * the outcome is unknown (probably processed, the result unreadable): `outcomeUnknown` is
+ * true and the message ends with `unknownOutcomeAdvice`.
  *
  * @example
  * ```ts
@@ -239,7 +341,11 @@ export const httpError = (operation: string, status: number, problem?: HttpProbl
  *   'The response of POST /token (HTTP 200) does not match the service contract: ' +
  *     'expiresIn: must be a number. Check baseUrl points at the payment service.',
  * )
- * assert.equal(decodeError('POST /charges', 200, []).outcomeUnknown, true)
+ * const link = decodeError('POST /paymentlink/checkout', 200, [
+ *   { path: 'orderCode', message: 'is required' },
+ * ])
+ * assert.equal(link.outcomeUnknown, true)
+ * assert.match(link.message, /orderCode: is required\. The outcome is unknown/)
  * ```
  *
  * @category constructors
@@ -249,17 +355,20 @@ export const decodeError = (
   operation: string,
   status: number,
   fieldErrors: ReadonlyArray<FieldError>,
-): DecodeError => ({
-  _tag: 'DecodeError',
-  operation,
-  status,
-  fieldErrors,
-  outcomeUnknown: isCharge(operation),
-  message:
-    `The response of ${operation} (HTTP ${status}) does not match the service contract: ` +
-    `${formatFieldErrors(fieldErrors)}.` +
-    (isCharge(operation) ? ` ${CHARGE_UNKNOWN}` : ' Check baseUrl points at the payment service.'),
-})
+): DecodeError => {
+  const advice = unknownOutcomeAdvice(operation)
+  return {
+    _tag: 'DecodeError',
+    operation,
+    status,
+    fieldErrors,
+    outcomeUnknown: advice !== undefined,
+    message:
+      `The response of ${operation} (HTTP ${status}) does not match the service contract: ` +
+      `${formatFieldErrors(fieldErrors)}. ` +
+      (advice ?? 'Check baseUrl points at the payment service.'),
+  }
+}
 
 const FAILURES: Readonly<Record<TransportFailure, string>> = {
   refused: 'the connection was refused',
@@ -272,22 +381,28 @@ const FAILURES: Readonly<Record<TransportFailure, string>> = {
 }
 
 /**
- * No response. For a charge that may have been sent, the message says the outcome is
- * unknown and the order must be checked before charging it again.
+ * No response. A request that was not sent says so (`outcomeUnknown` false); a request
+ * that changes state and may have been sent has `outcomeUnknown: true`, and the message
+ * ends with `unknownOutcomeAdvice`.
  *
  * @example
  * ```ts
  * import { networkError } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
- * const refused = networkError('GET /paymentlink/order/ord_1', 'no', 'refused', 'ECONNREFUSED')
+ * const refused = networkError('POST /charges', 'no', 'refused', 'ECONNREFUSED')
+ * assert.equal(refused.outcomeUnknown, false)
  * assert.equal(
  *   refused.message,
- *   'GET /paymentlink/order/ord_1 got no response: the connection was refused (ECONNREFUSED). ' +
+ *   'POST /charges got no response: the connection was refused (ECONNREFUSED). ' +
  *     'It was not sent; check baseUrl and the network, then try again.',
  * )
- * // A charge whose connection dropped may have been processed.
- * assert.equal(networkError('POST /charges', 'maybe', 'reset').outcomeUnknown, true)
+ * // A link creation whose connection dropped may have created the link.
+ * const dropped = networkError('POST /paymentlink/checkout', 'maybe', 'reset')
+ * assert.equal(dropped.outcomeUnknown, true)
+ * assert.match(dropped.message, /the link may have been created/)
+ * // A read that may have been sent changed nothing.
+ * assert.equal(networkError('GET /paymentlink/order/OC1', 'maybe', 'reset').outcomeUnknown, false)
  * ```
  *
  * @category constructors
@@ -299,26 +414,25 @@ export const networkError = (
   failure: TransportFailure,
   detail = '',
 ): NetworkError => {
-  const outcomeUnknown = sent === 'maybe' && isCharge(operation)
+  const unknown = sent === 'maybe' ? unknownOutcomeAdvice(operation) : undefined
   const why = `${FAILURES[failure]}${detail === '' ? '' : ` (${detail})`}`
   const advice =
     sent === 'no'
       ? 'It was not sent; check baseUrl and the network, then try again.'
-      : outcomeUnknown
-        ? CHARGE_UNKNOWN
-        : 'It may have reached the service.'
+      : (unknown ?? 'It may have reached the service; repeating it is harmless.')
   return {
     _tag: 'NetworkError',
     operation,
     sent,
     failure,
-    outcomeUnknown,
+    outcomeUnknown: unknown !== undefined,
     message: `${operation} got no response: ${why}. ${advice}`,
   }
 }
 
 /**
- * A time limit passed. `operation` is the request (or the wait) that took too long.
+ * A time limit passed. `operation` is the request (or the wait) that took too long; a
+ * request that changes state may have been processed (`outcomeUnknown: true`).
  *
  * @example
  * ```ts
@@ -332,21 +446,22 @@ export const networkError = (
  *   'POST /token did not finish within 30000 ms. Try again later or raise timeoutMs.',
  * )
  * assert.equal(timeout('POST /charges', 30_000).outcomeUnknown, true)
+ * assert.equal(timeout('POST /paymentmethods', 30_000).outcomeUnknown, true)
  * ```
  *
  * @category constructors
  * @since 0.1.0
  */
 export const timeout = (operation: string, timeoutMs: number, detail = ''): Timeout => {
-  const outcomeUnknown = isCharge(operation)
+  const advice = unknownOutcomeAdvice(operation)
   return {
     _tag: 'Timeout',
     operation,
     timeoutMs,
-    outcomeUnknown,
+    outcomeUnknown: advice !== undefined,
     message:
       `${operation} did not finish within ${timeoutMs} ms${detail === '' ? '' : ` (${detail})`}. ` +
-      (outcomeUnknown ? CHARGE_UNKNOWN : 'Try again later or raise timeoutMs.'),
+      (advice ?? 'Try again later or raise timeoutMs.'),
   }
 }
 
@@ -366,9 +481,9 @@ const byTransport = (operation: string, credential: Unauthorized['credential']):
   ': check the credentials and their permissions. It was not processed.'
 
 /**
- * A 401 the client cannot cure. `sentBy` is `'transport'` when the transport added the
- * credential (and renewed it) itself: the message then says so rather than naming what
- * the client would have done.
+ * A 401 the client cannot cure (`outcomeUnknown` false: the service refused the request).
+ * `sentBy` is `'transport'` when the transport added the credential (and renewed it)
+ * itself: the message then says so rather than naming what the client would have done.
  *
  * @example
  * ```ts
@@ -397,6 +512,7 @@ export const unauthorized = (
   _tag: 'Unauthorized',
   operation,
   credential,
+  outcomeUnknown: false,
   message: (sentBy === 'client' ? byClient : byTransport)(operation, credential),
 })
 
@@ -445,22 +561,31 @@ export const isPaykitError = (u: unknown): u is PaykitError =>
  *
  * @example
  * ```ts
- * import { matchError, networkError, timeout, type PaykitError } from '@paykit/core'
+ * import { httpError, matchError, networkError, timeout, type PaykitError } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
- * const retryLater = matchError<boolean>({
- *   ValidationError: () => false,
- *   HttpError: (e) => e.status === 429 || (e.status >= 500 && !e.outcomeUnknown),
- *   DecodeError: () => false,
- *   NetworkError: (e) => !e.outcomeUnknown,
- *   Timeout: (e) => !e.outcomeUnknown,
- *   Unauthorized: () => false,
- * })
+ * // Every error carries `outcomeUnknown`: "may the request have changed state?"
+ * const next = (e: PaykitError): string =>
+ *   e.outcomeUnknown
+ *     ? 'resolve the outcome first (unknownOutcomeAdvice)'
+ *     : matchError<string>({
+ *         ValidationError: () => 'fix the input',
+ *         HttpError: (h) => (h.status === 429 || h.status >= 500 ? 'retry later' : 'fix the request'),
+ *         DecodeError: () => 'check baseUrl',
+ *         NetworkError: () => 'retry later',
+ *         Timeout: () => 'retry later',
+ *         Unauthorized: () => 'check the credentials',
+ *       })(e)
  * const errors: ReadonlyArray<PaykitError> = [
- *   networkError('POST /token', 'no', 'refused'),
- *   timeout('POST /charges', 30_000),
+ *   networkError('POST /paymentlink/checkout', 'no', 'refused'), // never left
+ *   timeout('POST /paymentlink/checkout', 30_000), // may have created the link
+ *   httpError('POST /charges', 400), // refused by the service
  * ]
- * assert.deepEqual(errors.map(retryLater), [true, false])
+ * assert.deepEqual(errors.map(next), [
+ *   'retry later',
+ *   'resolve the outcome first (unknownOutcomeAdvice)',
+ *   'fix the request',
+ * ])
  * ```
  *
  * @category destructors

@@ -1,7 +1,9 @@
 /**
  * Safe retries as pure decisions: which failed attempt may be repeated, and after what
  * delay. Repeating is only safe when the request never reached the service or when doing
- * it twice cannot do harm; a charge that may have been sent is never repeated.
+ * it twice cannot do harm. A request that changes state and may have been processed (the
+ * errors' `outcomeUnknown`) is never repeated by default; a charge never, whatever the
+ * options.
  *
  * @since 0.1.0
  */
@@ -29,7 +31,8 @@ export interface RetryPolicy {
  * What a request does, which decides whether repeating it is safe:
  * `token` (`POST /token`) and `read` (any GET) are safe to repeat; `paymentMethod`
  * (`POST /paymentmethods`) and `paymentLink` (`POST /paymentlink/checkout`) create a
- * resource, so repeating one that may have been sent needs the caller's opt-in;
+ * resource, so repeating one that may have been sent needs the caller's opt-in (the client
+ * offers it for links only: a repeat leaves at most an unused link, which expires);
  * `charge` (`POST /charges`) moves money and is never repeated once it may have been sent.
  *
  * @category model

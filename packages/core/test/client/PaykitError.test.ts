@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { PaykitError } from '../../src/client/PaykitError.js'
 import {
+  changesState,
   decodeError,
   httpError,
   isPaykitError,
@@ -9,8 +10,12 @@ import {
   timeout,
   toError,
   unauthorized,
+  unknownOutcomeAdvice,
   validationError,
 } from '../../src/client/PaykitError.js'
+
+const STATEFUL = ['POST /paymentmethods', 'POST /charges', 'POST /paymentlink/checkout'] as const
+const STATELESS = ['POST /token', 'GET /paymentlink/order/OC00001001'] as const
 
 describe('PaykitError', () => {
   it('a validation error names every field and says nothing was sent', () => {
@@ -40,43 +45,81 @@ describe('PaykitError', () => {
     expect(e.message).toContain('Amount: must be greater than 0; lineItems[0].sku: unknown')
   })
 
-  it('a 5xx on a charge says the outcome is unknown; on a link it says try later', () => {
-    expect(httpError('POST /charges', 502).message).toMatch(/outcome is unknown.*Check the order/)
-    expect(httpError('POST /paymentlink/checkout', 500).message).toMatch(/try again later/)
+  it('a 5xx on a request that changes state says what to do; on a read it says try later', () => {
+    expect(httpError('POST /charges', 502).message).toMatch(
+      /outcome is unknown: the charge may have been processed\. Send the same charge again with the same order id.*DUPLICATE_ORDER/,
+    )
+    expect(httpError('POST /paymentlink/checkout', 500).message).toMatch(
+      /the link may have been created\. Creating it again is safe: it leaves at most an unused link, which expires\..*keep the order code of every link you send to a buyer/,
+    )
+    expect(httpError('POST /paymentmethods', 503).message).toMatch(
+      /the card may have been registered\..*at most an unused card id/,
+    )
+    expect(httpError('GET /paymentlink/order/OC1', 503).message).toMatch(/try again later/)
+    expect(httpError('POST /token', 503).message).toMatch(/try again later/)
     expect(httpError('GET /paymentlink/order/{orderCode}', 404).message).toMatch(/orderCode/)
   })
 
-  it('a charge answered with 5xx has outcomeUnknown: true; any other error status false', () => {
-    for (const status of [500, 502, 503, 504])
-      expect(httpError('POST /charges', status).outcomeUnknown).toBe(true)
-    for (const status of [400, 402, 404, 409, 429])
-      expect(httpError('POST /charges', status).outcomeUnknown).toBe(false)
-    expect(httpError('POST /paymentlink/checkout', 500).outcomeUnknown).toBe(false)
-    expect(httpError('GET /paymentlink/order/{orderCode}', 503).outcomeUnknown).toBe(false)
+  describe('outcomeUnknown: a request that changes state may have been processed', () => {
+    it('only POST /paymentmethods, /charges and /paymentlink/checkout change state', () => {
+      expect(STATEFUL.every(changesState)).toBe(true)
+      for (const op of [...STATELESS, 'POST /refunds', 'post /charges', 'toString', '__proto__'])
+        expect(changesState(op), op).toBe(false)
+      expect(STATEFUL.every((op) => typeof unknownOutcomeAdvice(op) === 'string')).toBe(true)
+      expect(STATELESS.map(unknownOutcomeAdvice)).toEqual(STATELESS.map(() => undefined))
+    })
+
+    it.each(STATEFUL)('%s: true for every status but 4xx, false for a 4xx', (op) => {
+      for (const status of [300, 302, 303, 500, 502, 503, 504, 599])
+        expect(httpError(op, status).outcomeUnknown, String(status)).toBe(true)
+      for (const status of [400, 402, 404, 408, 409, 422, 429, 499])
+        expect(httpError(op, status).outcomeUnknown, String(status)).toBe(false)
+    })
+
+    it.each(STATEFUL)('%s: true for an unreadable 2xx, a maybe-sent failure, a timeout', (op) => {
+      const advice = unknownOutcomeAdvice(op) ?? ''
+      for (const e of [
+        decodeError(op, 200, [{ path: '', message: 'is not valid JSON' }]),
+        decodeError(op, 201, [{ path: 'id', message: 'is required' }]),
+        ...(['reset', 'timeout', 'aborted', 'body', 'other'] as const).map((f) =>
+          networkError(op, 'maybe', f),
+        ),
+        timeout(op, 5000),
+      ]) {
+        expect(e.outcomeUnknown, e.message).toBe(true)
+        expect(e.message.endsWith(advice), e.message).toBe(true)
+      }
+    })
+
+    it.each(STATEFUL)('%s: false when it provably never left, or was refused', (op) => {
+      for (const f of ['refused', 'dns', 'other', 'aborted'] as const) {
+        const e = networkError(op, 'no', f)
+        expect(e.outcomeUnknown).toBe(false)
+        expect(e.message).toMatch(/It was not sent/)
+      }
+      expect(validationError([]).outcomeUnknown).toBe(false)
+      expect(unauthorized(op, 'accessToken').outcomeUnknown).toBe(false)
+      expect(unauthorized(op, 'apiKey', 'transport').outcomeUnknown).toBe(false)
+    })
+
+    it.each(STATELESS)('%s: false whatever happened (it changes no state)', (op) => {
+      const all: ReadonlyArray<PaykitError> = [
+        httpError(op, 500),
+        httpError(op, 302),
+        decodeError(op, 200, []),
+        networkError(op, 'maybe', 'reset'),
+        networkError(op, 'maybe', 'body'),
+        timeout(op, 1000),
+      ]
+      for (const e of all) expect(e.outcomeUnknown, e.message).toBe(false)
+      expect(networkError(op, 'maybe', 'reset').message).toMatch(/repeating it is harmless/)
+    })
   })
 
-  it('an unreadable 2xx to a charge has outcomeUnknown: true; to anything else false', () => {
-    const charge = decodeError('POST /charges', 200, [{ path: '', message: 'is not valid JSON' }])
-    expect(charge.outcomeUnknown).toBe(true)
-    expect(charge.message).toMatch(/outcome is unknown/)
-    expect(decodeError('POST /token', 200, []).outcomeUnknown).toBe(false)
-    expect(decodeError('POST /paymentlink/checkout', 201, []).outcomeUnknown).toBe(false)
-  })
-
-  it('a network error says whether it was sent; a maybe-sent charge has an unknown outcome', () => {
-    const notSent = networkError('POST /charges', 'no', 'refused', 'ECONNREFUSED')
-    expect(notSent.outcomeUnknown).toBe(false)
-    expect(notSent.message).toMatch(/not sent/)
-    const maybe = networkError('POST /charges', 'maybe', 'reset')
-    expect(maybe.outcomeUnknown).toBe(true)
-    expect(maybe.message).toMatch(/outcome is unknown.*Check the order before charging it again/)
-    expect(networkError('GET /x', 'maybe', 'reset').outcomeUnknown).toBe(false)
-  })
-
-  it('a timeout names the limit; on a charge the outcome is unknown', () => {
-    const t = timeout('POST /charges', 5000)
-    expect(t).toMatchObject({ _tag: 'Timeout', timeoutMs: 5000, outcomeUnknown: true })
-    expect(t.message).toMatch(/5000 ms.*Check the order/)
+  it('a wait that ran out of time only read: its outcome is known', () => {
+    const t = timeout('waiting for order OC1 to be PAID', 5000, 'last status PENDING')
+    expect(t).toMatchObject({ _tag: 'Timeout', timeoutMs: 5000, outcomeUnknown: false })
+    expect(t.message).toMatch(/5000 ms \(last status PENDING\)\. Try again later/)
   })
 
   it('a decode error names the fields of the response', () => {

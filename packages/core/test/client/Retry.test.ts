@@ -46,6 +46,15 @@ describe('Retry', () => {
         expect(isRetryable(kind)(outcome)).toBe(true)
   })
 
+  it('by default never repeats a request that changes state and may have been processed', () => {
+    const statefulKinds = ['paymentMethod', 'paymentLink', 'charge'] as const
+    for (const kind of statefulKinds)
+      for (const outcome of [...maybeSent, response(500), response(503), response(599)]) {
+        expect(isRetryable(kind)(outcome)).toBe(false)
+        expect(decide(defaultRetryPolicy, kind)(1, outcome)).toEqual({ _tag: 'Stop' })
+      }
+  })
+
   it('repeats a payment link that may have been sent only when the caller opts in', () => {
     for (const outcome of [...maybeSent, response(500)]) {
       expect(isRetryable('paymentLink')(outcome)).toBe(false)

@@ -383,7 +383,7 @@ export const describeClientAgainst = (name: string, start: () => Promise<Fake>):
       )
       const e = left(await c.charge(chargeOf(pm.id))())
       expect(e).toMatchObject({ _tag: 'NetworkError', sent: 'maybe', outcomeUnknown: true })
-      expect(e.message).toMatch(/Check the order before charging it again/)
+      expect(e.message).toMatch(/Send the same charge again with the same order id/)
       expect(count('POST', '/charges')).toBe(1)
     })
 
