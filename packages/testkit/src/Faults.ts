@@ -3,6 +3,12 @@
  * server, of what goes wrong with which request. The plan only decides; each adapter
  * carries the decision out on its own transport (a socket reset, a held socket, ...).
  *
+ * Every failure says whether the service still processes the request
+ * (`processesRequest`): only `status500` stands for a service that failed before doing
+ * anything. The others are "processed, then": the simulator's state changes (a card, a
+ * charge, an order is recorded) and then the answer is lost or spoilt, which is what a
+ * client must take for an unknown outcome.
+ *
  * @since 0.1.0
  */
 import * as t from 'io-ts'
@@ -17,10 +23,16 @@ import { internalError } from './simulator/Responses.js'
  * A fault that replaces or spoils the answer to one request:
  * - `status500`: a 500 problem-details answer (spec 7.2); the simulator does not see the
  *   request, so nothing is recorded;
- * - `malformedBody`: the simulator's status and headers with a body that is not JSON;
- * - `truncatedBody`: the simulator's answer cut in half, then the connection breaks;
- * - `connectionReset`: the simulator processes the request (a charge is recorded) and the
- *   connection is reset before any answer;
+ * - `processedThen500`: the simulator processes the request (a card, charge or order is
+ *   recorded), then the answer is that same 500 instead of its own;
+ * - `malformedBody`: the simulator processes the request; its status and headers with a
+ *   body that is not JSON;
+ * - `offContractBody`: the simulator processes the request; its status and headers with a
+ *   JSON body that matches no response of the contract;
+ * - `truncatedBody`: the simulator processes the request; its answer cut in half, then the
+ *   connection breaks;
+ * - `connectionReset`: the simulator processes the request and the connection is reset
+ *   before any answer;
  * - `hang`: the simulator processes the request and no answer ever comes, so the client's
  *   timeout fires.
  *
@@ -29,7 +41,9 @@ import { internalError } from './simulator/Responses.js'
  */
 export type Failure =
   | { readonly kind: 'status500' }
+  | { readonly kind: 'processedThen500' }
   | { readonly kind: 'malformedBody' }
+  | { readonly kind: 'offContractBody' }
   | { readonly kind: 'truncatedBody' }
   | { readonly kind: 'connectionReset' }
   | { readonly kind: 'hang' }
@@ -142,6 +156,42 @@ export interface RequestLine {
 export const status500: Failure = { kind: 'status500' }
 
 /**
+ * The request is processed, then answered with a 500 problem-details body instead of the
+ * service's own answer: what a client sees when the service fails after committing (a
+ * charge recorded, a link created) and before answering.
+ *
+ * @example
+ * ```ts
+ * import { Faults, defaultCredentials, startSandbox } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const sandbox = await startSandbox()
+ * try {
+ *   sandbox.injectFault(Faults.processedThen500, { path: '/paymentlink/checkout', times: 1 })
+ *   const res = await fetch(`${sandbox.url}/paymentlink/checkout`, {
+ *     method: 'POST',
+ *     headers: {
+ *       authorization: `Bearer ${defaultCredentials.apiKey}`,
+ *       'content-type': 'application/json',
+ *     },
+ *     body: JSON.stringify({ amount: 10 }),
+ *   })
+ *   assert.equal(res.status, 500)
+ *   assert.equal(((await res.json()) as { status: number }).status, 500)
+ *   // ...and yet the link was created: the order exists.
+ *   assert.equal(sandbox.state().counters.order, 1)
+ *   assert.equal(sandbox.requests()[0]?.fault, 'processedThen500')
+ * } finally {
+ *   await sandbox.close()
+ * }
+ * ```
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const processedThen500: Failure = { kind: 'processedThen500' }
+
+/**
  * The service's answer with a body that is not JSON.
  *
  * @example
@@ -164,6 +214,38 @@ export const status500: Failure = { kind: 'status500' }
  * @since 0.1.0
  */
 export const malformedBody: Failure = { kind: 'malformedBody' }
+
+/**
+ * The request is processed; the service's status and headers come back with a JSON body
+ * that matches no response of the contract (a gateway's own JSON, another API version):
+ * a client can read it but not use it.
+ *
+ * @example
+ * ```ts
+ * import { Faults, defaultCredentials, mockPaymentService } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const mock = mockPaymentService({ baseUrl: 'https://paykit.test' })
+ * try {
+ *   mock.injectFault(Faults.offContractBody, { path: '/token', times: 1 })
+ *   const res = await fetch('https://paykit.test/token', {
+ *     method: 'POST',
+ *     headers: { 'content-type': 'application/json' },
+ *     body: JSON.stringify(defaultCredentials),
+ *   })
+ *   assert.equal(res.status, 200) // the service's own status...
+ *   const body = (await res.json()) as Record<string, unknown> // ...valid JSON...
+ *   assert.equal('accessToken' in body, false) // ...off the contract
+ *   assert.equal(mock.state().counters.token, 1) // the token was issued all the same
+ * } finally {
+ *   mock.restore()
+ * }
+ * ```
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const offContractBody: Failure = { kind: 'offContractBody' }
 
 /**
  * The service's answer cut in half, then the connection breaks.
@@ -263,6 +345,47 @@ export const latency = (ms: number): Latency => ({
 })
 
 /**
+ * Every failure, in a fixed order: for a test that runs a case per failure (a matrix, a
+ * model-based test drawing one), so a failure added later is never left out.
+ *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.deepEqual(
+ *   Faults.failures.map((f) => f.kind),
+ *   [
+ *     'status500',
+ *     'processedThen500',
+ *     'malformedBody',
+ *     'offContractBody',
+ *     'truncatedBody',
+ *     'connectionReset',
+ *     'hang',
+ *   ],
+ * )
+ * // Which of them leave the service's state changed:
+ * assert.deepEqual(
+ *   Faults.failures.filter(Faults.processesRequest).map((f) => f.kind),
+ *   ['processedThen500', 'malformedBody', 'offContractBody', 'truncatedBody', 'connectionReset', 'hang'],
+ * )
+ * ```
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const failures: ReadonlyArray<Failure> = [
+  status500,
+  processedThen500,
+  malformedBody,
+  offContractBody,
+  truncatedBody,
+  connectionReset,
+  hang,
+]
+
+/**
  * The plan with no faults: every request is answered normally.
  *
  * @example
@@ -293,8 +416,9 @@ const PositiveCount = t.refinement(t.number, (n) => Number.isSafeInteger(n) && n
 
 /**
  * A fault as JSON (the sandbox's `POST /__sandbox/faults` body):
- * `{ "fault": "status500" | "malformedBody" | "truncatedBody" | "connectionReset" | "hang"
- * | "latency", "ms"?: n, "method"?: "POST", "path"?: "/charges", "times"?: n }`.
+ * `{ "fault": "status500" | "processedThen500" | "malformedBody" | "offContractBody" |
+ * "truncatedBody" | "connectionReset" | "hang" | "latency", "ms"?: n, "method"?: "POST",
+ * "path"?: "/charges", "times"?: n }`.
  * `ms` is the latency's delay; `times` limits the fault to the next `times` matching
  * requests.
  *
@@ -307,6 +431,7 @@ const PositiveCount = t.refinement(t.number, (n) => Number.isSafeInteger(n) && n
  * const ok = Faults.FaultInjection.decode({ fault: 'status500', path: '/charges', times: 2 })
  * assert.ok(E.isRight(ok))
  * assert.equal(ok.right.times, 2)
+ * assert.ok(E.isRight(Faults.FaultInjection.decode({ fault: 'processedThen500' })))
  * assert.ok(E.isLeft(Faults.FaultInjection.decode({ fault: 'explode' })))
  * assert.ok(E.isLeft(Faults.FaultInjection.decode({ fault: 'hang', times: 0 })))
  * ```
@@ -319,7 +444,9 @@ export const FaultInjection = t.intersection(
     t.type({
       fault: t.keyof({
         status500: null,
+        processedThen500: null,
         malformedBody: null,
+        offContractBody: null,
         truncatedBody: null,
         connectionReset: null,
         hang: null,
@@ -532,7 +659,9 @@ export const take =
 
 /**
  * Whether the simulator still processes a request that meets `failure` (every failure but
- * `status500`, which stands for the service failing before it did anything).
+ * `status500`, which stands for the service failing before it did anything): the request's
+ * effect (a card, a charge, an order, a token) is in the state although the answer is
+ * lost or spoilt.
  *
  * @example
  * ```ts
@@ -541,6 +670,7 @@ export const take =
  *
  * assert.equal(Faults.processesRequest(undefined), true)
  * assert.equal(Faults.processesRequest(Faults.connectionReset), true) // a charge is recorded
+ * assert.equal(Faults.processesRequest(Faults.processedThen500), true)
  * assert.equal(Faults.processesRequest(Faults.status500), false)
  * ```
  *
@@ -595,6 +725,66 @@ export const malformed = (response: SimResponse): SimResponse => ({
   ...response,
   body: '{"status": <malformed',
 })
+
+/**
+ * The answer of `offContractBody`: `response` with a JSON body that no response of the
+ * contract accepts (none of its members is one the contract names).
+ *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const answer = { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' }
+ * const spoilt = Faults.offContract(answer)
+ * assert.equal(spoilt.status, 200)
+ * assert.deepEqual(JSON.parse(spoilt.body), { unexpected: 'a body off the contract' })
+ * ```
+ *
+ * @category responses
+ * @since 0.1.0
+ */
+export const offContract = (response: SimResponse): SimResponse => ({
+  ...response,
+  body: '{"unexpected":"a body off the contract"}',
+})
+
+/**
+ * The answer the client gets for `response` (the simulator's, when it processed the
+ * request) once `failure` applies: the 500 server problem for `status500` and
+ * `processedThen500`, the spoilt body for `malformedBody` and `offContractBody`, and
+ * `response` itself otherwise (the adapter then resets, holds or truncates it).
+ *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const answer = { status: 200, headers: {}, body: '{"orderCode":"OC00001001"}' }
+ * assert.equal(Faults.answerOf(Faults.processedThen500)(answer).status, 500)
+ * assert.equal(Faults.answerOf(Faults.offContractBody)(answer).status, 200)
+ * assert.equal(Faults.answerOf(Faults.connectionReset)(answer), answer)
+ * assert.equal(Faults.answerOf(undefined)(answer), answer)
+ * ```
+ *
+ * @category responses
+ * @since 0.1.0
+ */
+export const answerOf =
+  (failure: Failure | undefined) =>
+  (response: SimResponse): SimResponse => {
+    switch (failure?.kind) {
+      case 'status500':
+      case 'processedThen500':
+        return serverProblem
+      case 'malformedBody':
+        return malformed(response)
+      case 'offContractBody':
+        return offContract(response)
+      default:
+        return response
+    }
+  }
 
 /**
  * The part of `body` that `truncatedBody` sends before breaking the connection: the first

@@ -61,8 +61,8 @@ export type ServiceEvent = WebhookEvent
 
 /**
  * The answer to one request: what the fault plan decided and the response to send (the
- * simulator's, or the fault's replacement). With `connectionReset` or `hang` the adapter
- * sends nothing; with `truncatedBody` it sends part of `response`.
+ * simulator's, or the fault's replacement: `Faults.answerOf`). With `connectionReset` or
+ * `hang` the adapter sends nothing; with `truncatedBody` it sends part of `response`.
  *
  * @category model
  * @since 0.1.0
@@ -185,7 +185,7 @@ export const makeLiveService = (options: LiveServiceOptions): LiveService => {
         response = Faults.serverProblem
       }
     }
-    if (decision.failure?.kind === 'malformedBody') response = Faults.malformed(response)
+    response = Faults.answerOf(decision.failure)(response)
     const lost = decision.failure?.kind === 'connectionReset' || decision.failure?.kind === 'hang'
     log.add(
       logEntry(

@@ -105,7 +105,7 @@ describe('FaultInjection', () => {
     expect(pipe(decoded, E.map(Faults.ruleOf))).toEqual(
       E.right({ fault: Faults.latency(120), method: 'GET', path: '/x', remaining: 2 }),
     )
-    for (const kind of ['status500', 'malformedBody', 'truncatedBody', 'connectionReset', 'hang'])
+    for (const kind of Faults.failures.map((f) => f.kind))
       expect(pipe(validate(Faults.FaultInjection)({ fault: kind }), E.map(Faults.ruleOf))).toEqual(
         E.right({ fault: { kind } }),
       )
@@ -120,6 +120,72 @@ describe('FaultInjection', () => {
   ])('refuses %j naming %s', (input, path) => {
     const decoded = validate(Faults.FaultInjection)(input)
     expect(E.isLeft(decoded) && decoded.left.map((e) => e.path)).toContain(path)
+  })
+})
+
+describe('failures', () => {
+  // One entry per kind of `Failure`: the compiler refuses this record when a kind is added
+  // without a line here, and the test refuses `failures` without it.
+  const processed: Readonly<Record<Faults.Failure['kind'], boolean>> = {
+    status500: false,
+    processedThen500: true,
+    malformedBody: true,
+    offContractBody: true,
+    truncatedBody: true,
+    connectionReset: true,
+    hang: true,
+  }
+
+  it('lists every failure once, and says which of them the service processes', () => {
+    const kinds = Faults.failures.map((f) => f.kind)
+    expect([...kinds].sort()).toEqual(Object.keys(processed).sort())
+    expect(new Set(kinds).size).toBe(kinds.length)
+    for (const failure of Faults.failures)
+      expect(Faults.processesRequest(failure), failure.kind).toBe(processed[failure.kind])
+  })
+
+  it('every failure constant of the module is in the list (and decodes from JSON)', () => {
+    const constants = (Object.values(Faults) as ReadonlyArray<unknown>).filter(
+      (v): v is Faults.Failure =>
+        typeof v === 'object' &&
+        v !== null &&
+        typeof (v as { kind?: unknown }).kind === 'string' &&
+        (v as { kind?: unknown }).kind !== 'latency',
+    )
+    expect(constants.map((f) => f.kind).sort()).toEqual(
+      [...Faults.failures.map((f) => f.kind)].sort(),
+    )
+    for (const { kind } of constants)
+      expect(E.isRight(validate(Faults.FaultInjection)({ fault: kind })), kind).toBe(true)
+  })
+})
+
+describe('answerOf', () => {
+  const answer = {
+    status: 200,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ orderCode: 'OC00001001', orderId: 1001, paymentLinkUrl: 'x' }),
+  }
+
+  it('processedThen500 and status500 answer the same server problem', () => {
+    expect(Faults.answerOf(Faults.processedThen500)(answer)).toEqual(Faults.serverProblem)
+    expect(Faults.answerOf(Faults.status500)(answer)).toEqual(Faults.serverProblem)
+  })
+
+  it('offContractBody keeps status and headers, with JSON that names no member of the answer', () => {
+    const spoilt = Faults.answerOf(Faults.offContractBody)(answer)
+    expect([spoilt.status, spoilt.headers]).toEqual([answer.status, answer.headers])
+    const json = JSON.parse(spoilt.body) as Record<string, unknown>
+    for (const member of ['orderCode', 'accessToken', 'id', 'status', 'orderId', 'title'])
+      expect(member in json, member).toBe(false)
+  })
+
+  it('malformedBody breaks the JSON; the others leave the answer to the adapter', () => {
+    expect(
+      () => JSON.parse(Faults.answerOf(Faults.malformedBody)(answer).body) as unknown,
+    ).toThrow()
+    for (const failure of [Faults.truncatedBody, Faults.connectionReset, Faults.hang, undefined])
+      expect(Faults.answerOf(failure)(answer)).toBe(answer)
   })
 })
 

@@ -62,6 +62,24 @@ describe('faults', () => {
     expect(retry.json.error?.code).toBe('DUPLICATE_ORDER')
   })
 
+  it('processedThen500: the charge is recorded, then a 500 (a retry is DUPLICATE_ORDER)', async () => {
+    const t = await token(cli.url)
+    const card = await createCard(cli.url, t, '4242424242424242')
+    await inject({ fault: 'processedThen500', method: 'POST', path: '/charges', times: 1 })
+    const first = await charge(cli.url, t, card.json.id, 'fault-500-1')
+    expect(first.status).toBe(500)
+    expect(first.json.type).toMatch(/7231.*6\.6\.1/)
+    const retry = await charge(cli.url, t, card.json.id, 'fault-500-1')
+    expect(retry.json.error?.code).toBe('DUPLICATE_ORDER')
+  })
+
+  it('offContractBody: the real status, JSON off the contract; the token was issued', async () => {
+    await inject({ fault: 'offContractBody', path: '/token', times: 1 })
+    const res = await call(cli.url, 'POST', '/token', { body: tokenBody })
+    expect(res.status).toBe(200)
+    expect(res.json).toEqual({ unexpected: 'a body off the contract' })
+  })
+
   it('hang: no answer before a client timeout; the next request is served', async () => {
     await inject({ fault: 'hang', times: 1 })
     await expect(

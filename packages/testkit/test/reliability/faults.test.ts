@@ -1,7 +1,8 @@
 // Issue 10, faults: every fault the sandbox injects, on every client call, gives a typed
 // error within the client's time limits, no unhandled rejection, POST /charges reaches the
-// service exactly once per charge call, and a charge that may have gone through says
-// `outcomeUnknown: true`. Each case has its own sandbox (real HTTP) and the core's client.
+// service exactly once per charge call, and a faulted request that changes state (a charge,
+// a card, a link) says `outcomeUnknown: true` (issue 18). Each case has its own sandbox (real
+// HTTP) and the core's client.
 import type * as E from 'fp-ts/lib/Either.js'
 import {
   type Authenticate,
@@ -36,7 +37,9 @@ import {
 /** Every fault of the `Faults` export, and the error tag the client must give for it. */
 const faults: ReadonlyArray<readonly [string, Fault, PaykitError['_tag']]> = [
   ['status500', Faults.status500, 'HttpError'],
+  ['processedThen500', Faults.processedThen500, 'HttpError'],
   ['malformedBody', Faults.malformedBody, 'DecodeError'],
+  ['offContractBody', Faults.offContractBody, 'DecodeError'],
   ['truncatedBody', Faults.truncatedBody, 'NetworkError'],
   ['connectionReset', Faults.connectionReset, 'NetworkError'],
   ['hang', Faults.hang, 'Timeout'],
@@ -63,8 +66,8 @@ interface Call {
   readonly boundMs: number
   /** POST /charges the call must send, fault or not. */
   readonly charges: number
-  /** The faulted request is a charge: its outcome may have gone through. */
-  readonly chargeMayHaveGoneThrough: boolean
+  /** The faulted request changes state (a charge, a card, a link): its outcome is unknown. */
+  readonly changesState: boolean
   /** Other requests that must reach the service exactly once. */
   readonly once?: { readonly method: string; readonly path: string }
   readonly run: (setup: Setup) => Promise<E.Either<PaykitError, unknown>>
@@ -93,7 +96,7 @@ const calls: ReadonlyArray<Call> = [
     target: { method: 'POST', path: '/token' },
     boundMs: retried,
     charges: 0,
-    chargeMayHaveGoneThrough: false,
+    changesState: false,
     run: async ({ client, inject }) => {
       inject()
       return client.getToken()()
@@ -104,7 +107,7 @@ const calls: ReadonlyArray<Call> = [
     target: { method: 'POST', path: '/paymentmethods' },
     boundMs: oneAttempt,
     charges: 0,
-    chargeMayHaveGoneThrough: false,
+    changesState: true,
     once: { method: 'POST', path: '/paymentmethods' },
     run: async ({ client, inject }) => {
       inject()
@@ -116,7 +119,7 @@ const calls: ReadonlyArray<Call> = [
     target: { method: 'POST', path: '/charges' },
     boundMs: oneAttempt,
     charges: 1,
-    chargeMayHaveGoneThrough: true,
+    changesState: true,
     run: async ({ client, setupClient, inject }) => {
       const pm = await newCard(setupClient, testCards.success.number)
       inject()
@@ -128,7 +131,7 @@ const calls: ReadonlyArray<Call> = [
     target: { method: 'POST', path: '/paymentlink/checkout' },
     boundMs: oneAttempt,
     charges: 0,
-    chargeMayHaveGoneThrough: false,
+    changesState: true,
     once: { method: 'POST', path: '/paymentlink/checkout' },
     run: async ({ client, inject }) => {
       inject()
@@ -140,7 +143,7 @@ const calls: ReadonlyArray<Call> = [
     target: { method: 'GET', path: '/paymentlink/order/*' },
     boundMs: retried,
     charges: 0,
-    chargeMayHaveGoneThrough: false,
+    changesState: false,
     run: async ({ client, setupClient, inject }) => {
       const link = rightOf(await setupClient.createPaymentLink({ amount: 10 })())
       inject()
@@ -152,7 +155,7 @@ const calls: ReadonlyArray<Call> = [
     target: { method: 'GET', path: '/paymentlink/order/*' },
     boundMs: WAIT_MS + SLACK_MS,
     charges: 0,
-    chargeMayHaveGoneThrough: false,
+    changesState: false,
     run: async ({ client, setupClient, inject }) => {
       const link = rightOf(await setupClient.createPaymentLink({ amount: 10 })())
       inject()
@@ -167,7 +170,7 @@ const calls: ReadonlyArray<Call> = [
     target: { method: 'POST', path: '/charges' },
     boundMs: oneAttempt,
     charges: 1,
-    chargeMayHaveGoneThrough: true,
+    changesState: true,
     run: async ({ client, setupClient, inject }) => {
       const pm = await newCard(setupClient, testCards.authentication.number)
       inject()
@@ -179,7 +182,7 @@ const calls: ReadonlyArray<Call> = [
     target: undefined,
     boundMs: 3 * TIMEOUT_MS + SLACK_MS,
     charges: 2,
-    chargeMayHaveGoneThrough: true,
+    changesState: true,
     run: async ({ client, setupClient, inject }) => {
       const pm = await newCard(setupClient, testCards.authentication.number)
       const authenticate: Authenticate = (url, id) => async () => {
@@ -195,7 +198,7 @@ const calls: ReadonlyArray<Call> = [
     target: { method: 'POST', path: '/3ds/*' },
     boundMs: 2 * TIMEOUT_MS + SLACK_MS,
     charges: 1,
-    chargeMayHaveGoneThrough: false,
+    changesState: false,
     run: async ({ client, setupClient, inject }) => {
       const pm = await newCard(setupClient, testCards.authentication.number)
       inject()
@@ -268,11 +271,9 @@ describe.concurrent('every fault on every client call', () => {
       expect(countOf(sandbox, 'POST', '/charges') - before, 'POST /charges sent').toBe(call.charges)
       if (call.once !== undefined)
         expect(countOf(sandbox, call.once.method, call.once.path), call.once.path).toBe(1)
-      if (call.chargeMayHaveGoneThrough)
-        expect(
-          (e as { readonly outcomeUnknown?: unknown }).outcomeUnknown,
-          `${e._tag}: ${e.message}`,
-        ).toBe(true)
+      // Every fault here leaves the request's outcome unknown (status500 too: the client
+      // cannot tell a 500 before processing from one after); a read or a token never is.
+      expect(e.outcomeUnknown, `${e._tag}: ${e.message}`).toBe(call.changesState)
     },
     15_000,
   )

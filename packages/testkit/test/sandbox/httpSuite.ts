@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { defaultCredentials, testCards } from '../../src/TestCards.js'
-import type * as Faults from '../../src/Faults.js'
+import * as Faults from '../../src/Faults.js'
 import type { AuthenticationResult } from '../../src/LiveService.js'
 import type { SimulatorState } from '../../src/simulator/State.js'
 import { adaCard, adaCustomer } from '../samples.js'
@@ -363,6 +363,56 @@ export const describeOverHttp = (name: string, start: () => Promise<Subject>): u
         const retry = await api.post('/charges', chargeBody('f-1', cardId), token)
         expect(await retry.json()).toMatchObject({ status: 'SUCCEEDED' })
       })
+
+      it('processedThen500 records the charge, then answers the 7.2 server problem', async () => {
+        const { token, cardId } = await setup()
+        subject.injectFault(Faults.processedThen500, { method: 'POST', path: '/charges', times: 1 })
+        const res = await api.post('/charges', chargeBody('f-6', cardId), token)
+        expect(res.status).toBe(500)
+        expect(await res.json()).toEqual({
+          type: expect.stringMatching(/7231.*6\.6\.1/),
+          title: expect.any(String),
+          status: 500,
+        })
+        expect(subject.state().charges).toHaveLength(1)
+        expect(subject.state().charges[0]).toMatchObject({ orderId: 'f-6', status: 'SUCCEEDED' })
+        const again = await api.post('/charges', chargeBody('f-6', cardId), token)
+        expect(await again.json()).toMatchObject({ error: { code: 'DUPLICATE_ORDER' } })
+      })
+
+      it('offContractBody creates the link, then answers its status with JSON off the contract', async () => {
+        subject.injectFault(Faults.offContractBody, { path: '/paymentlink/checkout', times: 1 })
+        const res = await api.post(
+          '/paymentlink/checkout',
+          { amount: 7 },
+          defaultCredentials.apiKey,
+        )
+        expect(res.status).toBe(200)
+        expect(res.headers.get('content-type')).toMatch(/json/)
+        const body = (await res.json()) as Record<string, unknown>
+        expect(body).toEqual({ unexpected: 'a body off the contract' })
+        expect(subject.state().counters.order).toBe(1)
+      })
+
+      it.each(Faults.failures.map((f) => [f.kind, f] as const))(
+        '%s: the link exists afterwards exactly when the fault processes the request',
+        async (_, failure) => {
+          subject.injectFault(failure, { path: '/paymentlink/checkout', times: 1 })
+          const before = subject.state().counters.order
+          const answer = await api
+            .post('/paymentlink/checkout', { amount: 3 }, defaultCredentials.apiKey, {
+              signal: AbortSignal.timeout(500),
+            })
+            .then(async (res) => [res.status, await res.text()] as const)
+            .catch((e: unknown) => e)
+          const created = subject.state().counters.order - before
+          expect(created).toBe(Faults.processesRequest(failure) ? 1 : 0)
+          // Whatever the fault, no usable answer (a 200 with the link's order code) came.
+          const usable =
+            Array.isArray(answer) && answer[0] === 200 && /"orderCode"/.test(String(answer[1]))
+          expect(usable).toBe(false)
+        },
+      )
 
       it('malformedBody answers a body that is not JSON', async () => {
         const { token, cardId } = await setup()
