@@ -53,7 +53,8 @@ export const chargeFields: ReadonlyArray<INodeProperties> = [
     required: true,
     displayOptions: both,
     default: 0,
-    description: 'Amount to charge, greater than 0',
+    description:
+      'Amount to charge, greater than 0. An expression may give a text such as 25.50: it is read exactly.',
   },
   {
     displayName: 'Payment Method ID',

@@ -24,6 +24,7 @@ import {
   validationError,
 } from '@paykit/core/pure'
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow'
+import { amountFromInput } from '../../../shared/conversions'
 import type { Operation } from '../../../shared/items'
 
 // -------------------------------------------------------------------------------------
@@ -52,10 +53,13 @@ const invalid = (errors: ReadonlyArray<FieldError>): PaykitError =>
 const chargeOf = (ctx: IExecuteFunctions, i: number): E.Either<PaykitError, ChargeInput> => {
   const extra = ctx.getNodeParameter('additionalFields', i, {}) as AdditionalFields
   const billing = nonEmpty(ctx.getNodeParameter('billingInfo', i, {}) as IDataObject)
+  // A number as typed, or the text an expression gave ("25.50"), converted exactly.
+  const given = ctx.getNodeParameter('amount', i)
+  const amount = amountFromInput('order.amount')(given)
   const request = {
     order: {
       id: ctx.getNodeParameter('orderId', i),
-      amount: ctx.getNodeParameter('amount', i),
+      amount: E.isRight(amount) ? amount.right : given,
       ...nonEmpty({ description: extra.description, name: extra.name }),
     },
     cardId: ctx.getNodeParameter('cardId', i),
@@ -67,8 +71,16 @@ const chargeOf = (ctx: IExecuteFunctions, i: number): E.Either<PaykitError, Char
     cardCountryCode === undefined
       ? ChargeRequest
       : chargeRequestFor({ bin: { countryCode: cardCountryCode } })
+  const checked = validate(codec)(request)
+  if (E.isLeft(amount))
+    return E.left(
+      invalid([
+        amount.left,
+        ...(E.isLeft(checked) ? checked.left.filter((e) => e.path !== amount.left.path) : []),
+      ]),
+    )
   return pipe(
-    validate(codec)(request),
+    checked,
     E.bimap(invalid, (decoded) => ({
       request: request as ChargeRequestInput,
       decoded,
