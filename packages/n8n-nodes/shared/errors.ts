@@ -1,13 +1,14 @@
 /**
  * The core's typed errors as n8n errors: bad input is a `NodeOperationError` naming the
  * field, an answer or silence of the service is a `NodeApiError` carrying the problem
- * details' field messages. Messages come from the core, which keeps secrets and card data
- * out of them.
+ * details' field messages. Messages are the core's in the node's words (`messages`): they
+ * keep secrets and card data out, as the core does.
  */
 import type { FieldError, PaykitError } from '@paykit/core/pure'
 import { REDACTED, formatFieldErrors, fromErrorMap, matchError } from '@paykit/core/pure'
 import type { INode, JsonObject } from 'n8n-workflow'
 import { NodeApiError, NodeOperationError } from 'n8n-workflow'
+import { messageOf, unknownOutcomeAdviceOf } from './messages'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -22,9 +23,6 @@ export type ItemError = NodeApiError | NodeOperationError
 
 const fieldLines = (errors: ReadonlyArray<FieldError>): string =>
   errors.map(({ path, message }) => (path === '' ? message : `${path}: ${message}`)).join('\n')
-
-const UNKNOWN_OUTCOME =
-  'The charge may have been processed: check the order before charging it again. It is never repeated automatically.'
 
 /** Parameters that hold card data when typed into the node rather than taken from an item. */
 const CARD_PARAMETERS: ReadonlySet<string> = new Set(['cardNumber', 'cvv'])
@@ -65,45 +63,51 @@ export const toNodeError = (
       message: credentialFailure,
       description: `Nothing was sent (${error.operation}).`,
     })
+  const message = messageOf(error)
+  const advice = unknownOutcomeAdviceOf(error)
+  // n8n keeps the response's `message` among the error's messages: the node's, not the core's.
+  const response = { ...error, message } as unknown as JsonObject
   return matchError<ItemError>({
     ValidationError: (e) =>
-      new NodeOperationError(node, e.message, {
+      new NodeOperationError(node, message, {
         itemIndex,
         description: fieldLines(e.fieldErrors),
       }),
     HttpError: (e) => {
       const fields = e.problem?.errors === undefined ? [] : fromErrorMap(e.problem.errors)
-      return new NodeApiError(node, { ...e } as unknown as JsonObject, {
+      return new NodeApiError(node, response, {
         itemIndex,
         httpCode: String(e.status),
-        message: e.message,
-        description: fields.length === 0 ? (e.problem?.title ?? '') : fieldLines(fields),
+        message,
+        description:
+          advice ?? (fields.length === 0 ? (e.problem?.title ?? '') : fieldLines(fields)),
       })
     },
     DecodeError: (e) =>
-      new NodeApiError(node, { ...e } as unknown as JsonObject, {
+      new NodeApiError(node, response, {
         itemIndex,
         httpCode: String(e.status),
-        message: e.message,
-        description: formatFieldErrors(e.fieldErrors),
+        message,
+        description: advice ?? formatFieldErrors(e.fieldErrors),
       }),
-    NetworkError: (e) =>
-      new NodeApiError(node, { ...e } as unknown as JsonObject, {
+    NetworkError: () =>
+      new NodeApiError(node, response, {
         itemIndex,
-        message: e.message,
-        ...(e.outcomeUnknown ? { description: UNKNOWN_OUTCOME } : {}),
+        message,
+        ...(advice === undefined ? {} : { description: advice }),
       }),
-    Timeout: (e) =>
-      new NodeApiError(node, { ...e } as unknown as JsonObject, {
+    Timeout: () =>
+      new NodeApiError(node, response, {
         itemIndex,
-        message: e.message,
-        ...(e.outcomeUnknown ? { description: UNKNOWN_OUTCOME } : {}),
+        message,
+        ...(advice === undefined ? {} : { description: advice }),
       }),
-    Unauthorized: (e) =>
-      new NodeApiError(node, { ...e } as unknown as JsonObject, {
+    Unauthorized: () =>
+      new NodeApiError(node, response, {
         itemIndex,
         httpCode: '401',
-        message: e.message,
+        message,
+        ...(advice === undefined ? {} : { description: advice }),
       }),
   })(error)
 }

@@ -124,7 +124,7 @@ const requestOf = (ctx: IExecuteFunctions, i: number): { request: unknown; prefi
 const orderCodeOf = (ctx: IExecuteFunctions, i: number): E.Either<PaykitError, string> => {
   const code = String(ctx.getNodeParameter('orderCode', i, '')).trim()
   return code === ''
-    ? E.left(validationError([{ path: 'orderCode', message: 'is required' }], 'order code'))
+    ? E.left(validationError([{ path: 'Order Code', message: 'is required' }], 'order code'))
     : E.right(code)
 }
 
@@ -190,21 +190,21 @@ export const waitForStatus: Operation<WaitInput> = {
             ? []
             : [
                 {
-                  path: `statuses[${k}]`,
+                  path: `Statuses[${k}]`,
                   message: 'must be PENDING, PAID, CANCELLED or FINALIZED',
                 },
               ],
         )
         if (statuses.length === 0)
-          errors.push({ path: 'statuses', message: 'must name at least one status' })
+          errors.push({ path: 'Statuses', message: 'must name at least one status' })
         const timeoutMs = Number(ctx.getNodeParameter('waitTimeout', i)) * 1000
         const intervalMs = Number(ctx.getNodeParameter('pollInterval', i)) * 1000
         if (!(timeoutMs > 0))
-          errors.push({ path: 'waitTimeout', message: 'must be greater than 0' })
+          errors.push({ path: 'Wait Timeout (Seconds)', message: 'must be greater than 0' })
         if (!(intervalMs > 0))
-          errors.push({ path: 'pollInterval', message: 'must be greater than 0' })
+          errors.push({ path: 'Poll Interval (Seconds)', message: 'must be greater than 0' })
         return errors.length > 0
-          ? E.left(validationError(errors, 'wait for status'))
+          ? E.left(validationError(errors, 'Wait for Status parameters'))
           : E.right({ orderCode, statuses: statuses as OrderStatus[], timeoutMs, intervalMs })
       }),
     ),

@@ -259,7 +259,125 @@ describe('Payment Link -> Get Order and Wait for Status', () => {
         }),
       ),
     )
-    expect(result.error?.message).toContain('PENDING')
-    expect(result.error?.message).toContain('within 1000 ms')
+    expect(result.error?.message).toBe(
+      `Stopped waiting for order ${orderCode} to be PAID after 1 s (last status PENDING). Raise Wait Timeout (Seconds) to wait longer.`,
+    )
+  })
+})
+
+// -------------------------------------------------------------------------------------
+// messages
+// -------------------------------------------------------------------------------------
+
+/** What no message of `error` shows: the core's option names, doubled full stops. */
+const expectNodeWords = (error: unknown) => {
+  const { message, description, messages } = (error ?? {}) as {
+    message?: unknown
+    description?: unknown
+    messages?: unknown
+  }
+  const text = JSON.stringify([message, description, messages])
+  expect(text).not.toMatch(/timeoutMs|intervalMs|baseUrl|\.\./)
+}
+
+describe('Payment Link messages', () => {
+  it('a link created but answered with a body that is not JSON: the link may exist, its order code is unknown', async () => {
+    const orders = () => Object.keys(sandbox.state().orders).length
+    const before = orders()
+    sandbox.injectFault(Faults.malformedBody, {
+      method: 'POST',
+      path: '/paymentlink/checkout',
+      times: 1,
+    })
+    try {
+      const result = await run(sandbox, create({ orderSource: 'item' }), [{ amount: 5 }])
+      expect(orders()).toBe(before + 1) // the service did create it
+      expect(result.error?.name).toBe('NodeApiError')
+      expect(result.error?.message).toBe(
+        'POST /paymentlink/checkout answered HTTP 200 with a body that is not valid JSON. The link may have been created, and its order code is unknown.',
+      )
+      expect(result.error?.description).toMatch(/^Its order code never arrived, so nobody/)
+      expect(result.error?.description).not.toMatch(/try again/i)
+      expectNodeWords(result.error)
+    } finally {
+      sandbox.clearFaults()
+    }
+  })
+
+  it('a 500 joins the problem title with one full stop', async () => {
+    sandbox.injectFault(Faults.status500, { method: 'POST', path: '/paymentlink/checkout' })
+    try {
+      const result = await run(sandbox, create({ orderSource: 'item' }, { continueOnFail: true }), [
+        { amount: 3 },
+      ])
+      const json = result.nodes['Create Link']?.[0]?.[0]?.json
+      expect(json?.error).toBe(
+        'POST /paymentlink/checkout failed with HTTP 500: An error occurred while processing your request. The link may have been created, and its order code is unknown.',
+      )
+      expect(json?.details).toMatchObject({ errorType: 'HttpError', httpCode: '500' })
+      expectNodeWords({ message: json?.error })
+    } finally {
+      sandbox.clearFaults()
+    }
+  })
+
+  it("a request that takes too long names the node's Request Timeout (Seconds)", async () => {
+    const orderCode = await newOrder(2)
+    // Every attempt hangs: a read is retried after a timeout.
+    sandbox.injectFault(Faults.hang, { method: 'GET', path: '/paymentlink/order/*' })
+    try {
+      const result = await run(
+        sandbox,
+        singleNodeWorkflow(
+          paykitNode('Get', {
+            resource: 'paymentLink',
+            operation: 'getOrder',
+            orderCode,
+            options: { timeout: 1 },
+          }),
+        ),
+      )
+      expect(result.error?.message).toBe(
+        `GET /paymentlink/order/${orderCode} did not finish within 1 s. Try again later, or raise Options → Request Timeout (Seconds).`,
+      )
+      expectNodeWords(result.error)
+    } finally {
+      sandbox.clearFaults()
+    }
+  })
+
+  it("refusals of the node's own fields name them as the editor shows them", async () => {
+    const result = await run(
+      sandbox,
+      singleNodeWorkflow(
+        paykitNode('Wait', {
+          resource: 'paymentLink',
+          operation: 'waitForStatus',
+          orderCode: '={{ "" }}',
+          statuses: ['PAID'],
+          waitTimeout: '={{ 0 }}',
+          pollInterval: 1,
+        }),
+      ),
+    )
+    expect(result.error?.message).toBe(
+      'Invalid order code, nothing was sent. Fix: Order Code: is required',
+    )
+    const wait = await run(
+      sandbox,
+      singleNodeWorkflow(
+        paykitNode('Wait', {
+          resource: 'paymentLink',
+          operation: 'waitForStatus',
+          orderCode: 'OC1',
+          statuses: ['PAID'],
+          waitTimeout: '={{ 0 }}',
+          pollInterval: '={{ -1 }}',
+        }),
+      ),
+    )
+    expect(wait.error?.message).toBe(
+      'Invalid Wait for Status parameters, nothing was sent. Fix: Wait Timeout (Seconds): must be greater than 0; Poll Interval (Seconds): must be greater than 0',
+    )
   })
 })
