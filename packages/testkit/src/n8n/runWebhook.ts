@@ -69,6 +69,11 @@ export interface RunWebhookOptions extends SingleNodeOptions {
   readonly mode?: 'webhook' | 'manual'
   /** The workflow's static data before the call (`getWorkflowStaticData`). */
   readonly staticData?: IDataObject
+  /**
+   * The workflow's id (default `'harness-workflow'`). A node that keeps state per workflow
+   * in its process (a replay memory) sees each id as another workflow.
+   */
+  readonly workflowId?: string
 }
 
 /**
@@ -292,7 +297,7 @@ export const runWebhook = async (options: RunWebhookOptions): Promise<WebhookRun
     ...(options.nodeCredentials === undefined ? {} : { credentials: options.nodeCredentials }),
   }
   const workflow = new nw.Workflow({
-    id: 'harness-workflow',
+    id: options.workflowId ?? 'harness-workflow',
     name: 'Harness workflow',
     nodes: [node],
     connections: {},

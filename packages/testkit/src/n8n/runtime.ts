@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type * as Core from 'n8n-core'
 import type * as NW from 'n8n-workflow'
+import { memoryDeduplicator } from './Deduplication.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -92,11 +93,24 @@ const allowLoopback = (fromCore: NodeJS.Require): void => {
 }
 
 /**
+ * n8n's de-duplication helpers need a store, which n8n's server gives from its database;
+ * in-process the helpers would throw, so an in-memory one is installed unless one is.
+ */
+const installDeduplicator = (core: typeof Core): void => {
+  try {
+    core.DataDeduplicationService.getInstance()
+  } catch {
+    void core.DataDeduplicationService.init(memoryDeduplicator())
+  }
+}
+
+/**
  * Loads the engine once per process. Sets `N8N_USER_FOLDER` to a new temporary folder
  * first when it is unset (n8n writes an encryption key there; the folder is removed when
  * the process exits) and `N8N_LOG_LEVEL` to
- * `silent` when unset (n8n's server log), and lets requests to loopback through n8n's
- * SSRF protection when that is on.
+ * `silent` when unset (n8n's server log), lets requests to loopback through n8n's
+ * SSRF protection when that is on, and gives n8n's de-duplication helpers (Remove
+ * Duplicates, Paykit's Accept Once) an in-memory store (`memoryDeduplicator`).
  *
  * @example
  * ```ts
@@ -137,6 +151,7 @@ export const loadN8n = (): N8nRuntime => {
   const fromCore = createRequire(corePath)
   const workflow = fromCore('n8n-workflow') as typeof NW
   allowLoopback(fromCore)
+  installDeduplicator(core)
   loaded = { core, workflow, require: fromCore }
   return loaded
 }

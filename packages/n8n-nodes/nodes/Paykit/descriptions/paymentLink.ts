@@ -101,7 +101,8 @@ export const paymentLinkFields: ReadonlyArray<INodeProperties> = [
       },
     },
     default: 0,
-    description: 'Total order amount, greater than 0',
+    description:
+      'Total order amount, greater than 0. An expression may give a text such as 25.50: it is read exactly.',
   },
   {
     displayName: 'Line Items',

@@ -1,7 +1,9 @@
 /**
  * Payment Link operations: create a link (from the node's fields, or the whole request
  * from the input item), read an order, wait for an order status. Safe to run side by side
- * and as an AI tool: a link creation is repeated only when the user opts in.
+ * and as an AI tool: a link creation is repeated only when the user opts in. Amounts given
+ * as text (a form's or a webhook's `"25.50"`, an expression's result) are converted exactly
+ * before the core validates the request (`shared/conversions`).
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
@@ -21,6 +23,7 @@ import {
   validationError,
 } from '@paykit/core/pure'
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow'
+import { paymentLinkRequestFromInput } from '../../../shared/conversions'
 import type { Operation } from '../../../shared/items'
 
 // -------------------------------------------------------------------------------------
@@ -31,7 +34,8 @@ interface LineItemParameters {
   readonly kind?: 'sku' | 'product'
   readonly sku?: string
   readonly name?: string
-  readonly price?: number
+  /** A number, or the text an expression gave (converted with the request). */
+  readonly price?: number | string
   readonly imageUrl?: string
   readonly requiresShipping?: boolean
   readonly quantity?: number
@@ -141,19 +145,31 @@ interface CreateInput {
   readonly retry: boolean
 }
 
+/**
+ * The errors of a request: those of its amounts' conversion, then the core's, except the
+ * core's about a field whose conversion already failed (it would only say "must be a
+ * number" again).
+ */
+const requestErrors = (
+  conversion: ReadonlyArray<FieldError>,
+  core: ReadonlyArray<FieldError>,
+): ReadonlyArray<FieldError> => [
+  ...conversion,
+  ...core.filter((e) => !conversion.some((c) => c.path === e.path)),
+]
+
 /** Payment Link → Create. */
 export const create: Operation<CreateInput> = {
   concurrent: true,
   prepare: (ctx, i) => {
-    const { request, prefix } = requestOf(ctx, i)
+    const { request: given, prefix } = requestOf(ctx, i)
+    const { request, errors: conversion } = paymentLinkRequestFromInput(given)
     const retry = (ctx.getNodeParameter('options.retryUncertain', i, false) as boolean) === true
-    return pipe(
-      validate(PaymentLinkRequest)(request),
-      E.bimap(
-        (errors) => validationError(prefixed(prefix, errors), 'payment link request'),
-        () => ({ request: request as PaymentLinkRequestInput, retry }),
-      ),
-    )
+    const checked = validate(PaymentLinkRequest)(request)
+    const errors = requestErrors(conversion, E.isLeft(checked) ? checked.left : [])
+    return errors.length > 0
+      ? E.left(validationError(prefixed(prefix, errors), 'payment link request'))
+      : E.right({ request: request as PaymentLinkRequestInput, retry })
   },
   send: (client, { request, retry }, signal) =>
     pipe(

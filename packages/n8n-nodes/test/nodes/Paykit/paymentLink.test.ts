@@ -266,6 +266,143 @@ describe('Payment Link -> Get Order and Wait for Status', () => {
 })
 
 // -------------------------------------------------------------------------------------
+// amounts as forms and webhooks give them (text)
+// -------------------------------------------------------------------------------------
+
+/** The order a created item points at, as the sandbox holds it (exact decimals). */
+const orderOf = (json: Readonly<Record<string, unknown>> | undefined) =>
+  sandbox.state().orders[String(json?.orderCode)]
+
+/** The JSON body of the last payment-link creation on the wire. */
+const lastCheckoutBody = (): Readonly<Record<string, unknown>> =>
+  JSON.parse(checkoutRequests().at(-1)?.body ?? '{}') as Readonly<Record<string, unknown>>
+
+describe('Payment Link -> Create: amounts given as text', () => {
+  it('Define Below: an expression giving "25.50" creates the link, total 25.50 exactly', async () => {
+    const result = await run(sandbox, create({ orderBy: 'amount', amount: '={{ $json.total }}' }), [
+      { total: '25.50' },
+    ])
+    expect(result.error).toBeUndefined()
+    const json = result.nodes['Create Link']?.[0]?.[0]?.json
+    expect(orderOf(json)?.total.toFixed(2)).toBe('25.50')
+    expect(lastCheckoutBody().amount).toBe(25.5)
+    // and read back through the node: a JSON number
+    const read = await run(
+      sandbox,
+      singleNodeWorkflow(
+        paykitNode('Get', {
+          resource: 'paymentLink',
+          operation: 'getOrder',
+          orderCode: String(json?.orderCode),
+        }),
+      ),
+    )
+    expect(read.nodes['Get']?.[0]?.[0]?.json).toMatchObject({ total: 25.5, subtotal: 25.5 })
+  })
+
+  it('Define Below: a one-time product price from an expression giving text is read exactly', async () => {
+    const result = await run(
+      sandbox,
+      create({
+        orderBy: 'lineItems',
+        lineItems: {
+          item: [{ kind: 'product', name: 'Poster', price: '={{ $json.price }}', quantity: 3 }],
+        },
+      }),
+      [{ price: ' 18.90 ' }],
+    )
+    expect(result.error).toBeUndefined()
+    const order = orderOf(result.nodes['Create Link']?.[0]?.[0]?.json)
+    expect(order?.lineItems[0]?.price.toFixed(2)).toBe('18.90')
+    expect(order?.total.toFixed(2)).toBe('56.70')
+  })
+
+  it('From Input Item: amounts and prices as text (a form, a webhook) create links with exact totals', async () => {
+    const result = await run(sandbox, create({ orderSource: 'item' }), [
+      { amount: '25.50', orderReference: 'text-amount' },
+      { amount: ' 1234567.89 ' },
+      { amount: 42 },
+      {
+        lineItems: [
+          { product: { name: 'Poster', price: '18.90' }, quantity: 2 },
+          { product: { name: 'Pin', price: '.35' }, quantity: 3 },
+        ],
+      },
+    ])
+    expect(result.error).toBeUndefined()
+    const totals = (result.nodes['Create Link']?.[0] ?? []).map((item) =>
+      orderOf(item.json)?.total.toFixed(2),
+    )
+    expect(totals).toEqual(['25.50', '1234567.89', '42.00', '38.85'])
+  })
+
+  it('From Input Item: a text with more digits than a JSON number holds is refused, not rounded', async () => {
+    const before = checkoutRequests().length
+    const result = await run(sandbox, create({ orderSource: 'item' }), [
+      { amount: '1234567890.123456789' },
+    ])
+    expect(result.error?.name).toBe('NodeOperationError')
+    expect(result.error?.message).toContain(
+      'amount: has more digits than a JSON number holds exactly (19 significant digits',
+    )
+    expect(checkoutRequests().length).toBe(before)
+  })
+
+  it('"12abc" fails naming the field, in Define Below and From Input Item, and nothing is sent', async () => {
+    const before = checkoutRequests().length
+    const fields = await run(sandbox, create({ orderBy: 'amount', amount: '={{ "12abc" }}' }))
+    expect(fields.error?.name).toBe('NodeOperationError')
+    expect(fields.error?.message).toBe(
+      'Invalid payment link request, nothing was sent. Fix: amount: must be a number, like 25.50 (got a text that is not a number)',
+    )
+    const nested = await run(
+      sandbox,
+      create({ orderSource: 'item', requestField: 'order' }, { continueOnFail: true }),
+      [
+        { order: { amount: '12abc' } },
+        { order: { lineItems: [{ product: { name: 'Pin', price: '1,50' }, quantity: 1 }] } },
+        { order: { amount: '9.99' } },
+      ],
+    )
+    const out = nested.nodes['Create Link']?.[0] ?? []
+    expect(out[0]?.json).toEqual({
+      error:
+        'Invalid payment link request, nothing was sent. Fix: order.amount: must be a number, like 25.50 (got a text that is not a number)',
+      details: {
+        errorType: 'ValidationError',
+        fieldErrors: [
+          {
+            path: 'order.amount',
+            message: 'must be a number, like 25.50 (got a text that is not a number)',
+          },
+        ],
+      },
+    })
+    expect(out[1]?.json.details).toMatchObject({
+      fieldErrors: [
+        {
+          path: 'order.lineItems[0].product.price',
+          message:
+            'must be a number, like 25.50, with a dot for decimals and no thousands separator (got a text with a comma)',
+        },
+      ],
+    })
+    expect(orderOf(out[2]?.json)?.total.toFixed(2)).toBe('9.99')
+    expect(checkoutRequests().length).toBe(before + 1)
+  })
+
+  it('an amount refused as text is reported with the other fields the core refuses', async () => {
+    const result = await run(sandbox, create({ orderSource: 'item' }), [
+      { amount: 'abc', orderReference: 'x'.repeat(256) },
+    ])
+    expect(result.error?.description).toBe(
+      'amount: must be a number, like 25.50 (got a text that is not a number)\n' +
+        'orderReference: must be at most 255 characters',
+    )
+  })
+})
+
+// -------------------------------------------------------------------------------------
 // messages
 // -------------------------------------------------------------------------------------
 
