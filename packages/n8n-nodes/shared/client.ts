@@ -5,10 +5,9 @@
  */
 import type { Client } from '@paykit/core/pure'
 import { createClientWith } from '@paykit/core/pure'
-import type { IExecuteFunctions } from 'n8n-workflow'
 import { sleep } from 'n8n-workflow'
 import { baseUrlOf } from './credential'
-import { n8nTransport, PAYKIT_API } from './transport'
+import { n8nTransport, PAYKIT_API, type RequestContext } from './transport'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -39,7 +38,7 @@ const n8nSleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
 
 /** The client of an execution; `timeoutMs` bounds each HTTP request. */
 export const executionClient = async (
-  ctx: IExecuteFunctions,
+  ctx: RequestContext,
   timeoutMs: number,
 ): Promise<ExecutionClient> => {
   const credentials = await ctx.getCredentials(PAYKIT_API)

@@ -7,6 +7,7 @@
 import type { FieldError, PaykitError } from '@paykit/core/pure'
 import { REDACTED, formatFieldErrors, fromErrorMap, matchError } from '@paykit/core/pure'
 import type { INode, JsonObject } from 'n8n-workflow'
+import { looksLikeCardNumber } from './fieldPath'
 import { NodeApiError, NodeOperationError } from 'n8n-workflow'
 import { messageOf, unknownOutcomeAdviceOf } from './messages'
 
@@ -24,8 +25,23 @@ export type ItemError = NodeApiError | NodeOperationError
 const fieldLines = (errors: ReadonlyArray<FieldError>): string =>
   errors.map(({ path, message }) => (path === '' ? message : `${path}: ${message}`)).join('\n')
 
-/** Parameters that hold card data when typed into the node rather than taken from an item. */
-const CARD_PARAMETERS: ReadonlySet<string> = new Set(['cardNumber', 'cvv'])
+/**
+ * Parameters that could hold card data: the card parameters of an older saved workflow,
+ * and the field-name parameters of Payment Method → Create when a card was typed into one
+ * by mistake (the node refuses that, and its errors must not repeat it).
+ */
+const CARD_PARAMETERS: ReadonlySet<string> = new Set([
+  'cardNumber',
+  'cvv',
+  'cardNumberField',
+  'expirationMonthField',
+  'expirationYearField',
+  'cvvField',
+])
+
+/** A parameter value that is card data rather than a field name (a run of digits). */
+const looksLikeCardData = (value: string): boolean =>
+  looksLikeCardNumber(value) || /^\s*\d{3,4}\s*$/.test(value)
 
 // -------------------------------------------------------------------------------------
 // constructors
@@ -40,7 +56,9 @@ export const redactedNode = (node: INode): INode => ({
   parameters: Object.fromEntries(
     Object.entries(node.parameters).map(([name, value]) => [
       name,
-      CARD_PARAMETERS.has(name) ? REDACTED : value,
+      CARD_PARAMETERS.has(name) && typeof value === 'string' && looksLikeCardData(value)
+        ? REDACTED
+        : value,
     ]),
   ),
 })

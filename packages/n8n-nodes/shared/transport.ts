@@ -27,6 +27,7 @@ import type {
   ICredentialDataDecryptedObject,
   IExecuteFunctions,
   IHttpRequestOptions,
+  IWebhookFunctions,
 } from 'n8n-workflow'
 import { CREDENTIAL_ERROR } from './credential'
 import { failureOf, statusOf } from './httpErrors'
@@ -37,6 +38,9 @@ import { failureOf, statusOf } from './httpErrors'
 
 /** The credential type the nodes use. */
 export const PAYKIT_API = 'paykitApi'
+
+/** A node context with n8n's request helpers: an action node's or the trigger's webhook. */
+export type RequestContext = IExecuteFunctions | IWebhookFunctions
 
 /**
  * A transport for one execution, and the credential failure it met, if any (a token that
@@ -96,7 +100,7 @@ const credentialMessage = (error: unknown): string | undefined => {
  * request; without it n8n reads the credential again for each.
  */
 export const n8nTransport = (
-  ctx: IExecuteFunctions,
+  ctx: RequestContext,
   credentials?: ICredentialDataDecryptedObject,
 ): N8nTransport => {
   let credentialFailure: string | undefined

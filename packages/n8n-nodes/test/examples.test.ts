@@ -164,16 +164,17 @@ describe('examples/', () => {
   it('charge-3ds-completion: the frame message completes a charge that needed 3DS', async () => {
     const card = await run(
       sandbox,
-      singleNodeWorkflow(
-        paykitNode('Card', {
-          resource: 'paymentMethod',
-          operation: 'create',
-          cardNumber: testCards.authentication.number,
-          expirationMonth: '11',
-          expirationYear: String(new Date().getUTCFullYear() + 2),
-          cvv: '321',
-        }),
-      ),
+      singleNodeWorkflow(paykitNode('Card', { resource: 'paymentMethod', operation: 'create' })),
+      [
+        {
+          card: {
+            number: testCards.authentication.number,
+            expirationMonth: '11',
+            expirationYear: String(new Date().getUTCFullYear() + 2),
+            cvv: '321',
+          },
+        },
+      ],
     )
     const cardId = String(card.nodes['Card']?.[0]?.[0]?.json.id)
     const first = await run(
@@ -188,7 +189,7 @@ describe('examples/', () => {
         }),
       ),
     )
-    const authentication = first.nodes['Charge']?.[0]?.[0]?.json.authentication as {
+    const authentication = first.nodes['Charge']?.[1]?.[0]?.json.authentication as {
       url: string
       id: string
     }

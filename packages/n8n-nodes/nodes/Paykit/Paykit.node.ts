@@ -9,11 +9,14 @@ import { redactedNode } from '../../shared/errors'
 import type { Operation } from '../../shared/items'
 import { runOperation } from '../../shared/items'
 import { chargeFields, chargeOperations } from './descriptions/charge'
+import { orderEventFields, orderEventOperations } from './descriptions/orderEvent'
 import { paymentLinkFields, paymentLinkOperations } from './descriptions/paymentLink'
 import { paymentMethodFields, paymentMethodOperations } from './descriptions/paymentMethod'
 import * as charge from './operations/charge'
+import * as orderEvent from './operations/orderEvent'
 import * as paymentLink from './operations/paymentLink'
 import * as paymentMethod from './operations/paymentMethod'
+import { byChargeStatus, configuredOutputs } from './outputs'
 
 type Run = (ctx: IExecuteFunctions) => Promise<INodeExecutionData[]>
 
@@ -31,6 +34,7 @@ const OPERATIONS: Readonly<Record<string, Readonly<Record<string, Run>>>> = {
   },
   paymentMethod: { create: run(paymentMethod.create) },
   charge: { create: run(charge.create), completeAfter3ds: run(charge.completeAfter3ds) },
+  orderEvent: { acceptOnce: orderEvent.acceptOnce },
 }
 
 /** What an AI agent may run as a tool: nothing that moves money or takes card data. */
@@ -53,11 +57,12 @@ export class Paykit implements INodeType {
     group: ['transform'],
     version: 1,
     subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-    description: 'Create payment links, read orders, register cards and charge them with 3DS',
+    description:
+      'Create payment links, read orders, register cards, charge them with 3DS, accept order events once',
     defaults: { name: 'Paykit' },
     usableAsTool: true,
     inputs: [NodeConnectionTypes.Main],
-    outputs: [NodeConnectionTypes.Main],
+    outputs: `={{(${configuredOutputs.toString()})($parameter)}}`,
     credentials: [{ name: 'paykitApi', required: true }],
     properties: [
       {
@@ -67,6 +72,7 @@ export class Paykit implements INodeType {
         noDataExpression: true,
         options: [
           { name: 'Charge', value: 'charge' },
+          { name: 'Order Event', value: 'orderEvent' },
           { name: 'Payment Link', value: 'paymentLink' },
           { name: 'Payment Method', value: 'paymentMethod' },
         ],
@@ -75,9 +81,11 @@ export class Paykit implements INodeType {
       paymentLinkOperations,
       paymentMethodOperations,
       chargeOperations,
+      orderEventOperations,
       ...paymentLinkFields,
       ...paymentMethodFields,
       ...chargeFields,
+      ...orderEventFields,
     ],
   }
 
@@ -95,6 +103,9 @@ export class Paykit implements INodeType {
         redactedNode(this.getNode()),
         `The Paykit ${resource} ${operationName} operation never runs as an AI tool call: it moves money or takes card data. Only payment-link creation, order reads and waits are available to agents.`,
       )
-    return [await operation(this)]
+    const items = await operation(this)
+    if (resource === 'charge' && this.getNodeParameter('chargeOutputs', 0, 'byStatus') !== 'single')
+      return byChargeStatus(items)
+    return [items]
   }
 }

@@ -1,9 +1,11 @@
+import * as E from 'fp-ts/lib/Either.js'
+import type { OrderDetails } from '@paykit/core/pure'
 import {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   WEBHOOK_SIGNATURE_HEADER,
-  signWebhook,
-  verifyWebhook,
-} from '@paykit/core/webhook'
+  WebhookEvent,
+} from '@paykit/core/pure'
+import { signWebhook, verifyWebhook } from '@paykit/core/webhook'
 import {
   NodeConnectionTypes,
   type ICredentialTestFunctions,
@@ -16,10 +18,16 @@ import {
   type IWebhookFunctions,
   type IWebhookResponseData,
 } from 'n8n-workflow'
-import { receive, type Delivery } from './receive'
-import { SEEN_EVENTS_KEY, readSeen, remember } from './replay'
+import { executionClient } from '../../shared/client'
+import { PAYKIT_API } from '../../shared/transport'
+import { disagreement, needsConfirmation, type Confirmation } from './confirm'
+import { receive, refused, type Delivery, type Reception } from './receive'
+import { acceptOnce, seenRecently } from './replay'
 
 const CREDENTIAL = 'paykitWebhookApi'
+
+/** How long the trigger waits for the service when it confirms an event. */
+const CONFIRMATION_TIMEOUT_MS = 10_000
 
 const EVENT_TYPES = ['order.cancelled', 'order.finalized', 'order.paid']
 
@@ -53,11 +61,61 @@ function answer(this: IWebhookFunctions, status: number, body: IDataObject): IWe
   return { noWebhookResponse: true }
 }
 
+/** Answers a `Reply` reception itself: JSON for 200, problem details otherwise. */
+function replyWith(this: IWebhookFunctions, reception: Reception): IWebhookResponseData {
+  return reception._tag === 'Reply'
+    ? answer.call(this, reception.status, reception.body)
+    : answer.call(this, 200, { received: true })
+}
+
+/**
+ * Reads the event's order back from the service with the `Paykit API` credential: the
+ * service's copy when it agrees with the event, else the refusal to answer (a 4xx for a
+ * disagreement or an unknown order, a 503 when the service could not be asked, so that a
+ * genuine sender delivers again).
+ */
+async function confirmWithService(
+  this: IWebhookFunctions,
+  event: WebhookEvent,
+): Promise<E.Either<Reception, OrderDetails>> {
+  if (this.getNode().credentials?.[PAYKIT_API] === undefined)
+    return E.left(
+      refused(
+        503,
+        'Service Unavailable',
+        'the Paykit Trigger confirms unsigned events with Paykit, but has no Paykit API credential: set one, or a Paykit Webhook credential to verify signatures',
+      ),
+    )
+  const { client } = await executionClient(this, CONFIRMATION_TIMEOUT_MS)
+  const order = await client.getOrder(event.data.orderCode)()
+  if (E.isLeft(order)) {
+    const unknownOrder = order.left._tag === 'HttpError' && order.left.status === 404
+    this.logger.warn(
+      `Paykit Trigger "${this.getNode().name}" could not confirm event ${event.id}: ${order.left.message}`,
+    )
+    return E.left(
+      unknownOrder
+        ? refused(422, 'Unprocessable Content', 'the event names an order unknown to Paykit')
+        : refused(503, 'Service Unavailable', 'Paykit could not be asked to confirm the event'),
+    )
+  }
+  const reason = disagreement(event, order.right)
+  if (reason !== undefined) {
+    this.logger.warn(`Paykit Trigger "${this.getNode().name}" refused event ${event.id}: ${reason}`)
+    return E.left(refused(422, 'Unprocessable Content', `event not confirmed: ${reason}`))
+  }
+  return E.right(order.right)
+}
+
 /**
  * Paykit Trigger: starts a workflow on the service's order events (`order.paid`,
  * `order.cancelled`, `order.finalized`), POSTed to the node's webhook URL. With a
  * `Paykit Webhook` credential every event must carry a valid `Paykit-Signature` (checked
- * by @paykit/core over the raw body); a replayed event id is dropped.
+ * by @paykit/core over the raw body); without one, the event's order is read back from the
+ * service (`Paykit API` credential) and the event emitted only when they agree. An event id
+ * seen again within the tolerance window starts nothing (in this n8n process; the Paykit
+ * node's Order Event → Accept Once holds across processes and restarts). Every delivery
+ * gets a JSON answer: `{ "received": true }`, or problem details.
  */
 export class PaykitTrigger implements INodeType {
   description: INodeTypeDescription = {
@@ -79,6 +137,10 @@ export class PaykitTrigger implements INodeType {
         required: false,
         testedBy: 'paykitWebhookSecretTest',
       },
+      {
+        name: 'paykitApi',
+        required: false,
+      },
     ],
     webhooks: [
       {
@@ -91,7 +153,7 @@ export class PaykitTrigger implements INodeType {
     properties: [
       {
         displayName:
-          "Paykit has no API to register webhooks. Copy this node's Production URL into the merchant portal's webhook setting, or start the sandbox with --webhook-url <URL> (and --webhook-secret <secret>, the same secret as in a Paykit Webhook credential here). Without that credential no signature is checked and anyone who knows the URL can post events.",
+          "Paykit has no API to register webhooks. Copy this node's Production URL into the merchant portal's webhook setting, or start the sandbox with --webhook-url <URL> (and --webhook-secret <secret>, the same secret as in a Paykit Webhook credential here). Without that credential no signature can be checked, so by default each event's order is read back from Paykit with the Paykit API credential and the event starts the workflow only when they agree.",
         name: 'registrationNotice',
         type: 'notice',
         default: '',
@@ -129,6 +191,28 @@ export class PaykitTrigger implements INodeType {
         placeholder: 'Add Option',
         default: {},
         options: [
+          {
+            displayName: 'Confirm With Paykit',
+            name: 'confirmation',
+            type: 'options',
+            default: 'unsigned',
+            description:
+              "Whether to read each event's order back from Paykit (Paykit API credential) and start the workflow only when the order's status and totals agree with the event",
+            options: [
+              {
+                name: 'When Unsigned',
+                value: 'unsigned',
+                description: 'When no Paykit Webhook credential verifies signatures',
+              },
+              { name: 'Always', value: 'always', description: 'Also for signed events' },
+              {
+                name: 'Never',
+                value: 'never',
+                description:
+                  'Unsafe without a Paykit Webhook credential: anyone who knows the URL can start the workflow',
+              },
+            ],
+          },
           {
             displayName: 'Tolerance (Seconds)',
             name: 'toleranceSeconds',
@@ -212,30 +296,40 @@ export class PaykitTrigger implements INodeType {
         `Paykit Trigger "${this.getNode().name}" refused an event: n8n kept no raw request body to verify`,
       )
     const reception = receive(delivery, { secret, toleranceSeconds, events, now })
-    if (reception._tag === 'Reply')
-      return reception.status === 200
-        ? { webhookResponse: reception.body }
-        : answer.call(this, reception.status, reception.body)
+    if (reception._tag === 'Reply') return replyWith.call(this, reception)
 
-    const staticData = this.getWorkflowStaticData('node')
-    const seen = readSeen(staticData[SEEN_EVENTS_KEY])
+    const event = reception.event
+    const scope = `${String(this.getWorkflow().id)}/${this.getNode().id}`
     const nowSeconds = unixSeconds(now)
+    if (seenRecently(scope, event.id, nowSeconds, toleranceSeconds))
+      return answer.call(this, 200, { received: true, duplicate: true })
+
+    const confirmation = this.getNodeParameter('options.confirmation', 'unsigned') as Confirmation
+    let emitted = event
+    if (needsConfirmation(confirmation, secret !== undefined)) {
+      const confirmed = await confirmWithService.call(this, event)
+      if (E.isLeft(confirmed)) return replyWith.call(this, confirmed.left)
+      emitted = { ...event, data: confirmed.right }
+    }
+    // Checked again and recorded in one step: a copy that arrived meanwhile is a duplicate.
     const signedSeconds =
       reception.signedAt === undefined ? nowSeconds : unixSeconds(reception.signedAt)
-    const { duplicate, next } = remember(
-      seen,
-      reception.id,
-      Math.max(nowSeconds, signedSeconds),
-      nowSeconds,
-      toleranceSeconds,
+    if (
+      !acceptOnce(
+        scope,
+        event.id,
+        Math.max(nowSeconds, signedSeconds),
+        nowSeconds,
+        toleranceSeconds,
+      )
     )
-    // Written only when it changed: n8n saves the workflow's static data when it is set.
-    if (!duplicate || next.length !== seen.length)
-      staticData[SEEN_EVENTS_KEY] = next.map(([key, seconds]) => [key, seconds])
-    if (duplicate) return { webhookResponse: { received: true, duplicate: true } }
+      return answer.call(this, 200, { received: true, duplicate: true })
+    answer.call(this, 200, { received: true })
     return {
-      webhookResponse: { received: true },
-      workflowData: [this.helpers.returnJsonArray(reception.event)],
+      noWebhookResponse: true,
+      workflowData: [
+        this.helpers.returnJsonArray(WebhookEvent.encode(emitted) as unknown as IDataObject),
+      ],
     }
   }
 }

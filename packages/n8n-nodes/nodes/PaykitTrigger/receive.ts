@@ -1,8 +1,8 @@
 /**
  * What Paykit Trigger answers to one delivery, decided without n8n: verify the signature
  * (when a secret is set) with the core's `verifyWebhook` over the raw body bytes, decode
- * the body with the core's `WebhookEvent` codec, then filter by event type. Replays are
- * the caller's (they need the node's static data, see `replay.ts`).
+ * the body with the core's `WebhookEvent` codec, then filter by event type. Replays and
+ * confirmation with the service are the caller's (`replay.ts`, `confirm.ts`).
  *
  * Answers are problem details (`type`, `title`, `status`, `detail`; `errors` on 400) whose
  * `detail` is the core's short reason: it never repeats the secret, the signature header
@@ -46,8 +46,7 @@ export interface Settings {
 export type Reception =
   | {
       readonly _tag: 'Emit'
-      readonly event: IDataObject
-      readonly id: string
+      readonly event: WebhookEvent
       readonly signedAt: Date | undefined
     }
   | { readonly _tag: 'Reply'; readonly status: number; readonly body: IDataObject }
@@ -68,6 +67,10 @@ export const unauthorized = (reason: string): Reception =>
     status: 401,
     detail: `webhook signature rejected: ${reason}`,
   })
+
+/** Problem details of another refusal (`detail` says why; no value of the body). */
+export const refused = (status: number, title: string, detail: string): Reception =>
+  reply(status, { type: 'about:blank', title, status, detail })
 
 /** 400 problem details naming the fields, as the service's own 400 does. */
 export const badRequest = (detail: string, errors: ReadonlyArray<FieldError>): Reception =>
@@ -120,10 +123,5 @@ export const receive = (delivery: Delivery, settings: Settings): Reception => {
   const event = decoded.right
   if (!settings.events.includes(event.type))
     return reply(200, { received: true, ignored: true, reason: `${event.type} is not selected` })
-  return {
-    _tag: 'Emit',
-    event: WebhookEvent.encode(event) as unknown as IDataObject,
-    id: event.id,
-    signedAt,
-  }
+  return { _tag: 'Emit', event, signedAt }
 }

@@ -23,8 +23,10 @@ import {
   OWNER,
   WORKFLOW_IDS,
   launchChromium,
-  parseFlatted,
+  executionRunData,
+  executionsOfWorkflow,
   rawOutputOf,
+  type ExecutionSummary,
   startStack,
   type Stack,
 } from './support.js'
@@ -71,39 +73,8 @@ const payOnCheckoutPage = (paymentLinkUrl: string) =>
     redirect: 'manual',
   })
 
-interface ExecutionSummary {
-  readonly id: string
-  readonly workflowId: string
-  readonly status: string
-  readonly mode: string
-}
-
-const executionsOf = async (workflowId: string): Promise<ReadonlyArray<ExecutionSummary>> => {
-  const filter = encodeURIComponent(JSON.stringify({ workflowId }))
-  const answer = (await stack.rest(`/executions?filter=${filter}`)) as {
-    data: { results: ReadonlyArray<ExecutionSummary> }
-  }
-  return answer.data.results
-}
-
-/** The run data of an execution: node name -> items of its first output. */
-const runDataOf = async (id: string) => {
-  const answer = (await stack.rest(`/executions/${id}`)) as { data: { data: string } }
-  const data = parseFlatted(answer.data.data) as {
-    resultData: {
-      runData: Record<
-        string,
-        ReadonlyArray<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> } }>
-      >
-      error?: unknown
-    }
-  }
-  return {
-    error: data.resultData.error,
-    items: (node: string) =>
-      (data.resultData.runData[node]?.[0]?.data?.main[0] ?? []).map((i) => i.json),
-  }
-}
+const executionsOf = (workflowId: string) => executionsOfWorkflow(stack, workflowId)
+const runDataOf = (id: string) => executionRunData(stack, id)
 
 describe('n8n 2.41.1 with n8n-nodes-paykit installed as a community package', () => {
   it('loads the package under its own name: n8n describes n8n-nodes-paykit.paykit and .paykitTrigger', async () => {
@@ -120,7 +91,8 @@ describe('n8n 2.41.1 with n8n-nodes-paykit installed as a community package', ()
     }
     expect(types.data.map((t) => t.displayName).sort()).toEqual(['Paykit', 'Paykit Trigger'])
     expect(types.data.flatMap((t) => (t.credentials ?? []).map((c) => c.name)).sort()).toEqual([
-      'paykitApi',
+      'paykitApi', // the Paykit node's
+      'paykitApi', // the Trigger's, to confirm unsigned events with the service
       'paykitWebhookApi',
     ])
   })

@@ -21,7 +21,7 @@ export {
   type CliResult,
   type Stack,
 } from '../../../../scripts/n8n/stack.js'
-import { N8N_DIR } from '../../../../scripts/n8n/stack.js'
+import { N8N_DIR, type Stack } from '../../../../scripts/n8n/stack.js'
 
 /** Where this package's screenshots go (referenced from its README). */
 export const DOCS_DIR = fileURLToPath(new URL('../../docs/', import.meta.url))
@@ -72,4 +72,45 @@ export const launchChromium = async (): Promise<Browser> => {
       '--no-first-run',
     ],
   })
+}
+
+/** An execution as n8n's `/rest/executions` lists it. */
+export interface ExecutionSummary {
+  readonly id: string
+  readonly workflowId: string
+  readonly status: string
+  readonly mode: string
+}
+
+/** The executions of a workflow (the newest 100), as n8n lists them. */
+export const executionsOfWorkflow = async (
+  stack: Pick<Stack, 'rest'>,
+  workflowId: string,
+): Promise<ReadonlyArray<ExecutionSummary>> => {
+  const filter = encodeURIComponent(JSON.stringify({ workflowId }))
+  const answer = (await stack.rest(`/executions?filter=${filter}&limit=100`)) as {
+    data: { results: ReadonlyArray<ExecutionSummary> }
+  }
+  return answer.data.results
+}
+
+/** The run data of an execution: its error, and node name -> items of an output. */
+export const executionRunData = async (stack: Pick<Stack, 'rest'>, id: string) => {
+  const answer = (await stack.rest(`/executions/${id}`)) as { data: { data: string } }
+  const data = parseFlatted(answer.data.data) as {
+    resultData: {
+      runData: Record<
+        string,
+        ReadonlyArray<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> } }>
+      >
+      error?: unknown
+    }
+  }
+  return {
+    error: data.resultData.error,
+    /** Whether the node ran at all in this execution. */
+    ran: (node: string) => data.resultData.runData[node] !== undefined,
+    items: (node: string, output = 0) =>
+      (data.resultData.runData[node]?.[0]?.data?.main[output] ?? []).map((i) => i.json),
+  }
 }

@@ -1,17 +1,24 @@
 /**
  * Paykit Trigger as n8n runs it: the BUILT node's `webhook()` called through n8n-core's real
  * `WebhookContext` (`@paykit/testkit/n8n`'s `runWebhook`), its credential resolved by the
- * harness' credentials helper, its static data carried from one call to the next.
+ * harness' credentials helper. The replay memory lives in the process, per workflow and
+ * node: each test is another workflow, so tests do not see each other's events.
  */
 import { createHmac } from 'node:crypto'
 import { baseNodeTypes, runWebhook, runWorkflow, type WebhookRunResult } from '@paykit/testkit/n8n'
 import type { IDataObject, INodeParameters } from 'n8n-workflow'
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { PaykitTrigger, PaykitWebhookApi, SECRET, orderEvent, signed } from './fixtures.js'
 
 const TYPE = 'n8n-nodes-paykit.paykitTrigger'
 const trigger = new PaykitTrigger()
 const credentialTypes = [new PaykitWebhookApi()]
+
+let workflowId = 'wf-0'
+let workflows = 0
+beforeEach(() => {
+  workflowId = `wf-${++workflows}`
+})
 
 interface Call {
   readonly rawBody?: Buffer
@@ -20,7 +27,6 @@ interface Call {
   readonly headers?: Readonly<Record<string, string>>
   readonly secret?: string | null
   readonly parameters?: INodeParameters
-  readonly staticData?: IDataObject
 }
 
 /** One POST to the trigger; `secret: null` leaves the node without a credential. */
@@ -53,22 +59,29 @@ const post = (call: Call): Promise<WebhookRunResult> => {
       body: call.body,
       ...(call.rawBody === undefined ? {} : { rawBody: call.rawBody }),
     },
-    ...(call.staticData === undefined ? {} : { staticData: call.staticData }),
+    workflowId,
   })
 }
 
-/** The static data as n8n saves it (JSON), to carry into the next call. */
-const saved = (result: WebhookRunResult): IDataObject =>
-  JSON.parse(JSON.stringify(result.staticData)) as IDataObject
+/** Unsigned deliveries accepted without asking the service (`Confirm With Paykit: Never`). */
+const UNCONFIRMED = { options: { confirmation: 'never' } }
 
 const emitted = (result: WebhookRunResult): ReadonlyArray<IDataObject> =>
   (result.workflowData?.[0] ?? []).map((item) => item.json)
 
-/** The JSON the node answered with itself (401, 400). */
+/** The JSON the node answered with itself (every answer: 200, 401, 400, 503). */
 const answered = (result: WebhookRunResult): IDataObject => {
   expect(result.noWebhookResponse).toBe(true)
   expect(result.response.ended).toBe(true)
   return JSON.parse(String(result.response.body)) as IDataObject
+}
+
+/** A 200 JSON acknowledgement, answered by the node itself (not n8n's `firstEntryJson`). */
+const acknowledged = (result: WebhookRunResult): IDataObject => {
+  expect(result.error).toBeUndefined()
+  expect(result.response.statusCode).toBe(200)
+  expect(String(result.response.headers['content-type'])).toMatch(/^application\/json/)
+  return answered(result)
 }
 
 const expectRefused = (result: WebhookRunResult, status: number): IDataObject => {
@@ -92,17 +105,19 @@ describe('Paykit Trigger: description', () => {
     ])
     expect(d.credentials).toEqual([
       { name: 'paykitWebhookApi', required: false, testedBy: 'paykitWebhookSecretTest' },
+      { name: 'paykitApi', required: false },
     ])
     const events = d.properties.find((p) => p.name === 'events')
     expect(events?.default).toEqual(['order.cancelled', 'order.finalized', 'order.paid'])
     const options = d.properties.find((p) => p.name === 'options')
     expect(options?.options).toEqual([
+      expect.objectContaining({ name: 'confirmation', default: 'unsigned' }),
       expect.objectContaining({ name: 'toleranceSeconds', default: 300 }),
     ])
     const notice = d.properties.find((p) => p.type === 'notice')
     expect(notice?.displayName).toMatch(/--webhook-url/)
     expect(notice?.displayName).toMatch(/--webhook-secret/)
-    expect(notice?.displayName).toMatch(/anyone/)
+    expect(notice?.displayName).toMatch(/read back from Paykit/)
   })
 
   it('the credential has one password field, signingSecret', () => {
@@ -143,8 +158,7 @@ describe('Paykit Trigger: signed events', () => {
   it('emits a correctly signed event once, as plain JSON with amounts as numbers', async () => {
     const event = orderEvent()
     const result = await post(signed(event))
-    expect(result.error).toBeUndefined()
-    expect(result.webhookResponse).toEqual({ received: true })
+    expect(acknowledged(result)).toEqual({ received: true })
     expect(emitted(result)).toEqual([event])
     const data = emitted(result)[0]?.['data'] as IDataObject
     expect(typeof data['total']).toBe('number')
@@ -245,22 +259,34 @@ describe('Paykit Trigger: signed events', () => {
 })
 
 describe('Paykit Trigger: without a secret', () => {
-  it('accepts unsigned events when the node has no credential', async () => {
+  it('by default refuses (503) an unsigned event it cannot confirm: no Paykit API credential', async () => {
     const event = orderEvent()
     const result = await post({
       rawBody: Buffer.from(JSON.stringify(event)),
       body: event,
       secret: null,
     })
+    expect(expectRefused(result, 503)['detail']).toMatch(/Paykit API credential/)
+  })
+
+  it('with Confirm With Paykit: Never, accepts unsigned events when the node has no credential', async () => {
+    const event = orderEvent()
+    const result = await post({
+      rawBody: Buffer.from(JSON.stringify(event)),
+      body: event,
+      secret: null,
+      parameters: UNCONFIRMED,
+    })
     expect(emitted(result)).toEqual([event])
   })
 
-  it('accepts unsigned events when the credential has an empty secret', async () => {
+  it('with Confirm With Paykit: Never, accepts unsigned events when the credential has an empty secret', async () => {
     const event = orderEvent()
     const result = await post({
       rawBody: Buffer.from(JSON.stringify(event)),
       body: event,
       secret: '',
+      parameters: UNCONFIRMED,
     })
     expect(emitted(result)).toEqual([event])
   })
@@ -301,8 +327,7 @@ describe('Paykit Trigger: event filter', () => {
     const event = orderEvent({ type: 'order.cancelled' })
     const result = await post({ ...signed(event), parameters: { events: ['order.paid'] } })
     expect(result.workflowData).toBeUndefined()
-    expect(result.noWebhookResponse).toBe(false)
-    expect(result.webhookResponse).toMatchObject({ received: true, ignored: true })
+    expect(acknowledged(result)).toMatchObject({ received: true, ignored: true })
   })
 
   it('emits a selected one', async () => {
@@ -317,80 +342,62 @@ describe('Paykit Trigger: event filter', () => {
 
 describe('Paykit Trigger: replays', () => {
   it('drops a replayed event id with 200 { received, duplicate } and emits nothing', async () => {
-    const delivery = signed(orderEvent())
+    const event = orderEvent()
+    const delivery = signed(event)
     const first = await post(delivery)
     expect(emitted(first)).toHaveLength(1)
-    const replay = await post({ ...delivery, staticData: saved(first) })
+    const replay = await post(delivery)
     expect(replay.workflowData).toBeUndefined()
-    expect(replay.webhookResponse).toEqual({ received: true, duplicate: true })
+    expect(acknowledged(replay)).toEqual({ received: true, duplicate: true })
     // a redelivery signed afresh (the sandbox's retry) is the same event too
-    const retry = await post({ ...signed(orderEvent()), staticData: saved(replay) })
-    expect(retry.webhookResponse).toEqual({ received: true, duplicate: true })
+    const retry = await post(signed(event))
+    expect(acknowledged(retry)).toEqual({ received: true, duplicate: true })
     // another event goes through
-    const next = await post({ ...signed(orderEvent({ id: 'evt_0002' })), staticData: saved(retry) })
+    const next = await post(signed(orderEvent()))
     expect(emitted(next)).toHaveLength(1)
+  })
+
+  it('20 copies of one event delivered at once start one execution', async () => {
+    const delivery = signed(orderEvent())
+    const results = await Promise.all(Array.from({ length: 20 }, () => post(delivery)))
+    expect(results.filter((r) => r.workflowData !== undefined)).toHaveLength(1)
+    expect(results.every((r) => r.response.statusCode === 200)).toBe(true)
   })
 
   it('drops replays of unsigned events too', async () => {
     const event = orderEvent()
-    const call = { rawBody: Buffer.from(JSON.stringify(event)), body: event, secret: null }
-    const first = await post(call)
-    const again = await post({ ...call, staticData: saved(first) })
-    expect(again.webhookResponse).toEqual({ received: true, duplicate: true })
-  })
-
-  it('forgets ids older than the tolerance window and keeps at most 1000', async () => {
-    const now = Math.floor(Date.now() / 1000)
-    const old: Array<[string, number]> = [
-      ['evt_0001', now - 301],
-      ['evt_old', now - 1000],
-    ]
-    const fresh: Array<[string, number]> = Array.from({ length: 1000 }, (_, i) => [
-      `evt_f${i}`,
-      now - 200 + (i % 100),
-    ])
-    const node = { seenEventIds: [...old, ...fresh] }
-    const result = await post({
-      ...signed(orderEvent()),
-      staticData: { 'node:Paykit Trigger': node },
-    })
-    expect(emitted(result)).toHaveLength(1) // evt_0001 was seen 301 s ago: outside the window
-    const stored = (result.staticData['node:Paykit Trigger'] as IDataObject)[
-      'seenEventIds'
-    ] as Array<[string, number]>
-    expect(stored).toHaveLength(1000)
-    expect(stored.map(([id]) => id)).toContain('evt_0001')
-    expect(stored.map(([id]) => id)).not.toContain('evt_old')
-    expect(stored.every(([, t]) => now - t <= 300 || t > now)).toBe(true)
-  })
-
-  it('stores a digest, not the id itself, for a very long id', async () => {
-    const id = `evt_${'x'.repeat(10_000)}`
-    const event = orderEvent({ id })
-    const first = await post({
+    const call = {
       rawBody: Buffer.from(JSON.stringify(event)),
       body: event,
       secret: null,
-    })
-    expect(emitted(first)).toHaveLength(1)
-    expect(JSON.stringify(first.staticData).length).toBeLessThan(200)
-    const again = await post({
-      rawBody: Buffer.from(JSON.stringify(event)),
-      body: event,
-      secret: null,
-      staticData: saved(first),
-    })
-    expect(again.webhookResponse).toEqual({ received: true, duplicate: true })
+      parameters: UNCONFIRMED,
+    }
+    expect(emitted(await post(call))).toHaveLength(1)
+    expect(acknowledged(await post(call))).toEqual({ received: true, duplicate: true })
   })
 
-  it('records nothing for refused or ignored events', async () => {
-    const refused = await post(signed(orderEvent(), { secret: 'other' }))
-    expect(refused.staticData).toEqual({})
-    const ignored = await post({
-      ...signed(orderEvent()),
-      parameters: { events: ['order.cancelled'] },
-    })
-    expect(ignored.staticData).toEqual({})
+  it('forgets an id once the tolerance window has passed', async () => {
+    const event = orderEvent()
+    const parameters = { options: { toleranceSeconds: 1 } }
+    expect(emitted(await post({ ...signed(event), parameters }))).toHaveLength(1)
+    expect(emitted(await post({ ...signed(event), parameters }))).toHaveLength(0)
+    await new Promise((r) => setTimeout(r, 2100))
+    expect(emitted(await post({ ...signed(event), parameters }))).toHaveLength(1)
+  })
+
+  it('records nothing for refused or ignored events: the genuine one still starts the workflow', async () => {
+    const event = orderEvent()
+    const refused = await post(signed(event, { secret: 'other' }))
+    expect(refused.response.statusCode).toBe(401)
+    const ignored = await post({ ...signed(event), parameters: { events: ['order.cancelled'] } })
+    expect(acknowledged(ignored)).toMatchObject({ ignored: true })
+    expect(emitted(await post(signed(event)))).toHaveLength(1)
+  })
+
+  it('keeps nothing in the workflow static data (n8n would not save it: DESIGN.md)', async () => {
+    const result = await post(signed(orderEvent()))
+    expect(emitted(result)).toHaveLength(1)
+    expect(result.staticData).toEqual({})
   })
 })
 

@@ -63,9 +63,11 @@ export const paidOrder = (over: IDataObject = {}): IDataObject => ({
   ...over,
 })
 
-/** An order event (`{ id, type, createdAt, data }`). */
+let events = 0
+
+/** An order event (`{ id, type, createdAt, data }`), a new id each call unless given. */
 export const orderEvent = (over: IDataObject = {}): IDataObject => ({
-  id: 'evt_0001',
+  id: `evt_${String(++events).padStart(4, '0')}`,
   type: 'order.paid',
   createdAt: '2026-11-22T01:05:00.000Z',
   data: paidOrder(),

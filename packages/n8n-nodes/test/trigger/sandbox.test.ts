@@ -2,7 +2,9 @@
  * Paykit Trigger against the real sandbox: the sandbox POSTs its signed order events over
  * HTTP to a small receiver that hands the exact request (bytes and headers) to the BUILT
  * node through n8n-core's `WebhookContext`, and answers the sandbox with what the node
- * answered. Static data is carried between deliveries as n8n saves it (JSON).
+ * answered. Each receiver is its own workflow (its own replay memory). Without a signing
+ * secret the trigger confirms each event with the sandbox through the `Paykit API`
+ * credential, as it does by default.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -10,12 +12,16 @@ import { defaultCredentials, startSandbox, type Sandbox } from '@paykit/testkit'
 import { runWebhook } from '@paykit/testkit/n8n'
 import type { IDataObject } from 'n8n-workflow'
 import { afterEach, describe, expect, it } from 'vitest'
-import { PaykitTrigger, PaykitWebhookApi, SECRET } from './fixtures.js'
+import { dist } from '../support.js'
+import { PaykitTrigger, PaykitWebhookApi, SECRET, orderEvent, paidOrder } from './fixtures.js'
 
 const trigger = new PaykitTrigger()
+let receivers = 0
 
 interface Receiver {
   readonly url: string
+  /** Where the trigger's `Paykit API` credential points (set once the sandbox runs). */
+  service: string | undefined
   readonly emitted: Array<IDataObject>
   readonly statuses: Array<number>
   close(): Promise<void>
@@ -38,34 +44,56 @@ const startReceiver = async (
 ): Promise<Receiver> => {
   const emitted: Array<IDataObject> = []
   const statuses: Array<number> = []
-  let staticData: IDataObject = {}
+  const workflowId = `sandbox-receiver-${++receivers}`
   let answers = 0
+  // eslint-disable-next-line prefer-const -- set after the sandbox starts
+  let receiver: Receiver
   const server: Server = createServer((req, res) => {
     void (async () => {
       const rawBody = await readBody(req)
       const headers = Object.fromEntries(
         Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : [])),
       )
+      const service = receiver.service
       const result = await runWebhook({
         nodeType: trigger,
         type: 'n8n-nodes-paykit.paykitTrigger',
-        credentialTypes: [new PaykitWebhookApi()],
-        ...(options.secret === null
-          ? {}
-          : {
-              nodeCredentials: { paykitWebhookApi: { id: 'c1', name: 'Paykit Webhook' } },
-              credentials: {
+        credentialTypes: [new PaykitWebhookApi(), new dist.credential.PaykitApi()],
+        nodeCredentials: {
+          ...(options.secret === null
+            ? {}
+            : { paykitWebhookApi: { id: 'c1', name: 'Paykit Webhook' } }),
+          ...(service === undefined ? {} : { paykitApi: { id: 'c2', name: 'Paykit sandbox' } }),
+        },
+        credentials: {
+          ...(options.secret === null
+            ? {}
+            : {
                 c1: {
                   type: 'paykitWebhookApi',
                   name: 'Paykit Webhook',
                   data: { signingSecret: options.secret },
                 },
-              },
-            }),
+              }),
+          ...(service === undefined
+            ? {}
+            : {
+                c2: {
+                  type: 'paykitApi',
+                  name: 'Paykit sandbox',
+                  data: {
+                    baseUrl: service,
+                    clientId: defaultCredentials.clientId,
+                    clientSecret: defaultCredentials.clientSecret,
+                    apiKey: '',
+                    accessToken: '',
+                  },
+                },
+              }),
+        },
         request: { method: 'POST', headers, rawBody, body: JSON.parse(rawBody.toString('utf8')) },
-        staticData,
+        workflowId,
       })
-      staticData = JSON.parse(JSON.stringify(result.staticData)) as IDataObject
       for (const item of result.workflowData?.[0] ?? []) emitted.push(item.json)
       const status = result.noWebhookResponse ? result.response.statusCode : 200
       answers += 1
@@ -73,8 +101,11 @@ const startReceiver = async (
       statuses.push(lost ? 502 : status)
       res.statusCode = lost ? 502 : status
       res.setHeader('content-type', 'application/json')
+      // What the node wrote itself goes out as it wrote it.
       res.end(
-        JSON.stringify(result.noWebhookResponse ? result.response.body : result.webhookResponse),
+        result.noWebhookResponse
+          ? String(result.response.body)
+          : JSON.stringify(result.webhookResponse),
       )
     })().catch((error: unknown) => {
       res.statusCode = 500
@@ -83,8 +114,9 @@ const startReceiver = async (
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
-  return {
+  receiver = {
     url: `http://127.0.0.1:${port}/webhook/harness-webhook/webhook`,
+    service: undefined,
     emitted,
     statuses,
     close: () =>
@@ -93,6 +125,7 @@ const startReceiver = async (
         server.close(() => resolve())
       }),
   }
+  return receiver
 }
 
 const createLink = async (sandbox: Sandbox): Promise<string> => {
@@ -126,6 +159,7 @@ const setup = async (
     webhookRetryDelayMs: 20,
   })
   open.push(sandbox)
+  receiver.service = sandbox.url
   return { receiver, sandbox }
 }
 
@@ -167,11 +201,41 @@ describe('Paykit Trigger receives the sandbox webhooks', () => {
     expect(sandbox.deliveries().at(-1)?.delivered).toBe(true)
   })
 
-  it('accepts the unsigned events of a sandbox without --webhook-secret when no secret is set', async () => {
+  it('without a secret, confirms each unsigned event with the service and emits its copy of the order', async () => {
     const { receiver, sandbox } = await setup({ secret: null }, undefined)
-    sandbox.payOrder(await createLink(sandbox))
+    const code = await createLink(sandbox)
+    sandbox.payOrder(code)
     await sandbox.webhooksIdle()
     expect(receiver.statuses).toEqual([200])
-    expect(receiver.emitted.map((e) => e['type'])).toEqual(['order.paid'])
+    expect(receiver.emitted).toHaveLength(1)
+    expect(receiver.emitted[0]).toMatchObject({
+      type: 'order.paid',
+      data: { orderCode: code, orderStatus: 'PAID', total: 42.5 },
+    })
+  })
+
+  it('without a secret, a forged event starts nothing: unknown order, wrong status, wrong total', async () => {
+    const { receiver, sandbox } = await setup({ secret: null }, undefined)
+    const code = await createLink(sandbox) // PENDING, total 42.5
+    const post = (data: IDataObject) =>
+      fetch(receiver.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(orderEvent({ data: paidOrder(data) })),
+      })
+    const unknown = await post({ orderCode: 'OC99999999' })
+    const notPaid = await post({ orderCode: code, orderReference: 'INV-7', total: 42.5 })
+    sandbox.payOrder(code)
+    const otherTotal = await post({
+      orderCode: code,
+      orderReference: 'INV-7',
+      subtotal: 42.5,
+      total: 0.5,
+    })
+    expect([unknown.status, notPaid.status, otherTotal.status]).toEqual([422, 422, 422])
+    expect(await notPaid.json()).toMatchObject({ detail: expect.stringMatching(/PENDING/) })
+    expect(await otherTotal.json()).toMatchObject({ detail: expect.stringMatching(/total/) })
+    await sandbox.webhooksIdle() // the genuine order.paid of the payment, confirmed
+    expect(receiver.emitted.map((e) => (e['data'] as IDataObject)['total'])).toEqual([42.5])
   })
 })

@@ -130,7 +130,7 @@ export const chargeFields: ReadonlyArray<INodeProperties> = [
         default: '',
         placeholder: 'USA',
         description:
-          "The payment method's bin.countryCode. When given, billing info is checked before sending: it is required for USA and CAN cards.",
+          "The payment method's bin.countryCode; when empty, the input item's bin.countryCode (Payment Method → Create outputs it). Billing info is then checked before sending: it is required for USA and CAN cards.",
       },
       { displayName: 'Order Description', name: 'description', type: 'string', default: '' },
       { displayName: 'Order Name', name: 'name', type: 'string', default: '' },
@@ -161,6 +161,28 @@ export const chargeFields: ReadonlyArray<INodeProperties> = [
       },
       { displayName: 'Zip Code', name: 'zipCode', type: 'string', default: '' },
     ],
+  },
+  {
+    displayName: 'Outputs',
+    name: 'chargeOutputs',
+    type: 'options',
+    noDataExpression: true,
+    displayOptions: both,
+    options: [
+      {
+        name: 'One per Status',
+        value: 'byStatus',
+        description:
+          'Succeeded, Authentication Required and Failed (a declined charge, or an item that failed with Continue On Fail)',
+      },
+      {
+        name: 'Single',
+        value: 'single',
+        description: 'Every item on one output: branch on its status yourself',
+      },
+    ],
+    default: 'byStatus',
+    description: 'Whether a declined charge goes to an output of its own',
   },
   requestOptions(['charge'], ['create', 'completeAfter3ds'], false),
 ]

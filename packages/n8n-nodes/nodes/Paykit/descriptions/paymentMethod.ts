@@ -3,6 +3,8 @@ import { requestOptions } from './options'
 
 const forCreate = { show: { resource: ['paymentMethod'], operation: ['create'] } }
 
+const requestSettings = requestOptions(['paymentMethod'], ['create'], false)
+
 /** Operations of the Payment Method resource. */
 export const paymentMethodOperations: INodeProperties = {
   displayName: 'Operation',
@@ -21,47 +23,71 @@ export const paymentMethodOperations: INodeProperties = {
   default: 'create',
 }
 
-/** Fields of the Payment Method operations. Card number and CVV are masked in the editor. */
+/** Where the card fields are read from in each input item, by default (the spec's names). */
+export const DEFAULT_CARD_FIELDS = {
+  cardNumberField: 'card.number',
+  expirationMonthField: 'card.expirationMonth',
+  expirationYearField: 'card.expirationYear',
+  cvvField: 'card.cvv',
+} as const
+
+/**
+ * Fields of the Payment Method operations. The card is never a parameter: n8n saves every
+ * parameter in clear (the workflow, its history and each execution), so the node takes the
+ * field names that hold the card in the input item, and by default removes the number and
+ * the CVV from that item once read.
+ */
 export const paymentMethodFields: ReadonlyArray<INodeProperties> = [
   {
-    displayName: 'Card Number',
-    name: 'cardNumber',
-    type: 'string',
-    typeOptions: { password: true },
-    required: true,
+    displayName:
+      'The card is read from each input item (a form, a webhook), never typed in here: n8n saves node parameters in clear. Once read, the card number and CVV are removed from the input item, so the execution n8n saves holds neither.',
+    name: 'cardNotice',
+    type: 'notice',
     displayOptions: forCreate,
     default: '',
-    description: 'Never shown in the output: the output keeps the last four digits only',
   },
   {
-    displayName: 'Expiration Month',
-    name: 'expirationMonth',
+    displayName: 'Card Number Field',
+    name: 'cardNumberField',
     type: 'string',
     required: true,
     displayOptions: forCreate,
-    default: '',
-    placeholder: '12',
-    description: 'Two digits, 01 to 12',
+    default: 'card.number',
+    placeholder: 'card.number',
+    description:
+      'Name of the input field that holds the card number; dots reach into objects (body.card.number)',
   },
   {
-    displayName: 'Expiration Year',
-    name: 'expirationYear',
+    displayName: 'Expiration Month Field',
+    name: 'expirationMonthField',
     type: 'string',
     required: true,
     displayOptions: forCreate,
-    default: '',
-    placeholder: '2030',
-    description: 'Four digits',
+    default: 'card.expirationMonth',
+    placeholder: 'card.expirationMonth',
+    description:
+      'Name of the input field that holds the expiry month: 1 to 12, with or without a leading zero',
   },
   {
-    displayName: 'CVV',
-    name: 'cvv',
+    displayName: 'Expiration Year Field',
+    name: 'expirationYearField',
     type: 'string',
-    typeOptions: { password: true },
     required: true,
     displayOptions: forCreate,
-    default: '',
-    description: 'Card security code, 3 or 4 digits. Never shown in the output.',
+    default: 'card.expirationYear',
+    placeholder: 'card.expirationYear',
+    description:
+      'Name of the input field that holds the expiry year: four digits, or two (31 means 2031)',
+  },
+  {
+    displayName: 'CVV Field',
+    name: 'cvvField',
+    type: 'string',
+    required: true,
+    displayOptions: forCreate,
+    default: 'card.cvv',
+    placeholder: 'card.cvv',
+    description: 'Name of the input field that holds the card security code (3 or 4 digits)',
   },
   {
     displayName: 'Additional Fields',
@@ -97,5 +123,18 @@ export const paymentMethodFields: ReadonlyArray<INodeProperties> = [
       },
     ],
   },
-  requestOptions(['paymentMethod'], ['create'], false),
+  {
+    ...requestSettings,
+    options: [
+      {
+        displayName: 'Keep Card Data in Input',
+        name: 'keepCardData',
+        type: 'boolean',
+        default: false,
+        description:
+          "Whether to leave the card number and CVV in the input item. Off by default: n8n saves every node's items with the execution, so a kept card number is stored in clear.",
+      },
+      ...(requestSettings.options ?? []),
+    ],
+  },
 ]

@@ -49,6 +49,17 @@ const nonEmpty = (fields: IDataObject): IDataObject =>
 const invalid = (errors: ReadonlyArray<FieldError>): PaykitError =>
   validationError(errors, 'charge request')
 
+/**
+ * The card issuer's country of item `i` when the item carries the payment method, as
+ * Payment Method → Create outputs it (`bin.countryCode`); used when the parameter is empty.
+ */
+const issuerCountryOf = (ctx: IExecuteFunctions, i: number): string | undefined => {
+  const bin = ctx.getInputData()[i]?.json.bin
+  const country =
+    typeof bin === 'object' && bin !== null ? (bin as IDataObject).countryCode : undefined
+  return typeof country === 'string' && country.trim() !== '' ? country.trim() : undefined
+}
+
 /** The first charge of item `i` (authenticationId null), validated by the core. */
 const chargeOf = (ctx: IExecuteFunctions, i: number): E.Either<PaykitError, ChargeInput> => {
   const extra = ctx.getNodeParameter('additionalFields', i, {}) as AdditionalFields
@@ -66,7 +77,7 @@ const chargeOf = (ctx: IExecuteFunctions, i: number): E.Either<PaykitError, Char
     authenticationId: null,
     ...(Object.keys(billing).length > 0 ? { billingInfo: billing } : {}),
   }
-  const cardCountryCode = extra.cardCountryCode?.trim() || undefined
+  const cardCountryCode = extra.cardCountryCode?.trim() || issuerCountryOf(ctx, i)
   const codec =
     cardCountryCode === undefined
       ? ChargeRequest

@@ -11,19 +11,28 @@ afterAll(() => sandbox.close())
 
 const CVV = '987'
 
-const cardParameters = (number: string) => ({
+/** Payment Method → Create, the card read at the default field names (`card.*`). */
+const cardParameters = {
   resource: 'paymentMethod',
   operation: 'create',
-  cardNumber: number,
-  expirationMonth: '12',
-  expirationYear: String(new Date().getUTCFullYear() + 3),
-  cvv: CVV,
   additionalFields: { cardHolder: 'Ada Lovelace', email: 'ada@example.com' },
+}
+
+/** An input item holding a card as a form or webhook delivers it. */
+const cardItem = (number: string) => ({
+  card: {
+    number,
+    expirationMonth: '12',
+    expirationYear: String(new Date().getUTCFullYear() + 3),
+    cvv: CVV,
+  },
 })
 
 /** A payment method of the sandbox for `number`, through the node. */
 const paymentMethod = async (number: string) => {
-  const result = await run(sandbox, singleNodeWorkflow(paykitNode('Card', cardParameters(number))))
+  const result = await run(sandbox, singleNodeWorkflow(paykitNode('Card', cardParameters)), [
+    cardItem(number),
+  ])
   expect(result.error).toBeUndefined()
   return result.nodes['Card']?.[0]?.[0]?.json as { id: string; bin: { countryCode: string } }
 }
@@ -37,10 +46,10 @@ const chargeRequests = () => sandbox.requests().filter((r) => r.path === '/charg
 
 describe('Payment Method -> Create', () => {
   it('registers a card; the output keeps the last four digits, never the number or the CVV', async () => {
-    const result = await run(
-      sandbox,
-      singleNodeWorkflow(paykitNode('Card', cardParameters(testCards.success.number))),
-    )
+    const input = cardItem(testCards.success.number)
+    const result = await run(sandbox, singleNodeWorkflow(paykitNode('Card', cardParameters)), [
+      input,
+    ])
     const json = result.nodes['Card']?.[0]?.[0]?.json
     expect(json).toMatchObject({
       id: expect.stringMatching(/^pm_/),
@@ -55,10 +64,9 @@ describe('Payment Method -> Create', () => {
 
   it('a card that fails the Luhn check is refused before sending, naming card.number, without the number', async () => {
     const before = sandbox.requests().length
-    const result = await run(
-      sandbox,
-      singleNodeWorkflow(paykitNode('Card', cardParameters('4242424242424241'))),
-    )
+    const result = await run(sandbox, singleNodeWorkflow(paykitNode('Card', cardParameters)), [
+      cardItem('4242424242424241'),
+    ])
     expect(result.error?.name).toBe('NodeOperationError')
     expect(result.error?.message).toContain('card.number')
     expect(JSON.stringify(result.error)).not.toContain('4242424242424241')
@@ -82,17 +90,78 @@ describe('Charge -> Create', () => {
     })
   })
 
-  it('a declined card is a FAILED charge in the output, not a node error', async () => {
+  it('a declined card is a FAILED charge on the Failed output (not Succeeded), not a node error', async () => {
     const card = await paymentMethod(testCards.fraudPrevent.number)
     const result = await run(
       sandbox,
       chargeNode({ orderId: 'n8n-fraud', amount: 3, cardId: card.id }),
     )
     expect(result.error).toBeUndefined()
-    expect(result.nodes['Charge']?.[0]?.[0]?.json).toMatchObject({
-      status: 'FAILED',
-      error: { code: 'FRAUD_PREVENT' },
-    })
+    const [succeeded, authenticationRequired, failed] = result.nodes['Charge'] ?? []
+    expect(succeeded).toEqual([])
+    expect(authenticationRequired).toEqual([])
+    expect(failed?.[0]?.json).toMatchObject({ status: 'FAILED', error: { code: 'FRAUD_PREVENT' } })
+  })
+
+  it('Outputs: Single puts every outcome on one output, as before', async () => {
+    const card = await paymentMethod(testCards.fraudPrevent.number)
+    const result = await run(
+      sandbox,
+      chargeNode({ orderId: 'n8n-single', amount: 3, cardId: card.id, chargeOutputs: 'single' }),
+    )
+    expect(result.nodes['Charge']).toHaveLength(1)
+    expect(result.nodes['Charge']?.[0]?.[0]?.json).toMatchObject({ status: 'FAILED' })
+  })
+
+  it('a workflow wired to Succeeded runs its next node only for charges that succeeded', async () => {
+    const ok = await paymentMethod(testCards.success.number)
+    const declined = await paymentMethod(testCards.declined.number)
+    const result = await run(
+      sandbox,
+      {
+        nodes: [
+          { name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+          paykitNode('Charge', {
+            resource: 'charge',
+            operation: 'create',
+            orderId: '={{ $json.orderId }}',
+            amount: 4,
+            cardId: '={{ $json.cardId }}',
+          }),
+          { name: 'Fulfil', type: 'n8n-nodes-base.noOp', parameters: {} },
+          { name: 'Tell Buyer', type: 'n8n-nodes-base.noOp', parameters: {} },
+        ],
+        connections: {
+          Start: { main: [[{ node: 'Charge', type: 'main', index: 0 }]] },
+          Charge: {
+            main: [
+              [{ node: 'Fulfil', type: 'main', index: 0 }],
+              [],
+              [{ node: 'Tell Buyer', type: 'main', index: 0 }],
+            ],
+          },
+        },
+      },
+      [
+        { orderId: 'branch-ok', cardId: ok.id },
+        { orderId: 'branch-declined', cardId: declined.id },
+      ],
+    )
+    expect(result.error).toBeUndefined()
+    expect(result.nodes['Fulfil']?.[0]?.map((i) => i.json.status)).toEqual(['SUCCEEDED'])
+    expect(result.nodes['Tell Buyer']?.[0]?.map((i) => i.json.status)).toEqual(['FAILED'])
+  })
+
+  it('takes the card issuer country from the input item (bin.countryCode): billing info checked before sending', async () => {
+    const card = await paymentMethod(testCards.successUsa.number)
+    const before = chargeRequests().length
+    const result = await run(
+      sandbox,
+      chargeNode({ orderId: 'n8n-usa-item', amount: 3, cardId: '={{ $json.id }}' }),
+      [card],
+    )
+    expect(result.error?.message).toContain('billingInfo')
+    expect(chargeRequests().length).toBe(before)
   })
 
   it('billing info is required for a USA card when its country is given: refused before sending', async () => {
@@ -129,9 +198,11 @@ describe('Charge -> Create', () => {
       chargeNode({ orderId: '={{ $json.orderId }}', amount: 1, cardId: card.id }),
       [{ orderId: 'dup-1' }, { orderId: 'dup-1' }],
     )
-    const out = result.nodes['Charge']?.[0] ?? []
-    expect(out[0]?.json.status).toBe('SUCCEEDED')
-    expect(out[1]?.json).toMatchObject({ status: 'FAILED', error: { code: 'DUPLICATE_ORDER' } })
+    const [succeeded, , failed] = result.nodes['Charge'] ?? []
+    expect(succeeded?.map((i) => i.json.status)).toEqual(['SUCCEEDED'])
+    expect(failed?.map((i) => i.json)).toMatchObject([
+      { status: 'FAILED', error: { code: 'DUPLICATE_ORDER' } },
+    ])
   })
 
   it('a charge that may have reached the service is never repeated (connection reset)', async () => {
@@ -143,9 +214,11 @@ describe('Charge -> Create', () => {
         sandbox,
         chargeNode({ orderId: 'reset-1', amount: 1, cardId: card.id }, { continueOnFail: true }),
       )
-      const json = result.nodes['Charge']?.[0]?.[0]?.json
+      // Continue On Fail: the error item goes to Failed, never to Succeeded.
+      expect(result.nodes['Charge']?.[0]).toEqual([])
+      const json = result.nodes['Charge']?.[2]?.[0]?.json
       expect(json).toMatchObject({ details: { errorType: 'NetworkError', outcomeUnknown: true } })
-      expect(String(json?.error)).toContain('Check the order before charging it again')
+      expect(String(json?.error)).toContain('may have been processed')
       expect(chargeRequests().length).toBe(before + 1)
     } finally {
       sandbox.clearFaults()
@@ -157,7 +230,7 @@ describe('Charge -> Complete After 3DS', () => {
   const start3ds = async (orderId: string) => {
     const card = await paymentMethod(testCards.authentication.number)
     const first = await run(sandbox, chargeNode({ orderId, amount: 10, cardId: card.id }))
-    const json = first.nodes['Charge']?.[0]?.[0]?.json as {
+    const json = first.nodes['Charge']?.[1]?.[0]?.json as {
       status: string
       authentication: { url: string; id: string }
     }

@@ -50,10 +50,7 @@ describe('Paykit as an AI agent tool', () => {
     const result = await asTool({
       resource: 'paymentMethod',
       operation: 'create',
-      cardNumber: testCards.success.number,
-      expirationMonth: '12',
-      expirationYear: '2031',
-      cvv: '123',
+      cardNumberField: 'card.number',
     })
     expect(result.error?.message).toContain('never runs as an AI tool call')
     expect(JSON.stringify(result)).not.toContain(testCards.success.number)

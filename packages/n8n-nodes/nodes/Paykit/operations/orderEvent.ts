@@ -1,0 +1,79 @@
+/**
+ * Order Event → Accept Once: each event id passes the first time and never again, through
+ * n8n's own de-duplication store (the helpers of n8n's Remove Duplicates node, "processed
+ * in previous executions", kept in n8n's database per node).
+ *
+ * n8n's store reads and then writes, with no lock, so two executions that check the same
+ * id at the same moment could both pass. Inside one n8n process the node therefore runs
+ * its checks for one node one after another (a queue per workflow and node), which makes
+ * the check-and-record atomic where n8n runs its executions in one process (its default,
+ * regular mode). What this does not cover (queue mode's workers) is written in the
+ * package README.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow'
+import { NodeOperationError } from 'n8n-workflow'
+import { redactedNode } from '../../../shared/errors'
+import { DEFAULT_HISTORY_SIZE } from '../descriptions/orderEvent'
+
+// -------------------------------------------------------------------------------------
+// utils
+// -------------------------------------------------------------------------------------
+
+/** The tail of the queue of checks of each node in this process. */
+const queues = new Map<string, Promise<unknown>>()
+
+/** Runs `task` after every earlier task of `key` in this process has ended. */
+const inTurn = async <A>(key: string, task: () => Promise<A>): Promise<A> => {
+  const previous = queues.get(key) ?? Promise.resolve()
+  const run = previous.then(task, task)
+  const tail = run.catch(() => undefined)
+  queues.set(key, tail)
+  try {
+    return await run
+  } finally {
+    if (queues.get(key) === tail) queues.delete(key)
+  }
+}
+
+const idOf = (ctx: IExecuteFunctions, i: number): string => {
+  const value = ctx.getNodeParameter('eventId', i, '') as unknown
+  const id = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : ''
+  if (id === '')
+    throw new NodeOperationError(
+      redactedNode(ctx.getNode()),
+      'eventId: is required (the Event ID parameter gave nothing for this item)',
+      {
+        itemIndex: i,
+        description:
+          "Point Event ID at the event's `id`, as the Paykit Trigger outputs it: {{ $json.id }}",
+      },
+    )
+  return id
+}
+
+// -------------------------------------------------------------------------------------
+// operations
+// -------------------------------------------------------------------------------------
+
+/** Order Event → Accept Once: the input items whose event id is new, in input order. */
+export const acceptOnce = async (ctx: IExecuteFunctions): Promise<INodeExecutionData[]> => {
+  const items = ctx.getInputData()
+  const ids = items.map((_, i) => idOf(ctx, i))
+  const options = ctx.getNodeParameter('options', 0, {}) as { readonly historySize?: number }
+  const historySize = Math.max(1, Math.floor(options.historySize ?? DEFAULT_HISTORY_SIZE))
+  const unique = [...new Set(ids)]
+  const key = `${String(ctx.getWorkflow().id)}/${ctx.getNode().id}`
+  const checked = await inTurn(key, () =>
+    ctx.helpers.checkProcessedAndRecord(unique, 'node', {
+      mode: 'entries',
+      maxEntries: historySize,
+    }),
+  )
+  const fresh = new Set(checked.new.map(String))
+  const output: INodeExecutionData[] = []
+  ids.forEach((id, i) => {
+    if (!fresh.delete(id)) return // seen before, or earlier in this batch
+    output.push({ json: items[i]?.json ?? ({} as IDataObject), pairedItem: { item: i } })
+  })
+  return output
+}
