@@ -5,6 +5,9 @@ const forOperations = (...operation: ReadonlyArray<string>) => ({
   show: { resource: ['paymentLink'], operation: [...operation] },
 })
 
+/** A line item's field shown only for a one-time product (beside its Product Type). */
+const oneTimeProduct = { show: { kind: ['product'] } }
+
 const forCreateFields = {
   show: { resource: ['paymentLink'], operation: ['create'], orderSource: ['fields'] },
 }
@@ -124,24 +127,34 @@ export const paymentLinkFields: ReadonlyArray<INodeProperties> = [
       {
         name: 'item',
         displayName: 'Line Item',
+        // Each type shows only its own fields: a catalogue SKU its SKU, a one-time product
+        // its name, price, image and shipping; both a quantity.
         values: [
           {
             displayName: 'Image URL',
             name: 'imageUrl',
             type: 'string',
+            displayOptions: oneTimeProduct,
             default: '',
+            description: 'Picture of the product on the checkout page (at most 512 characters)',
           },
           {
             displayName: 'Price',
             name: 'price',
             type: 'number',
+            typeOptions: { minValue: 0 },
+            required: true,
+            displayOptions: oneTimeProduct,
             default: 0,
-            description: 'Unit price',
+            description:
+              'Unit price, greater than 0. An expression may give a text such as 25.50: it is read exactly.',
           },
           {
             displayName: 'Product Name',
             name: 'name',
             type: 'string',
+            required: true,
+            displayOptions: oneTimeProduct,
             default: '',
           },
           {
@@ -157,6 +170,7 @@ export const paymentLinkFields: ReadonlyArray<INodeProperties> = [
               {
                 name: 'One-Time Product',
                 value: 'product',
+                description: 'A product described here: name, price, image, shipping',
               },
             ],
             default: 'sku',
@@ -165,19 +179,26 @@ export const paymentLinkFields: ReadonlyArray<INodeProperties> = [
             displayName: 'Quantity',
             name: 'quantity',
             type: 'number',
+            typeOptions: { minValue: 1 },
             default: 1,
           },
           {
             displayName: 'Requires Shipping',
             name: 'requiresShipping',
             type: 'boolean',
+            displayOptions: oneTimeProduct,
             default: false,
+            description: 'Whether the buyer must give a shipping address',
           },
           {
             displayName: 'SKU',
             name: 'sku',
             type: 'string',
+            required: true,
+            displayOptions: { show: { kind: ['sku'] } },
             default: '',
+            placeholder: 'MUG-LOGO',
+            description: 'Stock-keeping unit of a product defined in the merchant portal',
           },
         ],
       },

@@ -1,7 +1,16 @@
+import type { INode, INodeProperties } from 'n8n-workflow'
+import { NodeHelpers } from 'n8n-workflow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Sandbox } from '@paykit/testkit'
 import { Faults } from '@paykit/testkit'
-import { countingProxy, paykitNode, run, singleNodeWorkflow, useSandbox } from '../../support.js'
+import {
+  countingProxy,
+  dist,
+  paykitNode,
+  run,
+  singleNodeWorkflow,
+  useSandbox,
+} from '../../support.js'
 
 let sandbox: Sandbox
 beforeAll(async () => {
@@ -399,6 +408,138 @@ describe('Payment Link -> Create: amounts given as text', () => {
       'amount: must be a number, like 25.50 (got a text that is not a number)\n' +
         'orderReference: must be at most 255 characters',
     )
+  })
+})
+
+// -------------------------------------------------------------------------------------
+// the line-item form
+// -------------------------------------------------------------------------------------
+
+const lineItemValues = (): ReadonlyArray<INodeProperties> => {
+  const lineItems = new dist.node.Paykit().description.properties.find(
+    (p) => p.name === 'lineItems',
+  )
+  const options = (lineItems?.options ?? []) as ReadonlyArray<{
+    name: string
+    values?: ReadonlyArray<INodeProperties>
+  }>
+  return options.find((o) => o.name === 'item')?.values ?? []
+}
+
+describe('Payment Link -> Create: the line-item form shows the fields of the chosen type', () => {
+  it('a Catalogue SKU shows SKU and Quantity; a One-Time Product its name, price, image, shipping and Quantity', () => {
+    // As the editor asks it, for the line item at parameters.lineItems.item[0].
+    const description = new dist.node.Paykit().description
+    const shownFor = (kind: string) =>
+      lineItemValues()
+        .filter((p) =>
+          NodeHelpers.displayParameterPath(
+            { parameters: { orderBy: 'lineItems', lineItems: { item: [{ kind }] } } },
+            p,
+            'parameters.lineItems.item[0]',
+            { typeVersion: 1 },
+            description,
+          ),
+        )
+        .map((p) => p.displayName)
+    expect(shownFor('sku')).toEqual(['Product Type', 'Quantity', 'SKU'])
+    expect(shownFor('product')).toEqual([
+      'Image URL',
+      'Price',
+      'Product Name',
+      'Product Type',
+      'Quantity',
+      'Requires Shipping',
+    ])
+    const byName = new Map(lineItemValues().map((p) => [p.name, p]))
+    expect(byName.get('sku')?.displayOptions).toEqual({ show: { kind: ['sku'] } })
+    for (const name of ['name', 'price', 'imageUrl', 'requiresShipping'])
+      expect(byName.get(name)?.displayOptions).toEqual({ show: { kind: ['product'] } })
+    for (const name of ['kind', 'quantity'])
+      expect(byName.get(name)?.displayOptions).toBeUndefined()
+  })
+
+  it("n8n's own reading of the parameters keeps only the chosen type's fields", () => {
+    const description = new dist.node.Paykit().description
+    const parameters = {
+      resource: 'paymentLink',
+      operation: 'create',
+      orderBy: 'lineItems',
+      lineItems: {
+        item: [
+          { kind: 'sku', sku: 'MUG-LOGO', quantity: 2, name: 'left over', price: 3 },
+          { kind: 'product', sku: 'left over', name: 'Poster', price: 18.9, quantity: 1 },
+        ],
+      },
+    }
+    const node: INode = {
+      id: '1',
+      name: 'Create Link',
+      type: 'n8n-nodes-paykit.paykit',
+      typeVersion: 1,
+      position: [0, 0],
+      parameters,
+    }
+    const read = NodeHelpers.getNodeParameters(
+      description.properties,
+      parameters,
+      true,
+      false,
+      node,
+      description,
+    )
+    expect((read?.lineItems as { item: unknown }).item).toEqual([
+      { kind: 'sku', sku: 'MUG-LOGO', quantity: 2 },
+      {
+        kind: 'product',
+        name: 'Poster',
+        price: 18.9,
+        imageUrl: '',
+        requiresShipping: false,
+        quantity: 1,
+      },
+    ])
+  })
+
+  it('each type runs: a SKU sends sku and quantity only, a one-time product its product', async () => {
+    const result = await run(
+      sandbox,
+      create({
+        orderBy: 'lineItems',
+        lineItems: {
+          item: [
+            { kind: 'sku', sku: 'MUG-LOGO', quantity: 2, name: 'left over', price: 3 },
+            {
+              kind: 'product',
+              sku: 'left over',
+              name: 'Poster',
+              price: 18.9,
+              imageUrl: 'https://shop.example.com/poster.png',
+              requiresShipping: true,
+              quantity: 1,
+            },
+          ],
+        },
+      }),
+    )
+    expect(result.error).toBeUndefined()
+    expect(lastCheckoutBody().lineItems).toEqual([
+      { sku: 'MUG-LOGO', quantity: 2 },
+      {
+        product: {
+          name: 'Poster',
+          price: 18.9,
+          imageUrl: 'https://shop.example.com/poster.png',
+          requiresShipping: true,
+        },
+        quantity: 1,
+      },
+    ])
+    const order = orderOf(result.nodes['Create Link']?.[0]?.[0]?.json)
+    expect(order?.lineItems.map((l) => [l.sku, l.name, l.quantity])).toEqual([
+      ['MUG-LOGO', expect.any(String), 2],
+      [null, 'Poster', 1],
+    ])
   })
 })
 
