@@ -39,6 +39,12 @@ export const credentialError = (message: string): Error => {
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '')
 
+/** The credential's fields as its form names them (messages say these, not the API's). */
+const FIELD_NAMES: Readonly<Record<string, string>> = {
+  clientId: 'Client ID',
+  clientSecret: 'Client Secret',
+}
+
 /** The base URL without trailing slashes; an error naming `baseUrl` when it is no http(s) URL. */
 export const baseUrlOf = (credentials: ICredentialDataDecryptedObject): string => {
   const raw = text(credentials.baseUrl).trim()
@@ -49,7 +55,7 @@ export const baseUrlOf = (credentials: ICredentialDataDecryptedObject): string =
     url = undefined
   }
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-    throw credentialError('Paykit API credential: baseUrl must be an absolute http(s) URL')
+    throw credentialError('Paykit API credential: Base URL must be an absolute http(s) URL')
   return raw.replace(/\/+$/, '')
 }
 
@@ -90,7 +96,11 @@ export const tokenRequest = async (
     clientSecret: credentials.clientSecret,
   })
   if (body._tag === 'Left')
-    throw credentialError(`Paykit API credential: ${formatFieldErrors(body.left)}`)
+    throw credentialError(
+      `Paykit API credential: ${formatFieldErrors(
+        body.left.map((e) => ({ ...e, path: FIELD_NAMES[e.path] ?? e.path })),
+      )}`,
+    )
   let response: unknown
   try {
     response = await httpRequest({
