@@ -582,6 +582,35 @@ describe('Payment Link messages', () => {
     }
   })
 
+  it('with Continue On Fail, that item says outcomeUnknown and the other items go on', async () => {
+    sandbox.injectFault(Faults.malformedBody, {
+      method: 'POST',
+      path: '/paymentlink/checkout',
+      times: 1,
+    })
+    try {
+      const result = await run(
+        sandbox,
+        create({ orderSource: 'item', options: { concurrency: 1 } }, { continueOnFail: true }),
+        [{ amount: 5 }, { amount: 6 }],
+      )
+      const [unread, created] = result.nodes['Create Link']?.[0] ?? []
+      expect(unread?.json).toEqual({
+        error:
+          'POST /paymentlink/checkout answered HTTP 200 with a body that is not valid JSON. The link may have been created, and its order code is unknown.',
+        details: {
+          errorType: 'DecodeError',
+          fieldErrors: [{ path: '', message: 'is not valid JSON' }],
+          httpCode: '200',
+          outcomeUnknown: true,
+        },
+      })
+      expect(created?.json.orderCode).toMatch(/^OC/)
+    } finally {
+      sandbox.clearFaults()
+    }
+  })
+
   it('a 500 joins the problem title with one full stop', async () => {
     sandbox.injectFault(Faults.status500, { method: 'POST', path: '/paymentlink/checkout' })
     try {
