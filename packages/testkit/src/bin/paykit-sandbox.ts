@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 /**
  * `paykit-sandbox`: starts the sandbox server from the command line and prints
- * `listening on http://127.0.0.1:<port>` once it accepts requests.
+ * `listening on http://127.0.0.1:<port>` once it accepts requests. It stops on SIGINT and
+ * SIGTERM, and, when a package runner started it (`npx`, `npm exec`, `npm run`,
+ * `pnpm exec`) or with `--exit-with-parent`, when its parent process goes away: `npx`
+ * runs it under `sh -c`, and a SIGTERM to `npx` ends `npx` and that shell but never
+ * reached the sandbox, which went on listening as an orphan.
  *
  * @since 0.1.0
  */
@@ -29,6 +33,9 @@ Options:
   --event-log-size <n>    order events kept, the latest (default 1000)
   --retention <s>         seconds an order (a token) is kept past its expiry; then GET is 404
                           (default 86400)
+  --exit-with-parent      stop when the process that started it exits (the default when a
+                          package runner started it: npx, npm exec, npm run, pnpm exec);
+                          --no-exit-with-parent keeps it running (nohup, a CI step's background)
   -h, --help              show this help
 `
 
@@ -75,6 +82,33 @@ const capYoungGeneration = (): void => {
   setInterval(check, YOUNG_GENERATION_CHECK_MS).unref()
 }
 
+/** How often the parent is checked: a second (Linux gives no signal when a parent dies). */
+const PARENT_CHECK_MS = 1000
+
+/**
+ * Whether a package runner started this process: npm, pnpm and yarn set
+ * `npm_config_user_agent` for what they run (`npx`, `npm exec`, `npm run`, `pnpm exec`).
+ * Such a runner is the sandbox's parent (through `sh -c`), and stopping it must stop the
+ * sandbox.
+ */
+const startedByPackageRunner = (env: NodeJS.ProcessEnv): boolean =>
+  typeof env['npm_config_user_agent'] === 'string' && env['npm_config_user_agent'] !== ''
+
+/**
+ * Calls `onGone` once the parent process has exited (the process is then re-parented, so
+ * `process.ppid` changes). Nothing to watch when it is already an orphan at start.
+ */
+const watchParent = (onGone: (parent: number) => void): void => {
+  const parent = process.ppid
+  if (parent <= 1) return
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return
+    clearInterval(timer)
+    onGone(parent)
+  }, PARENT_CHECK_MS)
+  timer.unref()
+}
+
 const main = async (): Promise<void> => {
   let parsed
   try {
@@ -94,10 +128,12 @@ const main = async (): Promise<void> => {
         'request-log-size': { type: 'string' },
         'event-log-size': { type: 'string' },
         retention: { type: 'string' },
+        'exit-with-parent': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
       allowPositionals: false,
+      allowNegative: true,
     })
   } catch (e) {
     return fail(e instanceof Error ? e.message : 'invalid arguments')
@@ -151,6 +187,13 @@ const main = async (): Promise<void> => {
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+  if (v['exit-with-parent'] ?? startedByPackageRunner(process.env))
+    watchParent((parent) => {
+      process.stderr.write(
+        `paykit-sandbox: its parent process (${parent}) exited; stopping (--no-exit-with-parent keeps it running)\n`,
+      )
+      stop()
+    })
   process.stdout.write(`listening on ${running.url}\n`)
 }
 
