@@ -36,7 +36,8 @@ const MAY_HAVE: Readonly<Record<string, string>> = {
 
 /** What to do then (the error's description). */
 const ADVICE: Readonly<Record<string, string>> = {
-  [CHARGE]: 'Check the order before charging it again: a charge is never repeated automatically.',
+  [CHARGE]:
+    'The node never repeats it by itself. To learn the outcome, run the same charge again with the same Order ID, never a new one: the service refuses a second charge of an order that succeeded (FAILED, DUPLICATE_ORDER), so the repeat cannot charge twice.',
   [LINK]:
     'Its order code never arrived, so nobody can be sent that link, and it expires unused ' +
     '(Expiration (Minutes), 1440 by default); the service cannot look a link up by its order ' +
