@@ -23,6 +23,7 @@ import {
   OWNER,
   WORKFLOW_IDS,
   launchChromium,
+  payOnCheckoutPage,
   executionRunData,
   executionsOfWorkflow,
   rawOutputOf,
@@ -55,23 +56,6 @@ const orderOf = async (orderCode: string) => {
   if (E.isLeft(order)) throw new Error(order.left.message)
   return order.right
 }
-
-/** A checkout-page payment, as the buyer's browser posts it (`/pay/<code>`). */
-const payOnCheckoutPage = (paymentLinkUrl: string) =>
-  fetch(paymentLinkUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      action: 'pay',
-      number: testCards.success.number,
-      expirationMonth: '12',
-      expirationYear: String(new Date().getUTCFullYear() + 2),
-      cvv: '123',
-      cardHolder: 'ANA MORA',
-      email: 'ana@example.com',
-    }),
-    redirect: 'manual',
-  })
 
 const executionsOf = (workflowId: string) => executionsOfWorkflow(stack, workflowId)
 const runDataOf = (id: string) => executionRunData(stack, id)

@@ -30,6 +30,7 @@ import {
   WORKFLOW_IDS,
   executionRunData,
   executionsOfWorkflow,
+  payOnCheckoutPage,
   startStack,
   type Stack,
 } from './support.js'
@@ -463,20 +464,7 @@ describe('unsigned order events confirmed with the service', () => {
     expect(await forged.json()).toMatchObject({ detail: expect.stringMatching(/PENDING/) })
 
     // Genuine: the order is paid on its checkout page, then the event arrives (twice).
-    const paid = await fetch(link.right.paymentLinkUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        action: 'pay',
-        number: testCards.success.number,
-        expirationMonth: '12',
-        expirationYear: YEAR,
-        cvv: '123',
-        cardHolder: 'ANA MORA',
-        email: 'ana@example.com',
-      }),
-      redirect: 'manual',
-    })
+    const paid = await payOnCheckoutPage(link.right.paymentLinkUrl)
     expect(paid.status).toBeLessThan(400)
     const order = await c.getOrder(link.right.orderCode)()
     if (E.isLeft(order)) throw new Error(order.left.message)

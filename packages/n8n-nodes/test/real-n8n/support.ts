@@ -21,6 +21,7 @@ export {
   type CliResult,
   type Stack,
 } from '../../../../scripts/n8n/stack.js'
+import { testCards } from '@paykit/testkit'
 import { N8N_DIR, type Stack } from '../../../../scripts/n8n/stack.js'
 
 /** Where this package's screenshots go (referenced from its README). */
@@ -114,3 +115,20 @@ export const executionRunData = async (stack: Pick<Stack, 'rest'>, id: string) =
       (data.resultData.runData[node]?.[0]?.data?.main[output] ?? []).map((i) => i.json),
   }
 }
+
+/** A checkout-page payment, as the buyer's browser posts it (`/pay/<code>`). */
+export const payOnCheckoutPage = (paymentLinkUrl: string) =>
+  fetch(paymentLinkUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      action: 'pay',
+      number: testCards.success.number,
+      expirationMonth: '12',
+      expirationYear: String(new Date().getUTCFullYear() + 2),
+      cvv: '123',
+      cardHolder: 'ANA MORA',
+      email: 'ana@example.com',
+    }),
+    redirect: 'manual',
+  })
