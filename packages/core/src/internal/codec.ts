@@ -1,11 +1,13 @@
 /**
- * Small io-ts combinators shared by the core's codecs: refinements with a message,
- * defaults, failures placed at a field below the value being decoded, and the leaf
- * codecs the spec uses again and again (bounded strings, positive integers, URLs, times).
+ * Small io-ts combinators shared by the core's codecs: refinements that name the rule
+ * they check (a `FieldIssue`), defaults, failures placed at a field below the value being
+ * decoded, and the leaf codecs the spec uses again and again (bounded strings, positive
+ * integers, URLs, times).
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { validatesThrough } from './expected.js'
+import { type FieldIssue, issuedError, type IssuedError, kindOf, type ValueKind } from './issue.js'
 import {
   FAIL,
   failed,
@@ -24,6 +26,20 @@ import {
 } from './fastForm.js'
 
 // -------------------------------------------------------------------------------------
+// failures that name their rule
+// -------------------------------------------------------------------------------------
+
+const REQUIRED: FieldIssue = { code: 'required' }
+
+/** A failed validation of `u` at `c` for `issue` (`t.failure`, with the issue). */
+export const failure = <A>(u: unknown, c: t.Context, issue: FieldIssue): t.Validation<A> =>
+  E.left([issuedError(u, c, issue)])
+
+/** `required` for an absent value, else a type error: `kind` was expected. */
+export const requiredOrType = (u: unknown, kind: ValueKind): FieldIssue =>
+  u === undefined ? REQUIRED : { code: 'type', expected: [kind], received: kindOf(u) }
+
+// -------------------------------------------------------------------------------------
 // combinators
 // -------------------------------------------------------------------------------------
 
@@ -38,13 +54,13 @@ const combinator = <T extends object>(
 ): T => withFastPath(validatesThrough(outer, inner), build)
 
 /**
- * A codec narrowed by a predicate whose failure carries `message` (never the value);
+ * A codec narrowed by a predicate whose failure reports `issue` (never the value);
  * `quick` is a check that a walk of a record makes inline for it (see `fastForm`).
  */
 export const refine = <A, O>(
   codec: t.Type<A, O, unknown>,
   predicate: (a: A) => boolean,
-  message: string,
+  issue: FieldIssue,
   name = `Refined<${codec.name}>`,
   quick?: Quick,
 ): t.Type<A, O, unknown> =>
@@ -56,7 +72,7 @@ export const refine = <A, O>(
       (u, c) => {
         const result = codec.validate(u, c)
         if (result._tag === 'Left' || predicate(result.right)) return result
-        return t.failure<A>(u, c, message)
+        return failure<A>(u, c, issue)
       },
       codec.encode,
     ),
@@ -100,15 +116,15 @@ export const at = (c: t.Context, u: unknown, keys: ReadonlyArray<string | number
   return entries
 }
 
-/** A failure of the field at `keys` below `u`. */
+/** A failure of the field at `keys` below `u`, for `issue`. */
 export const failureAt = (
   u: unknown,
   c: t.Context,
   keys: ReadonlyArray<string | number>,
-  message: string,
-): t.ValidationError => {
+  issue: FieldIssue,
+): IssuedError => {
   const context = at(c, u, keys)
-  return { value: context[context.length - 1]?.actual, context, message }
+  return issuedError(context[context.length - 1]?.actual, context, issue)
 }
 
 /**
@@ -146,11 +162,11 @@ export const withRule = <A, O>(
 // leaf codecs
 // -------------------------------------------------------------------------------------
 
-/** A string with at least one non-blank character. */
+/** A string with at least one non-blank character: a blank one is `required`. */
 export const NonEmptyString = refine(
   t.string,
   (s) => s.trim().length > 0,
-  'must not be empty',
+  REQUIRED,
   'NonEmptyString',
   { check: 'nonBlank' },
 )
@@ -180,30 +196,25 @@ export const MaxLengthString = (max: number): t.Type<string, string, unknown> =>
   refine(
     t.string,
     (s) => fitsCodePoints(s, max),
-    `must be at most ${max} characters`,
+    { code: 'maxLength', maximum: max },
     `MaxLength<${max}>`,
     { check: 'maxLength', bound: max },
   )
 
 /** A finite number (JSON has no NaN or Infinity; a decoded value never holds one). */
-export const FiniteNumber = refine(
-  t.number,
-  Number.isFinite,
-  'must be a finite number',
-  'FiniteNumber',
-)
+export const FiniteNumber = refine(t.number, Number.isFinite, { code: 'finite' }, 'FiniteNumber')
 
 /** An integer greater than zero. */
 export const PositiveInt = refine(
   t.number,
   (n) => Number.isSafeInteger(n) && n > 0,
-  'must be a positive integer',
+  { code: 'positiveInt' },
   'PositiveInt',
   { check: 'positiveInt' },
 )
 
 /** An integer (any sign). */
-export const Int = refine(t.number, Number.isSafeInteger, 'must be an integer', 'Int')
+export const Int = refine(t.number, Number.isSafeInteger, { code: 'integer' }, 'Int')
 
 /**
  * A form of http(s) URL that the WHATWG parser always accepts, checked without parsing:
@@ -229,7 +240,7 @@ export const HttpUrl = refine(
   t.string,
   // One test of the plain form, which has no `xn--` to search for: most URLs are of it.
   (s) => PLAIN_HTTP_URL.test(s) || parsesAsHttpUrl(s),
-  'must be an absolute http(s) URL',
+  { code: 'url' },
   'HttpUrl',
 )
 
@@ -239,7 +250,7 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}Z$/
 export const IsoDateTime = refine(
   t.string,
   (s) => ISO_UTC.test(s) && !Number.isNaN(Date.parse(s)),
-  'must be an ISO 8601 UTC date-time with fractional seconds and Z',
+  { code: 'dateTime' },
   'IsoDateTime',
 )
 
@@ -254,7 +265,7 @@ export const nullable = <C extends t.Mixed>(codec: C): t.UnionC<[C, t.NullC]> =>
 /**
  * A request object: `required` and `optional` props, unknown fields stripped. Unlike a
  * bare `t.exact(t.intersection(...))`, its errors name `card.number`, not the branch
- * index (`["0"].card.number`), and a non-object fails with one plain message.
+ * index (`["0"].card.number`), and a non-object fails with one type error.
  */
 export const exactStruct = <R extends t.Props, P extends t.Props>(
   required: R,
@@ -271,8 +282,7 @@ export const exactStruct = <R extends t.Props, P extends t.Props>(
     name,
     exact.is,
     (u, c) => {
-      if (!t.UnknownRecord.is(u))
-        return t.failure(u, c, u === undefined ? 'is required' : 'must be an object')
+      if (!t.UnknownRecord.is(u)) return failure(u, c, requiredOrType(u, 'object'))
       const last = c[c.length - 1]
       // Present the intersection as the value's type so pathOf skips its branch indexes.
       return exact.validate(
@@ -362,13 +372,19 @@ export const nullAsAbsent = <A, O>(
     },
   )
 
-/** One of a few string literals, failing with the list of accepted values. */
+const isBlank = (u: unknown): boolean => typeof u === 'string' && u.trim() === ''
+
+/**
+ * One of a few string literals, failing with the list of accepted values (`oneOf`); an
+ * absent or blank value (nothing chosen) is `required`.
+ */
 export const oneOf = <L extends string>(
   values: ReadonlyArray<L>,
   name: string,
 ): t.Type<L, L, unknown> => {
   const is = (u: unknown): u is L =>
     typeof u === 'string' && (values as ReadonlyArray<string>).includes(u)
+  const issue: FieldIssue = { code: 'oneOf', values }
   return withFastPath(
     new t.Type<L, L, unknown>(
       name,
@@ -376,11 +392,7 @@ export const oneOf = <L extends string>(
       (u, c) =>
         typeof u === 'string' && (values as ReadonlyArray<string>).includes(u)
           ? t.success(u as L)
-          : t.failure(
-              u,
-              c,
-              u === undefined ? 'is required' : `must be one of ${values.join(', ')}`,
-            ),
+          : failure(u, c, u === undefined || isBlank(u) ? REQUIRED : issue),
       t.identity,
     ),
     () => (u) => (is(u) ? u : FAIL),

@@ -18,10 +18,12 @@ import {
   IsoDateTime,
   NonEmptyString,
   exactStruct,
+  failure,
   failureAt,
   nullAsAbsent,
   nullOr,
   withDefault,
+  requiredOrType,
   withInputRule,
 } from '../internal/codec.js'
 
@@ -43,7 +45,9 @@ import {
  * assert.equal(Money.toCents(amount.right), 2550n)
  * assert.deepEqual(
  *   validate(ChargeAmount)(0),
- *   E.left([{ path: '', message: 'must be greater than 0' }]),
+ *   E.left([
+ *     { path: '', message: 'must be greater than 0', code: 'minimum', minimum: 0, inclusive: false },
+ *   ]),
  * )
  * ```
  *
@@ -66,7 +70,7 @@ export const ChargeAmount = Money.PositiveMoney
  * assert.equal('color' in order.right, false) // unknown fields are stripped
  * assert.deepEqual(
  *   validate(ChargeOrderRequest)({ amount: 25.5 }),
- *   E.left([{ path: 'id', message: 'is required' }]),
+ *   E.left([{ path: 'id', message: 'is required', code: 'required' }]),
  * )
  * ```
  *
@@ -81,7 +85,7 @@ export const ChargeOrderRequest = exactStruct(
 
 /**
  * A country code of ISO 3166 alpha-2 or alpha-3 form (two or three letters), read in any
- * case and decoded upper-case.
+ * case and decoded upper-case; a blank one is `required`.
  *
  * @example
  * ```ts
@@ -103,10 +107,14 @@ export const CountryCode: t.Type<string, string, unknown> = new t.Type<string, s
   (u, c) =>
     typeof u === 'string' && /^[A-Za-z]{2,3}$/.test(u.trim())
       ? t.success(u.trim().toUpperCase())
-      : t.failure(
+      : failure(
           u,
           c,
-          u === undefined ? 'is required' : 'must be an ISO 3166 alpha-2 or alpha-3 code',
+          typeof u !== 'string'
+            ? requiredOrType(u, 'string')
+            : u.trim() === ''
+              ? { code: 'required' }
+              : { code: 'countryCode' },
         ),
   t.identity,
 )
@@ -125,7 +133,7 @@ export const CountryCode: t.Type<string, string, unknown> = new t.Type<string, s
  * assert.deepEqual(billing, E.right({ countryCode: 'USA', stateCode: 'NY', zipCode: '10001' }))
  * assert.deepEqual(
  *   validate(BillingInfo)({ countryCode: 'USA', stateCode: ' ', zipCode: '10001' }),
- *   E.left([{ path: 'stateCode', message: 'must not be empty' }]),
+ *   E.left([{ path: 'stateCode', message: 'is required', code: 'required' }]), // blank is empty
  * )
  * ```
  *
@@ -238,7 +246,12 @@ export const requiresBillingInfo = (paymentMethod: {
  * assert.deepEqual(
  *   validate(chargeRequestFor(usCard))(body),
  *   E.left([
- *     { path: 'billingInfo', message: 'is required when the card issuer is in USA or CAN' },
+ *     {
+ *       path: 'billingInfo',
+ *       message: 'is required when the card issuer is in USA or CAN',
+ *       code: 'requiredForCountry',
+ *       countries: ['USA', 'CAN'],
+ *     },
  *   ]),
  * )
  * assert.ok(E.isRight(validate(chargeRequestFor({ bin: { countryCode: 'CRI' } }))(body)))
@@ -258,12 +271,10 @@ export const chargeRequestFor = (paymentMethod: {
         (u, c) =>
           t.UnknownRecord.is(u) && (u['billingInfo'] === undefined || u['billingInfo'] === null)
             ? [
-                failureAt(
-                  u,
-                  c,
-                  ['billingInfo'],
-                  'is required when the card issuer is in USA or CAN',
-                ),
+                failureAt(u, c, ['billingInfo'], {
+                  code: 'requiredForCountry',
+                  countries: BILLING_INFO_COUNTRIES,
+                }),
               ]
             : [],
         'ChargeRequest',
@@ -308,7 +319,7 @@ export const ChargeError = t.type({ code: t.string, message: t.string }, 'Charge
  * assert.deepEqual(validate(ChargeAuthentication)(auth), E.right(auth))
  * assert.deepEqual(
  *   validate(ChargeAuthentication)({ ...auth, url: '/3ds/auth_1' }),
- *   E.left([{ path: 'url', message: 'must be an absolute http(s) URL' }]),
+ *   E.left([{ path: 'url', message: 'must be an absolute http(s) URL', code: 'url' }]),
  * )
  * ```
  *
@@ -382,13 +393,7 @@ const nullWhen = (status: ChargeStatus): t.Type<null, null, unknown> =>
     (u, c) =>
       u === null
         ? t.success(null)
-        : t.failure(
-            u,
-            c,
-            u === undefined
-              ? `is required (null when status is ${status})`
-              : `must be null when status is ${status}`,
-          ),
+        : failure(u, c, u === undefined ? { code: 'required' } : { code: 'nullForStatus', status }),
     t.identity,
   )
 
@@ -412,7 +417,15 @@ const nullWhen = (status: ChargeStatus): t.Type<null, null, unknown> =>
  * assert.ok(E.isRight(validate(ChargeFailed)(failed)))
  * assert.deepEqual(
  *   validate(ChargeFailed)({ ...failed, error: null }),
- *   E.left([{ path: 'error', message: 'must be an object, got null' }]),
+ *   E.left([
+ *     {
+ *       path: 'error',
+ *       message: 'must be an object, got null',
+ *       code: 'type',
+ *       expected: ['object'],
+ *       received: 'null',
+ *     },
+ *   ]),
  * )
  * ```
  *
@@ -547,7 +560,14 @@ const isChargeStatus = (u: unknown): u is ChargeStatus =>
  * // decoded by the codec of its status only: the error names the field that breaks it
  * assert.deepEqual(
  *   validate(ChargeResponse)(response),
- *   E.left([{ path: 'error', message: 'must be null when status is SUCCEEDED' }]),
+ *   E.left([
+ *     {
+ *       path: 'error',
+ *       message: 'must be null when status is SUCCEEDED',
+ *       code: 'nullForStatus',
+ *       status: 'SUCCEEDED',
+ *     },
+ *   ]),
  * )
  * assert.ok(E.isRight(validate(ChargeResponse)({ ...response, error: null })))
  * ```
@@ -564,7 +584,7 @@ export const ChargeResponse: t.Type<ChargeResponse, ChargeResponseOutput, unknow
   (u): u is ChargeResponse =>
     t.UnknownRecord.is(u) && isChargeStatus(u['status']) && byStatus[u['status']].is(u),
   (u, c) => {
-    if (!t.UnknownRecord.is(u)) return t.failure(u, c, 'must be an object')
+    if (!t.UnknownRecord.is(u)) return failure(u, c, requiredOrType(u, 'object'))
     const status = u['status']
     if (!isChargeStatus(status))
       return E.left([
@@ -572,7 +592,7 @@ export const ChargeResponse: t.Type<ChargeResponse, ChargeResponseOutput, unknow
           u,
           c,
           ['status'],
-          status === undefined ? 'is required' : `must be one of ${CHARGE_STATUSES.join(', ')}`,
+          status === undefined ? { code: 'required' } : { code: 'oneOf', values: CHARGE_STATUSES },
         ),
       ])
     return byStatus[status].validate(u, c) as t.Validation<ChargeResponse>

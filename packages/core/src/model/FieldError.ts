@@ -2,28 +2,77 @@
  * Field errors: what a rule says about one field of an input, and `validate`, which runs
  * any codec over untrusted input without ever throwing.
  *
+ * A field error is `{ path, message, code, ...params }`: `path` names the field, `message`
+ * says what is wrong in English (one wording per code), and `code` with its parameters
+ * (`{ code: 'maxLength', maximum: 255 }`) says it as data, for a form that words it
+ * itself (`fieldErrorCodes` lists the codes; `messages` in `Messages` words them for a
+ * buyer).
+ *
  * @since 0.1.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
-import { expectedOf } from '../internal/expected.js'
+import { issueOfRefused } from '../internal/expected.js'
 import { failed, fastDecoderOf } from '../internal/fastDecode.js'
+import {
+  type FieldIssue,
+  fieldErrorMessage,
+  issueOfError,
+  kindInWords,
+  type Literal,
+  type ValueKind,
+} from '../internal/issue.js'
+
+// -------------------------------------------------------------------------------------
+// codes
+// -------------------------------------------------------------------------------------
+
+export {
+  type FieldErrorCode,
+  fieldErrorCodes,
+  fieldErrorMessage,
+  type FieldIssue,
+  type IssueOf,
+  type Literal,
+  type ValueKind,
+} from '../internal/issue.js'
 
 // -------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------
 
 /**
- * One broken rule: `path` names the field in the form `lineItems[2].product.price`
- * (`""` for the input as a whole); `message` says what is wrong, never the value itself.
+ * Where a field error is and what it says: `path` names the field in the form
+ * `lineItems[2].product.price` (`""` for the input as a whole); `message` says what is
+ * wrong, never the value itself.
  *
  * @category model
  * @since 0.1.0
  */
-export interface FieldError {
+export interface FieldErrorLocation {
   readonly path: string
   readonly message: string
 }
+
+/**
+ * A field error with its code and the code's parameters, as every function of the core
+ * gives it: `{ path: 'orderName', message: 'must be at most 255 characters', code:
+ * 'maxLength', maximum: 255 }`. Narrow on `code` to read the parameters.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type CodedFieldError = FieldErrorLocation & FieldIssue
+
+/**
+ * One broken rule: a `CodedFieldError`, or, so that errors written by hand as
+ * `{ path, message }` keep type-checking, one without a code (`issueOf` reads its code
+ * from its message). Every field error the core makes carries its code.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type FieldError = CodedFieldError | (FieldErrorLocation & { readonly code?: undefined })
 
 /**
  * The `errors` member of the service's 400 problem details: field name -> messages.
@@ -32,6 +81,180 @@ export interface FieldError {
  * @since 0.1.0
  */
 export type FieldErrorMap = Readonly<Record<string, ReadonlyArray<string>>>
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * A field error at `path` for `issue`, its message the issue's wording: how code outside
+ * a codec (a service, a form handler) reports a broken rule in the core's words.
+ *
+ * @example
+ * ```ts
+ * import { fieldError, formatFieldErrors } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * const error = fieldError('orderName', { code: 'maxLength', maximum: 255 })
+ * assert.deepEqual(error, {
+ *   path: 'orderName',
+ *   message: 'must be at most 255 characters',
+ *   code: 'maxLength',
+ *   maximum: 255,
+ * })
+ * assert.equal(formatFieldErrors([error]), 'orderName: must be at most 255 characters')
+ * ```
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const fieldError = (path: string, issue: FieldIssue): CodedFieldError => ({
+  path,
+  message: fieldErrorMessage(issue),
+  ...issue,
+})
+
+// -------------------------------------------------------------------------------------
+// reading codes back from messages
+// -------------------------------------------------------------------------------------
+
+// The codes without parameters, by their one message.
+const CONSTANT_ISSUES: ReadonlyMap<string, FieldIssue> = new Map(
+  (
+    [
+      'required',
+      'positiveInt',
+      'integer',
+      'finite',
+      'url',
+      'dateTime',
+      'locale',
+      'timeZone',
+      'countryCode',
+      'digits',
+      'luhn',
+      'expiryMonth',
+      'expiryYear',
+      'cvv',
+      'expired',
+      'notInCatalogue',
+      'json',
+      'unreadable',
+    ] as const
+  ).map((code) => [fieldErrorMessage({ code }), { code }]),
+)
+
+const KINDS: ReadonlyMap<string, ValueKind> = new Map(
+  (
+    [
+      'string',
+      'number',
+      'boolean',
+      'object',
+      'array',
+      'null',
+      'undefined',
+      'bigint',
+      'symbol',
+      'function',
+    ] as const
+  ).map((kind) => [kindInWords(kind), kind]),
+)
+
+const kindsOf = (words: string): ReadonlyArray<ValueKind> | undefined => {
+  const kinds = words.split(' or ').map((w) => KINDS.get(w))
+  return kinds.every((k) => k !== undefined) ? (kinds as ReadonlyArray<ValueKind>) : undefined
+}
+
+const literalOf = (text: string): Literal | undefined => {
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+      ? value
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+type Reader = (match: RegExpExecArray) => FieldIssue | undefined
+
+// The messages with parameters: a pattern and how to read the parameters from it.
+const READERS: ReadonlyArray<readonly [RegExp, Reader]> = [
+  [
+    /^must be (.+), got (.+)$/,
+    ([, expected = '', received = '']) => {
+      const e = kindsOf(expected)
+      const r = kindsOf(received)
+      return e === undefined || r?.length !== 1
+        ? undefined
+        : { code: 'type', expected: e, received: r[0] as ValueKind }
+    },
+  ],
+  [/^must be one of (.+)$/, ([, values = '']) => ({ code: 'oneOf', values: values.split(', ') })],
+  [
+    /^must be (.+)$/,
+    ([, value = '']) => {
+      const literal = literalOf(value)
+      return literal === undefined ? undefined : { code: 'oneOf', values: [literal] }
+    },
+  ],
+  [/^must be at most (\d+) characters$/, ([, n]) => ({ code: 'maxLength', maximum: Number(n) })],
+  [
+    /^must have at least (?:one item|(\d+) items)$/,
+    ([, n]) => ({ code: 'minItems', minimum: n === undefined ? 1 : Number(n) }),
+  ],
+  [
+    /^must be greater than (or equal to )?(.+)$/,
+    ([, inclusive, n]) => ({
+      code: 'minimum',
+      minimum: Number(n),
+      inclusive: inclusive !== undefined,
+    }),
+  ],
+  [
+    /^must have (\d+) to (\d+) digits$/,
+    ([, min, max]) => ({ code: 'digitCount', minimum: Number(min), maximum: Number(max) }),
+  ],
+  [/^the card was declined \((.*)\)$/, ([, reason = '']) => ({ code: 'declined', reason })],
+  [
+    /^is required when the card issuer is in (.+)$/,
+    ([, countries = '']) => ({ code: 'requiredForCountry', countries: countries.split(' or ') }),
+  ],
+  [/^must be null when status is (.+)$/, ([, status = '']) => ({ code: 'nullForStatus', status })],
+  [
+    /^(.+) is required \(give at least one\)$/,
+    ([, fields = '']) => ({ code: 'atLeastOne', fields: fields.split(' or ') }),
+  ],
+  [
+    /^(.+) is required \(give exactly one\)$/,
+    ([, fields = '']) => ({ code: 'exactlyOne', fields: fields.split(' or ') }),
+  ],
+  [
+    /^must not be given together with .+ \(give exactly one of (.+)\)$/,
+    ([, fields = '']) => ({ code: 'exclusive', fields: fields.split(' or ') }),
+  ],
+  [/^must equal the line-item total \((.+)\)$/, ([, total = '']) => ({ code: 'mismatch', total })],
+  [/^is not a (.+) of this service$/, ([, resource = '']) => ({ code: 'notFound', resource })],
+]
+
+const INVALID: FieldIssue = { code: 'invalid' }
+
+/**
+ * The issue whose wording `message` is; `invalid` for a message that no code words
+ * exactly so (another service's own words).
+ */
+const issueOfMessage = (message: string): FieldIssue => {
+  const constant = CONSTANT_ISSUES.get(message)
+  if (constant !== undefined) return constant
+  for (const [pattern, read] of READERS) {
+    const match = pattern.exec(message)
+    const issue = match === null ? undefined : read(match)
+    // Only a reading that words the message exactly so is the message's issue.
+    if (issue !== undefined && fieldErrorMessage(issue) === message) return issue
+  }
+  return INVALID
+}
 
 // -------------------------------------------------------------------------------------
 // destructors
@@ -102,15 +325,6 @@ export const pathOf = (context: t.Context): string => {
   return path
 }
 
-const describe = (u: unknown): string =>
-  u === null
-    ? 'null'
-    : Array.isArray(u)
-      ? 'an array'
-      : typeof u === 'object'
-        ? 'an object'
-        : `a ${typeof u}`
-
 /**
  * The type that defines the field an error is at: the last context entry that is not a
  * union or intersection branch, so every failed branch of `string | null` names the union.
@@ -124,9 +338,26 @@ const fieldType = (context: t.Context): t.Decoder<unknown, unknown> | undefined 
   return context[0]?.type
 }
 
+const REQUIRED: FieldIssue = { code: 'required' }
+
 /**
- * The message of one io-ts error: its own message when a rule set one, otherwise one
- * built from the expected type and the kind (never the content) of the value found.
+ * The issue of one io-ts error: the one a core rule attached; for an error of another
+ * codec, `required` when the value is absent, a type error or `oneOf` from the type
+ * expected (read from the codec, never from the value's content), and `invalid` for
+ * anything else (its own message is kept).
+ */
+const issueOfValidationError = (error: t.ValidationError): FieldIssue => {
+  const issue = issueOfError(error)
+  if (issue !== undefined) return issue
+  if (error.message !== undefined) return { code: 'invalid' }
+  if (error.value === undefined) return REQUIRED
+  return issueOfRefused(fieldType(error.context), error.value)
+}
+
+/**
+ * The message of one io-ts error: its own message when a rule set one, otherwise the
+ * wording of its issue, built from the expected type and the kind (never the content)
+ * of the value found.
  *
  * @example
  * ```ts
@@ -144,12 +375,8 @@ const fieldType = (context: t.Context): t.Decoder<unknown, unknown> | undefined 
  * @category destructors
  * @since 0.1.0
  */
-export const messageOf = (error: t.ValidationError): string => {
-  if (error.message !== undefined) return error.message
-  if (error.value === undefined) return 'is required'
-  const type = fieldType(error.context)
-  return `must be ${type === undefined ? 'valid' : expectedOf(type)}, got ${describe(error.value)}`
-}
+export const messageOf = (error: t.ValidationError): string =>
+  error.message ?? fieldErrorMessage(issueOfValidationError(error))
 
 const throughUnion = (context: t.Context): boolean => {
   for (const entry of context)
@@ -183,7 +410,8 @@ const hasDeeperPath =
         )
 
 /**
- * io-ts errors as field errors, one per field and message, in the order found.
+ * io-ts errors as field errors, one per field and message, in the order found, each
+ * with its code.
  *
  * @example
  * ```ts
@@ -195,15 +423,21 @@ const hasDeeperPath =
  * const decoded = t.type({ name: t.string, quantity: t.number }).decode({ quantity: 'two' })
  * assert.ok(E.isLeft(decoded))
  * assert.deepEqual(fromValidationErrors(decoded.left), [
- *   { path: 'name', message: 'is required' },
- *   { path: 'quantity', message: 'must be a number, got a string' },
+ *   { path: 'name', message: 'is required', code: 'required' },
+ *   {
+ *     path: 'quantity',
+ *     message: 'must be a number, got a string',
+ *     code: 'type',
+ *     expected: ['number'],
+ *     received: 'string',
+ *   },
  * ])
  * ```
  *
  * @category destructors
  * @since 0.1.0
  */
-export const fromValidationErrors = (errors: t.Errors): ReadonlyArray<FieldError> => {
+export const fromValidationErrors = (errors: t.Errors): ReadonlyArray<CodedFieldError> => {
   const n = errors.length
   const paths: Array<string> = new Array<string>(n)
   const viaUnion: Array<boolean> = new Array<boolean>(n)
@@ -217,16 +451,18 @@ export const fromValidationErrors = (errors: t.Errors): ReadonlyArray<FieldError
   // Only a union branch needs to know about deeper paths: the sort is skipped otherwise.
   const hasDeeper = anyViaUnion ? hasDeeperPath([...new Set(paths)].sort()) : undefined
   const seen = new Set<string>()
-  const out: Array<FieldError> = []
+  const out: Array<CodedFieldError> = []
   for (let i = 0; i < n; i++) {
     const path = paths[i] as string
     // A union branch that failed at the field itself says less than one that got deeper.
     if (viaUnion[i] === true && hasDeeper !== undefined && hasDeeper(path)) continue
-    const message = messageOf(errors[i] as t.ValidationError)
+    const error = errors[i] as t.ValidationError
+    const issue = issueOfValidationError(error)
+    const message = error.message ?? fieldErrorMessage(issue)
     const id = `${path}\u0000${message}`
     if (!seen.has(id)) {
       seen.add(id)
-      out.push({ path, message })
+      out.push({ path, message, ...issue })
     }
   }
   return out
@@ -238,14 +474,14 @@ export const fromValidationErrors = (errors: t.Errors): ReadonlyArray<FieldError
  *
  * @example
  * ```ts
- * import { toErrorMap } from '@paykit/core'
+ * import { fieldError, toErrorMap } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
  * const map = toErrorMap([
- *   { path: 'card.cvv', message: 'must be 3 or 4 digits' },
- *   { path: '', message: 'must be an object' },
+ *   fieldError('card.cvv', { code: 'cvv' }),
+ *   fieldError('', { code: 'json' }),
  * ])
- * assert.deepEqual(map, { 'card.cvv': ['must be 3 or 4 digits'], $: ['must be an object'] })
+ * assert.deepEqual(map, { 'card.cvv': ['must be 3 or 4 digits'], $: ['must be JSON text'] })
  * ```
  *
  * @category destructors
@@ -261,7 +497,34 @@ export const toErrorMap = (errors: ReadonlyArray<FieldError>): FieldErrorMap => 
 }
 
 /**
- * Field errors from the service's 400 `errors` map (the inverse of `toErrorMap`).
+ * The code and parameters of any field error: its own when it carries a code, else read
+ * from its message (a message in the core's words gives the code that words it so, any
+ * other `invalid`).
+ *
+ * @example
+ * ```ts
+ * import { issueOf } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.deepEqual(issueOf({ path: 'orderName', message: 'must be at most 255 characters' }), {
+ *   code: 'maxLength',
+ *   maximum: 255,
+ * })
+ * assert.deepEqual(issueOf({ path: 'email', message: 'looks odd' }), { code: 'invalid' })
+ * ```
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const issueOf = (error: FieldError): FieldIssue => {
+  if (error.code === undefined) return issueOfMessage(error.message)
+  const { path: _path, message: _message, ...issue } = error
+  return issue
+}
+
+/**
+ * Field errors from the service's 400 `errors` map (the inverse of `toErrorMap`), each
+ * with the code its message words (`invalid` for words that are not the core's).
  *
  * @example
  * ```ts
@@ -269,20 +532,24 @@ export const toErrorMap = (errors: ReadonlyArray<FieldError>): FieldErrorMap => 
  * import assert from 'node:assert/strict'
  *
  * // the `errors` of a 400 problem from the service
- * const errors = fromErrorMap({ amount: ['is required'], $: ['must be an object'] })
+ * const errors = fromErrorMap({ amount: ['is required'], $: ['must be JSON text'] })
  * assert.deepEqual(errors, [
- *   { path: 'amount', message: 'is required' },
- *   { path: '', message: 'must be an object' },
+ *   { path: 'amount', message: 'is required', code: 'required' },
+ *   { path: '', message: 'must be JSON text', code: 'json' },
  * ])
- * assert.deepEqual(toErrorMap(errors), { amount: ['is required'], $: ['must be an object'] })
+ * assert.deepEqual(toErrorMap(errors), { amount: ['is required'], $: ['must be JSON text'] })
  * ```
  *
  * @category constructors
  * @since 0.1.0
  */
-export const fromErrorMap = (map: FieldErrorMap): ReadonlyArray<FieldError> =>
+export const fromErrorMap = (map: FieldErrorMap): ReadonlyArray<CodedFieldError> =>
   Object.entries(map).flatMap(([key, messages]) =>
-    messages.map((message) => ({ path: key === '$' ? '' : key, message })),
+    messages.map((message) => ({
+      path: key === '$' ? '' : key,
+      message,
+      ...issueOfMessage(message),
+    })),
   )
 
 /**
@@ -310,13 +577,15 @@ export const formatFieldErrors = (errors: ReadonlyArray<FieldError>): string =>
 // validation
 // -------------------------------------------------------------------------------------
 
+const UNREADABLE: FieldIssue = { code: 'unreadable' }
+
 /**
  * Runs a codec over any input and never throws: a value that throws while it is read
  * (a getter, a proxy) is a root error, not an exception.
  *
  * Valid input takes a fast path compiled once per codec, which gives the value
  * `codec.decode` gives without building io-ts's contexts; only input that fails is
- * decoded again by io-ts, for its errors.
+ * decoded again by io-ts, for its errors, and only then are codes and messages made.
  *
  * @example
  * ```ts
@@ -331,7 +600,7 @@ export const formatFieldErrors = (errors: ReadonlyArray<FieldError>): string =>
  * )
  * assert.deepEqual(
  *   check({ clientId: 'id' }),
- *   E.left([{ path: 'clientSecret', message: 'is required' }]),
+ *   E.left([{ path: 'clientSecret', message: 'is required', code: 'required' }]),
  * )
  * // never throws, even on a value that throws when read
  * const hostile = {
@@ -347,7 +616,7 @@ export const formatFieldErrors = (errors: ReadonlyArray<FieldError>): string =>
  */
 export const validate = <A, O, I>(
   codec: t.Type<A, O, I>,
-): ((input: I) => E.Either<ReadonlyArray<FieldError>, A>) => {
+): ((input: I) => E.Either<ReadonlyArray<CodedFieldError>, A>) => {
   const fast = fastDecoderOf(codec as t.Decoder<unknown, unknown>)
   return (input) => {
     try {
@@ -357,9 +626,7 @@ export const validate = <A, O, I>(
       const decoded = codec.decode(input)
       return decoded._tag === 'Right' ? decoded : E.left(fromValidationErrors(decoded.left))
     } catch {
-      return E.left([
-        { path: '', message: 'could not be read (a property threw while it was read)' },
-      ])
+      return E.left([fieldError('', UNREADABLE)])
     }
   }
 }

@@ -17,8 +17,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
-import type { FieldError } from './FieldError.js'
-import { validate } from './FieldError.js'
+import { type CodedFieldError, fieldError, validate } from './FieldError.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -97,7 +96,7 @@ export const stringify =
 // decoding
 // -------------------------------------------------------------------------------------
 
-const NOT_JSON: FieldError = { path: '', message: 'must be JSON text' }
+const NOT_JSON: CodedFieldError = fieldError('', { code: 'json' })
 
 /**
  * JSON text decoded with `codec`: Left with one error at `""` when the text is not JSON
@@ -116,7 +115,7 @@ const NOT_JSON: FieldError = { path: '', message: 'must be JSON text' }
  * assert.equal(Money.toCents(line.right.price), 850n)
  * assert.deepEqual(
  *   Json.parse(Line)('{"sku":'),
- *   E.left([{ path: '', message: 'must be JSON text' }]),
+ *   E.left([{ path: '', message: 'must be JSON text', code: 'json' }]),
  * )
  * ```
  *
@@ -125,7 +124,7 @@ const NOT_JSON: FieldError = { path: '', message: 'must be JSON text' }
  */
 export const parse =
   <A, O>(codec: t.Type<A, O, unknown>) =>
-  (text: string): E.Either<ReadonlyArray<FieldError>, A> => {
+  (text: string): E.Either<ReadonlyArray<CodedFieldError>, A> => {
     let json: unknown
     try {
       json = JSON.parse(text)

@@ -10,7 +10,7 @@ import type * as Eq_ from 'fp-ts/lib/Eq.js'
 import type * as Monoid_ from 'fp-ts/lib/Monoid.js'
 import type * as Ord_ from 'fp-ts/lib/Ord.js'
 import * as t from 'io-ts'
-import { refine } from '../internal/codec.js'
+import { failure, refine, requiredOrType } from '../internal/codec.js'
 import { decimalFromNumber } from '../internal/decimal.js'
 import { FAIL, failed, withFastPath } from '../internal/fastDecode.js'
 import { refusesAbsent } from '../internal/fastForm.js'
@@ -341,6 +341,8 @@ export const isMoney = (u: unknown): u is Money => Decimal.isDecimal(u)
 // codecs
 // -------------------------------------------------------------------------------------
 
+const FINITE = { code: 'finite' } as const
+
 /**
  * A JSON number decoded as exact `Money`, encoded back to a JSON number.
  *
@@ -369,15 +371,7 @@ export const MoneyFromNumber: t.Type<Money, number, unknown> = withFastPath(
         ? t.success(ofFinite(u))
         : isMoney(u) && u.isFinite()
           ? t.success(u)
-          : t.failure(
-              u,
-              c,
-              u === undefined
-                ? 'is required'
-                : typeof u === 'number'
-                  ? 'must be a finite number'
-                  : 'must be a number',
-            ),
+          : failure(u, c, typeof u === 'number' ? FINITE : requiredOrType(u, 'number')),
     toNumber,
   ),
   () =>
@@ -411,7 +405,12 @@ export const MoneyFromNumber: t.Type<Money, number, unknown> = withFastPath(
  * @since 0.1.0
  */
 export const PositiveMoney: t.Type<Money, number, unknown> = withFastPath(
-  refine(MoneyFromNumber, isPositive, 'must be greater than 0', 'PositiveMoney'),
+  refine(
+    MoneyFromNumber,
+    isPositive,
+    { code: 'minimum', minimum: 0, inclusive: false },
+    'PositiveMoney',
+  ),
   // A number's sign is the Decimal's: checked before it is made.
   (compile) => {
     const money = compile(MoneyFromNumber)

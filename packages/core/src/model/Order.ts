@@ -123,12 +123,7 @@ const isLocale = (s: string): boolean => {
  * @category codecs
  * @since 0.1.0
  */
-export const Locale = refine(
-  t.string,
-  isLocale,
-  'must be a locale of the form language_COUNTRY (e.g. es_CR)',
-  'Locale',
-)
+export const Locale = refine(t.string, isLocale, { code: 'locale' }, 'Locale')
 
 // [A-Za-z_-]
 const isAreaChar = (c: number): boolean => isUpper(c) || isLower(c) || c === 95 || c === 45
@@ -170,12 +165,7 @@ const isTimeZone = (s: string): boolean => {
  * @category codecs
  * @since 0.1.0
  */
-export const TimeZone = refine(
-  t.string,
-  isTimeZone,
-  'must be an IANA time zone name (e.g. America/Costa_Rica or UTC)',
-  'TimeZone',
-)
+export const TimeZone = refine(t.string, isTimeZone, { code: 'timeZone' }, 'TimeZone')
 
 // -------------------------------------------------------------------------------------
 // codecs

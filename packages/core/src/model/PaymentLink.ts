@@ -26,8 +26,9 @@ import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as O from 'fp-ts/lib/Option.js'
 import * as t from 'io-ts'
-import type { FieldError } from './FieldError.js'
+import { type CodedFieldError, fieldError } from './FieldError.js'
 import {
+  failure,
   failureAt,
   HttpUrl,
   Int,
@@ -36,8 +37,10 @@ import {
   nullOr,
   PositiveInt,
   refine,
+  requiredOrType,
   withDefault,
 } from '../internal/codec.js'
+import type { FieldIssue } from '../internal/issue.js'
 import { validatesThrough } from '../internal/expected.js'
 import { asIs, FAIL, failed, withFastPath } from '../internal/fastDecode.js'
 import { refusesAbsent, withOneOfForm } from '../internal/fastForm.js'
@@ -107,7 +110,12 @@ const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
  * const amount = validate(Amount)(12.5)
  * assert.ok(E.isRight(amount))
  * assert.equal(Money.toCents(amount.right), 1250n)
- * assert.deepEqual(validate(Amount)(-1), E.left([{ path: '', message: 'must be greater than 0' }]))
+ * assert.deepEqual(
+ *   validate(Amount)(-1),
+ *   E.left([
+ *     { path: '', message: 'must be greater than 0', code: 'minimum', minimum: 0, inclusive: false },
+ *   ]),
+ * )
  * ```
  *
  * @category codecs
@@ -127,7 +135,15 @@ export const Amount = Money.PositiveMoney
  * assert.ok(E.isRight(validate(Price)(0))) // a free product is fine
  * assert.deepEqual(
  *   validate(Price)(-0.01),
- *   E.left([{ path: '', message: 'must be greater than or equal to 0' }]),
+ *   E.left([
+ *     {
+ *       path: '',
+ *       message: 'must be greater than or equal to 0',
+ *       code: 'minimum',
+ *       minimum: 0,
+ *       inclusive: true,
+ *     },
+ *   ]),
  * )
  * ```
  *
@@ -138,7 +154,7 @@ export const Price = withFastPath(
   refine(
     Money.MoneyFromNumber,
     (m) => m.isZero() || m.isPositive(),
-    'must be greater than or equal to 0',
+    { code: 'minimum', minimum: 0, inclusive: true },
     'Price',
   ),
   // A number's sign is the Decimal's: checked before it is made (-0 is zero).
@@ -303,8 +319,9 @@ const errorsOf = (codec: t.Decoder<unknown, unknown>, u: unknown, c: t.Context):
   return E.isLeft(r) ? r.left : []
 }
 
-const EXACTLY_ONE = 'sku or product is required (give exactly one)'
-const NOT_BOTH = 'must not be given together with product (give exactly one of sku or product)'
+const SKU_OR_PRODUCT = ['sku', 'product']
+const EXACTLY_ONE: FieldIssue = { code: 'exactlyOne', fields: SKU_OR_PRODUCT }
+const NOT_BOTH: FieldIssue = { code: 'exclusive', fields: SKU_OR_PRODUCT }
 
 /**
  * A line item: exactly one of `sku` or `product`, and a positive integer `quantity`.
@@ -322,8 +339,18 @@ const NOT_BOTH = 'must not be given together with product (give exactly one of s
  * assert.deepEqual(
  *   validate(LineItem)({ quantity: 1 }),
  *   E.left([
- *     { path: 'sku', message: 'sku or product is required (give exactly one)' },
- *     { path: 'product', message: 'sku or product is required (give exactly one)' },
+ *     {
+ *       path: 'sku',
+ *       message: 'sku or product is required (give exactly one)',
+ *       code: 'exactlyOne',
+ *       fields: ['sku', 'product'],
+ *     },
+ *     {
+ *       path: 'product',
+ *       message: 'sku or product is required (give exactly one)',
+ *       code: 'exactlyOne',
+ *       fields: ['sku', 'product'],
+ *     },
  *   ]),
  * )
  * ```
@@ -339,7 +366,7 @@ export const LineItem = withFastPath(
       (u['sku'] === undefined) !== (u['product'] === undefined) &&
       (SkuLineItem.is(u) || ProductLineItem.is(u)),
     (u, c) => {
-      if (!isRecord(u)) return t.failure(u, c, 'must be an object with sku or product and quantity')
+      if (!isRecord(u)) return failure(u, c, requiredOrType(u, 'object'))
       const hasSku = u['sku'] !== undefined
       const hasProduct = u['product'] !== undefined
       if (hasSku && !hasProduct) return SkuLineItem.validate(u, c)
@@ -381,7 +408,7 @@ const LineItemArray = t.readonlyArray(LineItem)
  * assert.ok(E.isRight(validate(LineItems)([{ sku: 'MUG-LOGO', quantity: 1 }])))
  * assert.deepEqual(
  *   validate(LineItems)([]),
- *   E.left([{ path: '', message: 'must have at least one line item' }]),
+ *   E.left([{ path: '', message: 'must have at least one item', code: 'minItems', minimum: 1 }]),
  * )
  * ```
  *
@@ -389,12 +416,7 @@ const LineItemArray = t.readonlyArray(LineItem)
  * @since 0.1.0
  */
 export const LineItems = withFastPath(
-  refine(
-    LineItemArray,
-    (items) => items.length > 0,
-    'must have at least one line item',
-    'LineItems',
-  ),
+  refine(LineItemArray, (items) => items.length > 0, { code: 'minItems', minimum: 1 }, 'LineItems'),
   (compile) => {
     const items = compile(LineItemArray)
     return refusesAbsent((u) => (Array.isArray(u) && u.length > 0 ? items(u) : FAIL))
@@ -419,7 +441,7 @@ const METADATA_KEYS = Object.keys(METADATA)
  * )
  * assert.deepEqual(
  *   validate(Metadata)({ name: 'channel' }),
- *   E.left([{ path: 'value', message: 'is required' }]),
+ *   E.left([{ path: 'value', message: 'is required', code: 'required' }]),
  * )
  * ```
  *
@@ -442,7 +464,7 @@ export const Metadata = withFastPath(
   },
 )
 
-const AMOUNT_OR_LINE_ITEMS = 'amount or lineItems is required (give at least one)'
+const AMOUNT_OR_LINE_ITEMS: FieldIssue = { code: 'atLeastOne', fields: ['amount', 'lineItems'] }
 
 const NO_MEMBERS: object = Object.freeze({})
 
@@ -530,10 +552,12 @@ export const PaymentLinkRequest = t.intersection(
   'PaymentLinkRequest',
 )
 
-const NOT_IN_CATALOGUE = 'is not a product of the catalogue'
+const NOT_IN_CATALOGUE: FieldIssue = { code: 'notInCatalogue' }
 
-const notTheTotal = (total: Money.Money): string =>
-  `must equal the line-item total (${Money.toString(total)})`
+const notTheTotal = (total: Money.Money): FieldIssue => ({
+  code: 'mismatch',
+  total: Money.toString(total),
+})
 
 /** The line-item total when both `amount` and `lineItems` are given and every item is priced. */
 const mismatchedTotal = (
@@ -566,11 +590,24 @@ const mismatchedTotal = (
  * assert.ok(E.isRight(check({ amount: 17, lineItems: [{ sku: 'MUG-LOGO', quantity: 2 }] })))
  * assert.deepEqual(
  *   check({ amount: 20, lineItems: [{ sku: 'MUG-LOGO', quantity: 2 }] }),
- *   E.left([{ path: 'amount', message: 'must equal the line-item total (17)' }]),
+ *   E.left([
+ *     {
+ *       path: 'amount',
+ *       message: 'must equal the line-item total (17)',
+ *       code: 'mismatch',
+ *       total: '17',
+ *     },
+ *   ]),
  * )
  * assert.deepEqual(
  *   check({ lineItems: [{ sku: 'HAT', quantity: 1 }] }),
- *   E.left([{ path: 'lineItems[0].sku', message: 'is not a product of the catalogue' }]),
+ *   E.left([
+ *     {
+ *       path: 'lineItems[0].sku',
+ *       message: 'is not a product of the catalogue',
+ *       code: 'notInCatalogue',
+ *     },
+ *   ]),
  * )
  * ```
  *
@@ -906,7 +943,13 @@ export const lineItemSubtotal =
  * assert.equal(Money.toString(total.right), '17')
  * assert.deepEqual(
  *   totalOf([{ sku: 'HAT', quantity: 1 }]),
- *   E.left([{ path: 'lineItems[0].sku', message: 'is not a product of the catalogue' }]),
+ *   E.left([
+ *     {
+ *       path: 'lineItems[0].sku',
+ *       message: 'is not a product of the catalogue',
+ *       code: 'notInCatalogue',
+ *     },
+ *   ]),
  * )
  * ```
  *
@@ -915,13 +958,13 @@ export const lineItemSubtotal =
  */
 export const lineItemsTotal =
   (lookup: PriceLookup) =>
-  (items: ReadonlyArray<LineItem>): E.Either<ReadonlyArray<FieldError>, Money.Money> => {
-    const errors: Array<FieldError> = []
+  (items: ReadonlyArray<LineItem>): E.Either<ReadonlyArray<CodedFieldError>, Money.Money> => {
+    const errors: Array<CodedFieldError> = []
     const subtotals: Array<Money.Money> = []
     items.forEach((item, i) => {
       const s = lineItemSubtotal(lookup)(item)
       if (O.isSome(s)) subtotals.push(s.value)
-      else errors.push({ path: `lineItems[${i}].sku`, message: NOT_IN_CATALOGUE })
+      else errors.push(fieldError(`lineItems[${i}].sku`, NOT_IN_CATALOGUE))
     })
     return errors.length > 0 ? E.left(errors) : E.right(Money.sum(subtotals))
   }
@@ -952,19 +995,19 @@ export const lineItemsTotal =
  */
 export const orderTotal =
   (lookup: PriceLookup) =>
-  (request: PaymentLinkRequest): E.Either<ReadonlyArray<FieldError>, Money.Money> => {
+  (request: PaymentLinkRequest): E.Either<ReadonlyArray<CodedFieldError>, Money.Money> => {
     const { amount, lineItems } = request
     if (lineItems === undefined)
       return amount === undefined
         ? E.left([
-            { path: 'amount', message: AMOUNT_OR_LINE_ITEMS },
-            { path: 'lineItems', message: AMOUNT_OR_LINE_ITEMS },
+            fieldError('amount', AMOUNT_OR_LINE_ITEMS),
+            fieldError('lineItems', AMOUNT_OR_LINE_ITEMS),
           ])
         : E.right(amount)
     const total = lineItemsTotal(lookup)(lineItems)
     if (amount === undefined || E.isLeft(total) || Money.Eq.equals(amount, total.right))
       return total
-    return E.left([{ path: 'amount', message: notTheTotal(total.right) }])
+    return E.left([fieldError('amount', notTheTotal(total.right))])
   }
 
 /**
@@ -993,7 +1036,9 @@ export const orderTotal =
  * )
  * assert.deepEqual(
  *   checked,
- *   E.left([{ path: 'amount', message: 'must equal the line-item total (5)' }]),
+ *   E.left([
+ *     { path: 'amount', message: 'must equal the line-item total (5)', code: 'mismatch', total: '5' },
+ *   ]),
  * )
  * ```
  *
@@ -1002,11 +1047,11 @@ export const orderTotal =
  */
 export const checkAmountAgainst =
   (lookup: PriceLookup) =>
-  (request: PaymentLinkRequest): E.Either<ReadonlyArray<FieldError>, PaymentLinkRequest> =>
+  (request: PaymentLinkRequest): E.Either<ReadonlyArray<CodedFieldError>, PaymentLinkRequest> =>
     pipe(
       mismatchedTotal(lookup, request),
       O.match(
         () => E.right(request),
-        (total) => E.left([{ path: 'amount', message: notTheTotal(total) }]),
+        (total) => E.left([fieldError('amount', notTheTotal(total))]),
       ),
     )

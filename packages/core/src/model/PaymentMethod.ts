@@ -11,7 +11,15 @@
  * @since 0.1.0
  */
 import * as t from 'io-ts'
-import { NonEmptyString, exactStruct, failureAt, withInputRule } from '../internal/codec.js'
+import {
+  NonEmptyString,
+  exactStruct,
+  failure,
+  failureAt,
+  requiredOrType,
+  withInputRule,
+} from '../internal/codec.js'
+import type { FieldIssue } from '../internal/issue.js'
 
 // -------------------------------------------------------------------------------------
 // rules
@@ -162,9 +170,16 @@ export const maskCardNumber = (number: string): string =>
 // codecs
 // -------------------------------------------------------------------------------------
 
+const REQUIRED: FieldIssue = { code: 'required' }
+const DIGITS: FieldIssue = { code: 'digits' }
+const DIGIT_COUNT: FieldIssue = { code: 'digitCount', minimum: 12, maximum: 19 }
+const LUHN: FieldIssue = { code: 'luhn' }
+const EXPIRED: FieldIssue = { code: 'expired' }
+
 /**
  * A card number: digits, with spaces allowed between groups (removed on decode), 12 to
- * 19 digits, passing the Luhn check. Messages never repeat the number.
+ * 19 digits, passing the Luhn check; an empty or blank one is `required`.
+ * Messages never repeat the number.
  *
  * @example
  * ```ts
@@ -176,7 +191,7 @@ export const maskCardNumber = (number: string): string =>
  * // the message never repeats the number
  * assert.deepEqual(
  *   validate(CardNumber)('4242424242424241'),
- *   E.left([{ path: '', message: 'fails the Luhn check' }]),
+ *   E.left([{ path: '', message: 'fails the Luhn check', code: 'luhn' }]),
  * )
  * ```
  *
@@ -187,26 +202,37 @@ export const CardNumber: t.Type<string, string, unknown> = new t.Type<string, st
   'CardNumber',
   (u): u is string => typeof u === 'string' && /^\d{12,19}$/.test(u) && luhn(u),
   (u, c) => {
-    if (typeof u !== 'string')
-      return t.failure(u, c, u === undefined ? 'is required' : 'must be a string')
+    if (typeof u !== 'string') return failure(u, c, requiredOrType(u, 'string'))
+    if (u.trim() === '') return failure(u, c, REQUIRED)
     const digits = u.replace(/ /g, '')
-    if (!/^\d+$/.test(digits)) return t.failure(u, c, 'must contain only digits (and spaces)')
-    if (digits.length < 12 || digits.length > 19)
-      return t.failure(u, c, 'must have 12 to 19 digits')
-    if (!luhn(digits)) return t.failure(u, c, 'fails the Luhn check')
+    if (!/^\d+$/.test(digits)) return failure(u, c, DIGITS)
+    if (digits.length < 12 || digits.length > 19) return failure(u, c, DIGIT_COUNT)
+    if (!luhn(digits)) return failure(u, c, LUHN)
     return t.success(digits)
   },
   t.identity,
 )
 
-const pattern = (re: RegExp, message: string, name: string): t.Type<string, string, unknown> =>
+/**
+ * A string matching `re`; one that is absent or blank is `required`, another string
+ * `issue`, a value of another kind a type error.
+ */
+const pattern = (re: RegExp, issue: FieldIssue, name: string): t.Type<string, string, unknown> =>
   new t.Type<string, string, unknown>(
     name,
     (u): u is string => typeof u === 'string' && re.test(u),
     (u, c) =>
       typeof u === 'string' && re.test(u)
         ? t.success(u)
-        : t.failure(u, c, u === undefined ? 'is required' : message),
+        : failure(
+            u,
+            c,
+            typeof u !== 'string'
+              ? requiredOrType(u, 'string')
+              : u.trim() === ''
+                ? REQUIRED
+                : issue,
+          ),
     t.identity,
   )
 
@@ -228,7 +254,7 @@ const pattern = (re: RegExp, message: string, name: string): t.Type<string, stri
  */
 export const ExpirationMonth = pattern(
   /^(0[1-9]|1[0-2])$/,
-  'must be two digits from 01 to 12',
+  { code: 'expiryMonth' },
   'ExpirationMonth',
 )
 
@@ -247,7 +273,7 @@ export const ExpirationMonth = pattern(
  * @category codecs
  * @since 0.1.0
  */
-export const ExpirationYear = pattern(/^\d{4}$/, 'must be four digits', 'ExpirationYear')
+export const ExpirationYear = pattern(/^\d{4}$/, { code: 'expiryYear' }, 'ExpirationYear')
 
 /**
  * Card security code: 3 or 4 digits. Messages never repeat it.
@@ -260,13 +286,16 @@ export const ExpirationYear = pattern(/^\d{4}$/, 'must be four digits', 'Expirat
  *
  * assert.equal(Cvv.is('123'), true)
  * assert.equal(Cvv.is('1234'), true)
- * assert.deepEqual(validate(Cvv)('12'), E.left([{ path: '', message: 'must be 3 or 4 digits' }]))
+ * assert.deepEqual(
+ *   validate(Cvv)('12'),
+ *   E.left([{ path: '', message: 'must be 3 or 4 digits', code: 'cvv' }]),
+ * )
  * ```
  *
  * @category codecs
  * @since 0.1.0
  */
-export const Cvv = pattern(/^\d{3,4}$/, 'must be 3 or 4 digits', 'Cvv')
+export const Cvv = pattern(/^\d{3,4}$/, { code: 'cvv' }, 'Cvv')
 
 const CardShape = exactStruct(
   {
@@ -285,10 +314,9 @@ const expiryErrors =
     if (!t.UnknownRecord.is(u)) return []
     const { expirationMonth: month, expirationYear: year } = u
     if (!ExpirationYear.is(year)) return []
-    if (Number(year) < now.getUTCFullYear())
-      return [failureAt(u, c, ['expirationYear'], 'the card has expired')]
+    if (Number(year) < now.getUTCFullYear()) return [failureAt(u, c, ['expirationYear'], EXPIRED)]
     if (!ExpirationMonth.is(month) || isExpiryCurrent(Number(month), Number(year), now)) return []
-    return [failureAt(u, c, ['expirationMonth'], 'the card has expired')]
+    return [failureAt(u, c, ['expirationMonth'], EXPIRED)]
   }
 
 /**
@@ -310,7 +338,7 @@ const expiryErrors =
  * assert.ok(E.isRight(validate(cardAt(new Date('2026-10-31T23:59:59Z')))(card)))
  * assert.deepEqual(
  *   validate(cardAt(new Date('2026-11-01T00:00:00Z')))(card),
- *   E.left([{ path: 'expirationMonth', message: 'the card has expired' }]),
+ *   E.left([{ path: 'expirationMonth', message: 'the card has expired', code: 'expired' }]),
  * )
  * ```
  *

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as t from 'io-ts'
-import { fromErrorMap, toErrorMap, type FieldError } from './FieldError.js'
+import { type CodedFieldError, fromErrorMap, toErrorMap, type FieldError } from './FieldError.js'
 import { Int } from '../internal/codec.js'
 
 // -------------------------------------------------------------------------------------
@@ -58,8 +58,9 @@ export const ProblemDetails = t.intersection(
  *   errors: { 'card.cvv': ['must be 3 or 4 digits'] },
  * })
  * assert.ok(E.isRight(problem))
+ * // each with the code its message words
  * assert.deepEqual(fieldErrorsOf(problem.right), [
- *   { path: 'card.cvv', message: 'must be 3 or 4 digits' },
+ *   { path: 'card.cvv', message: 'must be 3 or 4 digits', code: 'cvv' },
  * ])
  * ```
  *
@@ -168,15 +169,18 @@ export const serverProblemType = 'https://tools.ietf.org/html/rfc7231#section-6.
  *
  * @example
  * ```ts
- * import { validationProblem } from '@paykit/core'
+ * import { fieldError, validationProblem } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
  * const body = validationProblem([
- *   { path: 'amount', message: 'is required' },
- *   { path: '', message: 'must be an object' },
+ *   fieldError('amount', { code: 'required' }),
+ *   fieldError('', { code: 'type', expected: ['object'], received: 'array' }),
  * ])
  * assert.equal(body.status, 400)
- * assert.deepEqual(body.errors, { amount: ['is required'], $: ['must be an object'] })
+ * assert.deepEqual(body.errors, {
+ *   amount: ['is required'],
+ *   $: ['must be an object, got an array'],
+ * })
  * ```
  *
  * @category constructors
@@ -216,19 +220,20 @@ export const serverProblem = (): ServerProblem => ({
 // -------------------------------------------------------------------------------------
 
 /**
- * The field errors a 400 body carries (the inverse of `validationProblem`).
+ * The field errors a 400 body carries (the inverse of `validationProblem`), each with the
+ * code its message words (`fromErrorMap`).
  *
  * @example
  * ```ts
- * import { fieldErrorsOf, validationProblem } from '@paykit/core'
+ * import { fieldError, fieldErrorsOf, validationProblem } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
- * const errors = [{ path: 'card.number', message: 'fails the Luhn check' }]
+ * const errors = [fieldError('card.number', { code: 'luhn' })]
  * assert.deepEqual(fieldErrorsOf(validationProblem(errors)), errors)
  * ```
  *
  * @category destructors
  * @since 0.1.0
  */
-export const fieldErrorsOf = (problem: ValidationProblem): ReadonlyArray<FieldError> =>
+export const fieldErrorsOf = (problem: ValidationProblem): ReadonlyArray<CodedFieldError> =>
   fromErrorMap(problem.errors)

@@ -17,7 +17,14 @@ import {
 } from '../../src/internal/codec.js'
 import { FAIL, fastDecoderOf } from '../../src/internal/fastDecode.js'
 import { OrderDetails } from '../../src/model/Order.js'
-import { fromValidationErrors, validate } from '../../src/model/FieldError.js'
+import {
+  fieldErrorCodes,
+  fieldErrorMessage,
+  fromValidationErrors,
+  issueOf,
+  validate,
+  type CodedFieldError,
+} from '../../src/model/FieldError.js'
 import * as Money from '../../src/model/Money.js'
 import {
   LineItem,
@@ -152,6 +159,43 @@ describe('fastDecoderOf agrees with decode', () => {
   })
 })
 
+/**
+ * `validate` (the fast path, then io-ts for the errors) gives what io-ts's `decode` gives,
+ * codes included; every error has a code of the list, worded as its code says (a rule of
+ * the core's never words a message another way).
+ */
+const validatesAsDecode = (codec: t.Decoder<unknown, unknown>, u: unknown): void => {
+  const decoded = codec.decode(u)
+  const validated = validate(codec as t.Type<unknown, unknown, unknown>)(u)
+  expect(validated).toStrictEqual(
+    E.isLeft(decoded) ? E.left(fromValidationErrors(decoded.left)) : decoded,
+  )
+  if (E.isRight(validated)) return
+  for (const e of validated.left as ReadonlyArray<CodedFieldError>) {
+    expect(fieldErrorCodes).toContain(e.code)
+    expect(e.message).toBe(fieldErrorMessage(issueOf(e)))
+  }
+}
+
+describe('validate agrees with decode on values, errors and codes', () => {
+  it.each(codecs)('%s, on every sample', (_, codec) => {
+    for (const u of samples) validatesAsDecode(codec, u)
+  })
+
+  test.prop([fc.nat(), fc.nat()])('on samples with one member changed at any depth', (i, j) => {
+    const [, codec] = codecs[i % codecs.length] as readonly [string, t.Decoder<unknown, unknown>]
+    const sample = samples[j % samples.length]
+    fc.assert(
+      fc.property(mutated(sample), (u) => validatesAsDecode(codec, u)),
+      { numRuns: 20 },
+    )
+  })
+
+  test.prop([fc.anything()])('on any value', (u) => {
+    for (const [, codec] of codecs) validatesAsDecode(codec, u)
+  })
+})
+
 // -------------------------------------------------------------------------------------
 // payment-link requests: every shape a JSON body can take
 // -------------------------------------------------------------------------------------
@@ -256,13 +300,16 @@ describe('fastDecoderOf agrees with decode on payment-link requests', () => {
   })
 
   test.prop([request, fc.integer()])(
-    "validate gives the fast value, and io-ts's errors, as decode does",
+    "validate gives the fast value, and io-ts's errors and codes, as decode does",
     (r, seed) => {
-      const u = reshaped(r, seed)
-      const decoded = PaymentLinkRequest.decode(u)
-      expect(validate(PaymentLinkRequest)(u)).toStrictEqual(
-        E.isLeft(decoded) ? E.left(fromValidationErrors(decoded.left)) : decoded,
-      )
+      validatesAsDecode(PaymentLinkRequest, reshaped(r, seed))
+    },
+  )
+
+  test.prop([request.chain((r) => mutated(r))])(
+    'validate gives the codes decode gives on requests with one member changed',
+    (u) => {
+      validatesAsDecode(PaymentLinkRequest, u)
     },
   )
 

@@ -40,9 +40,22 @@ describe('AuthenticationStatus', () => {
     expect(validate(AuthenticationStatus)(s)).toEqual(E.right(s))
   })
 
-  it.each(['SUCCEEDED', 'pending', '', 3])('refuses %s', (s) => {
+  it.each(['SUCCEEDED', 'pending', 3])('refuses %s', (s) => {
     expect(validate(AuthenticationStatus)(s)).toEqual(
-      E.left([{ path: '', message: 'must be one of PENDING, SUCCESS, FAILED, ERROR, EXPIRED' }]),
+      E.left([
+        {
+          path: '',
+          message: 'must be one of PENDING, SUCCESS, FAILED, ERROR, EXPIRED',
+          code: 'oneOf',
+          values: AUTHENTICATION_STATUSES,
+        },
+      ]),
+    )
+  })
+
+  it.each(['', ' ', undefined])('says %j is required (nothing chosen)', (s) => {
+    expect(validate(AuthenticationStatus)(s)).toEqual(
+      E.left([{ path: '', message: 'is required', code: 'required' }]),
     )
   })
 })

@@ -322,7 +322,7 @@ console.log(JSON.stringify({ tag: s._tag, retry: ChargeRequest.encode(next.value
     expect(JSON.parse(stdout)).toEqual({
       tag: 'ReadyToRetry',
       retry: { order: { id: 'O', amount: 5 }, cardId: 'pm', authenticationId: 'a1' },
-      card: [{ path: 'card.number', message: 'fails the Luhn check' }],
+      card: [{ path: 'card.number', message: 'fails the Luhn check', code: 'luhn' }],
       luhn: true,
       brand: 'MASTERCARD',
     })

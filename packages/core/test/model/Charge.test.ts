@@ -126,7 +126,15 @@ describe('ChargeRequest', () => {
 
   it('refuses an amount that is not greater than 0 with a readable message', () => {
     expect(validate(ChargeRequest)({ ...sampleRequest, order: { id: 'o', amount: 0 } })).toEqual(
-      E.left([{ path: 'order.amount', message: 'must be greater than 0' }]),
+      E.left([
+        {
+          path: 'order.amount',
+          message: 'must be greater than 0',
+          code: 'minimum',
+          minimum: 0,
+          inclusive: false,
+        },
+      ]),
     )
   })
 
@@ -176,7 +184,12 @@ describe('chargeRequestFor (billingInfo rule)', () => {
   it.each(['USA', 'CAN', 'usa'])('requires billingInfo for a card issued in %s', (country) => {
     expect(validate(chargeRequestFor(pm(country)))(withoutBilling)).toEqual(
       E.left([
-        { path: 'billingInfo', message: 'is required when the card issuer is in USA or CAN' },
+        {
+          path: 'billingInfo',
+          message: 'is required when the card issuer is in USA or CAN',
+          code: 'requiredForCountry',
+          countries: ['USA', 'CAN'],
+        },
       ]),
     )
     expect(E.isRight(validate(chargeRequestFor(pm(country)))(sampleRequest))).toBe(true)
@@ -326,7 +339,14 @@ describe('ChargeResponse', () => {
 
   it.each(nullCases)('with %s, a non-null %s fails naming that field', (status, field) => {
     expect(validate(ChargeResponse)({ ...samples[status], [field]: filled[field] })).toEqual(
-      E.left([{ path: field, message: `must be null when status is ${status}` }]),
+      E.left([
+        {
+          path: field,
+          message: `must be null when status is ${status}`,
+          code: 'nullForStatus',
+          status,
+        },
+      ]),
     )
   })
 
@@ -364,12 +384,17 @@ describe('ChargeResponse', () => {
   it('refuses an unknown or missing status at status', () => {
     expect(validate(ChargeResponse)({ ...failed, status: 'PENDING' })).toEqual(
       E.left([
-        { path: 'status', message: 'must be one of FAILED, SUCCEEDED, AUTHENTICATION_REQUIRED' },
+        {
+          path: 'status',
+          message: 'must be one of FAILED, SUCCEEDED, AUTHENTICATION_REQUIRED',
+          code: 'oneOf',
+          values: ['FAILED', 'SUCCEEDED', 'AUTHENTICATION_REQUIRED'],
+        },
       ]),
     )
     const { status: _, ...noStatus } = failed
     expect(validate(ChargeResponse)(noStatus)).toEqual(
-      E.left([{ path: 'status', message: 'is required' }]),
+      E.left([{ path: 'status', message: 'is required', code: 'required' }]),
     )
   })
 

@@ -204,7 +204,7 @@ describe('Json: plain JSON out of every codec', () => {
 
   it('parse: text that is not JSON is one error at the root, without the text', () => {
     const r = Json.parse(FrameMessage)('{"OrderAmount": 4242424242424242')
-    expect(r).toEqual(E.left([{ path: '', message: 'must be JSON text' }]))
+    expect(r).toEqual(E.left([{ path: '', message: 'must be JSON text', code: 'json' }]))
   })
 
   it('parse: JSON off the codec gives its field errors', () => {

@@ -36,7 +36,10 @@ describe('Money', () => {
         ),
       )
     expect(messages({ order: {} })).toEqual(['order.amount: is required'])
-    expect(messages({ order: { amount: '5' } })).toEqual(['order.amount: must be a number'])
+    // the one wording of a type error, as for any other field
+    expect(messages({ order: { amount: '5' } })).toEqual([
+      'order.amount: must be a number, got a string',
+    ])
     expect(messages({ order: { amount: Number.NaN } })).toEqual([
       'order.amount: must be a finite number',
     ])

@@ -148,7 +148,9 @@ describe('OrderDetails', () => {
       ...paidOrder,
       payment: { ...paidOrder.payment, buyer: { name: 'A', phone: '1' } },
     })
-    expect(E.isLeft(r) && r.left).toEqual([{ path: 'payment.buyer.email', message: 'is required' }])
+    expect(E.isLeft(r) && r.left).toEqual([
+      { path: 'payment.buyer.email', message: 'is required', code: 'required' },
+    ])
   })
 })
 

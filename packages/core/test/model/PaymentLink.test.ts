@@ -275,8 +275,18 @@ describe('PaymentLinkRequest: every rule names its field and no other', () => {
   it('says what is wrong in words, for amount/lineItems and sku/product', () => {
     expect(decode({})).toEqual(
       E.left([
-        { path: 'amount', message: 'amount or lineItems is required (give at least one)' },
-        { path: 'lineItems', message: 'amount or lineItems is required (give at least one)' },
+        {
+          path: 'amount',
+          message: 'amount or lineItems is required (give at least one)',
+          code: 'atLeastOne',
+          fields: ['amount', 'lineItems'],
+        },
+        {
+          path: 'lineItems',
+          message: 'amount or lineItems is required (give at least one)',
+          code: 'atLeastOne',
+          fields: ['amount', 'lineItems'],
+        },
       ]),
     )
     expect(decode(items({ sku: 'A', product, quantity: 1 }))).toEqual(
@@ -284,14 +294,26 @@ describe('PaymentLinkRequest: every rule names its field and no other', () => {
         {
           path: 'lineItems[0].sku',
           message: 'must not be given together with product (give exactly one of sku or product)',
+          code: 'exclusive',
+          fields: ['sku', 'product'],
         },
       ]),
     )
     expect(decode({ amount: 0 })).toEqual(
-      E.left([{ path: 'amount', message: 'must be greater than 0' }]),
+      E.left([
+        {
+          path: 'amount',
+          message: 'must be greater than 0',
+          code: 'minimum',
+          minimum: 0,
+          inclusive: false,
+        },
+      ]),
     )
     expect(decode({ lineItems: [] })).toEqual(
-      E.left([{ path: 'lineItems', message: 'must have at least one line item' }]),
+      E.left([
+        { path: 'lineItems', message: 'must have at least one item', code: 'minItems', minimum: 1 },
+      ]),
     )
   })
 
@@ -333,7 +355,13 @@ describe('PaymentLinkRequest: every rule names its field and no other', () => {
       },
     })
     expect(decode(throwing)).toEqual(
-      E.left([{ path: '', message: 'could not be read (a property threw while it was read)' }]),
+      E.left([
+        {
+          path: '',
+          message: 'could not be read (a property threw while it was read)',
+          code: 'unreadable',
+        },
+      ]),
     )
     expect(failingPaths({ amount: 1n, expirationMinutes: 5n })).toEqual(
       new Set(['amount', 'expirationMinutes']),
@@ -645,10 +673,22 @@ describe('line-item money', () => {
       ),
     ).toEqual(E.right('36.99'))
     expect(lineItemsTotal(prices)(r.lineItems ?? [])).toEqual(
-      E.left([{ path: 'lineItems[2].sku', message: 'is not a product of the catalogue' }]),
+      E.left([
+        {
+          path: 'lineItems[2].sku',
+          message: 'is not a product of the catalogue',
+          code: 'notInCatalogue',
+        },
+      ]),
     )
     expect(lineItemsTotal(noCatalogue)(known)).toEqual(
-      E.left([{ path: 'lineItems[0].sku', message: 'is not a product of the catalogue' }]),
+      E.left([
+        {
+          path: 'lineItems[0].sku',
+          message: 'is not a product of the catalogue',
+          code: 'notInCatalogue',
+        },
+      ]),
     )
     const first = known[0]
     expect(first !== undefined && isSkuLineItem(first)).toBe(true)
@@ -667,12 +707,29 @@ describe('line-item money', () => {
       E.right('59.97'),
     )
     expect(total({ amount: 60, lineItems: [{ product, quantity: 3 }] })).toEqual(
-      E.left([{ path: 'amount', message: 'must equal the line-item total (59.97)' }]),
+      E.left([
+        {
+          path: 'amount',
+          message: 'must equal the line-item total (59.97)',
+          code: 'mismatch',
+          total: '59.97',
+        },
+      ]),
     )
     expect(orderTotal(noCatalogue)({ orderName: 'a', expirationMinutes: 1 })).toEqual(
       E.left([
-        { path: 'amount', message: 'amount or lineItems is required (give at least one)' },
-        { path: 'lineItems', message: 'amount or lineItems is required (give at least one)' },
+        {
+          path: 'amount',
+          message: 'amount or lineItems is required (give at least one)',
+          code: 'atLeastOne',
+          fields: ['amount', 'lineItems'],
+        },
+        {
+          path: 'lineItems',
+          message: 'amount or lineItems is required (give at least one)',
+          code: 'atLeastOne',
+          fields: ['amount', 'lineItems'],
+        },
       ]),
     )
   })
@@ -738,7 +795,14 @@ describe('amount with lineItems: amount must equal the line-item total (DESIGN.m
     const check = (input: unknown) => pipe(decode(input), E.chain(checkAmountAgainst(noCatalogue)))
     expect(E.isRight(check({ amount: 59.97, lineItems: [shirts] }))).toBe(true)
     expect(check({ amount: 60, lineItems: [shirts] })).toEqual(
-      E.left([{ path: 'amount', message: 'must equal the line-item total (59.97)' }]),
+      E.left([
+        {
+          path: 'amount',
+          message: 'must equal the line-item total (59.97)',
+          code: 'mismatch',
+          total: '59.97',
+        },
+      ]),
     )
     // amount alone, line items alone: nothing to compare
     expect(E.isRight(check({ amount: 60 }))).toBe(true)
@@ -759,13 +823,33 @@ describe('amount with lineItems: amount must equal the line-item total (DESIGN.m
     const v = validate(paymentLinkRequestFor(prices))
     expect(E.isRight(v({ amount: 17, lineItems: [mug] }))).toBe(true)
     expect(v({ amount: 17.5, lineItems: [mug] })).toEqual(
-      E.left([{ path: 'amount', message: 'must equal the line-item total (17)' }]),
+      E.left([
+        {
+          path: 'amount',
+          message: 'must equal the line-item total (17)',
+          code: 'mismatch',
+          total: '17',
+        },
+      ]),
     )
     expect(v({ amount: 60, lineItems: [shirts] })).toEqual(
-      E.left([{ path: 'amount', message: 'must equal the line-item total (59.97)' }]),
+      E.left([
+        {
+          path: 'amount',
+          message: 'must equal the line-item total (59.97)',
+          code: 'mismatch',
+          total: '59.97',
+        },
+      ]),
     )
     expect(v({ lineItems: [mug, { sku: 'NOPE', quantity: 1 }] })).toEqual(
-      E.left([{ path: 'lineItems[1].sku', message: 'is not a product of the catalogue' }]),
+      E.left([
+        {
+          path: 'lineItems[1].sku',
+          message: 'is not a product of the catalogue',
+          code: 'notInCatalogue',
+        },
+      ]),
     )
     // the request's own errors come first, with their paths (no branch index)
     expect(paths(v({ amount: 60, lineItems: [{ ...shirts, quantity: 0 }] }))).toEqual(

@@ -169,12 +169,29 @@ describe('PaymentMethodRequest', () => {
   })
 
   it.each([
-    ['4242424242424241', 'fails the Luhn check'],
-    ['4242-4242-4242-4242', 'must contain only digits (and spaces)'],
-    ['42424242424', 'must have 12 to 19 digits'],
-    ['42424242424242424242', 'must have 12 to 19 digits'],
-  ])('refuses card.number %s at card.number', (number, message) => {
-    expect(decodeAt(withCard({ number }))).toEqual(E.left([{ path: 'card.number', message }]))
+    ['4242424242424241', 'fails the Luhn check', { code: 'luhn' }],
+    ['4242-4242-4242-4242', 'must contain only digits (and spaces)', { code: 'digits' }],
+    ['42424242424', 'must have 12 to 19 digits', { code: 'digitCount', minimum: 12, maximum: 19 }],
+    [
+      '42424242424242424242',
+      'must have 12 to 19 digits',
+      { code: 'digitCount', minimum: 12, maximum: 19 },
+    ],
+    ['', 'is required', { code: 'required' }],
+    ['   ', 'is required', { code: 'required' }],
+    [
+      4242424242424242,
+      'must be a string, got a number',
+      {
+        code: 'type',
+        expected: ['string'],
+        received: 'number',
+      },
+    ],
+  ])('refuses card.number %j at card.number', (number, message, issue) => {
+    expect(decodeAt(withCard({ number }))).toEqual(
+      E.left([{ path: 'card.number', message, ...issue }]),
+    )
   })
 
   it.each(['1', '00', '13', '6', 'ab'])('refuses expirationMonth %s', (expirationMonth) => {
@@ -187,13 +204,13 @@ describe('PaymentMethodRequest', () => {
 
   it('refuses a past year at card.expirationYear only', () => {
     expect(decodeAt(withCard({ expirationYear: '2025', expirationMonth: '12' }))).toEqual(
-      E.left([{ path: 'card.expirationYear', message: 'the card has expired' }]),
+      E.left([{ path: 'card.expirationYear', message: 'the card has expired', code: 'expired' }]),
     )
   })
 
   it('refuses a past month of the current year at card.expirationMonth only', () => {
     expect(decodeAt(withCard({ expirationYear: '2026', expirationMonth: '05' }))).toEqual(
-      E.left([{ path: 'card.expirationMonth', message: 'the card has expired' }]),
+      E.left([{ path: 'card.expirationMonth', message: 'the card has expired', code: 'expired' }]),
     )
   })
 
@@ -212,11 +229,41 @@ describe('PaymentMethodRequest', () => {
     expect(E.isRight(decode(withCard({ expirationYear: String(year + 1) })))).toBe(true)
   })
 
-  it.each(['12', '12345', 'abc', ''])('refuses cvv "%s" at card.cvv', (c) => {
+  it.each(['12', '12345', 'abc', '12 '])('refuses cvv "%s" at card.cvv', (c) => {
     expect(decodeAt(withCard({ cvv: c }))).toEqual(
-      E.left([{ path: 'card.cvv', message: 'must be 3 or 4 digits' }]),
+      E.left([{ path: 'card.cvv', message: 'must be 3 or 4 digits', code: 'cvv' }]),
     )
   })
+
+  it.each([
+    ['expirationMonth', 'must be two digits from 01 to 12', 'expiryMonth', '13'],
+    ['expirationYear', 'must be four digits', 'expiryYear', '30'],
+  ])('refuses %s with its own code', (field, message, code, value) => {
+    expect(decodeAt(withCard({ [field]: value }))).toEqual(
+      E.left([{ path: `card.${field}`, message, code }]),
+    )
+  })
+
+  it.each(['number', 'expirationMonth', 'expirationYear', 'cvv'])(
+    'says an empty or blank %s is required, and one of another type is a type error',
+    (field) => {
+      for (const blank of ['', ' ', '\t'])
+        expect(decodeAt(withCard({ [field]: blank }))).toEqual(
+          E.left([{ path: `card.${field}`, message: 'is required', code: 'required' }]),
+        )
+      expect(decodeAt(withCard({ [field]: 12 }))).toEqual(
+        E.left([
+          {
+            path: `card.${field}`,
+            message: 'must be a string, got a number',
+            code: 'type',
+            expected: ['string'],
+            received: 'number',
+          },
+        ]),
+      )
+    },
+  )
 
   it('names each missing required field', () => {
     expect(paths(decodeAt({}))).toEqual(['card'])
@@ -225,6 +272,7 @@ describe('PaymentMethodRequest', () => {
         ['number', 'expirationMonth', 'expirationYear', 'cvv'].map((f) => ({
           path: `card.${f}`,
           message: 'is required',
+          code: 'required',
         })),
       ),
     )

@@ -17,8 +17,9 @@ describe('Token', () => {
   it('names each missing or bad field of a token request, and strips unknown ones', () => {
     expect(validate(TokenRequest)({ clientId: '' })).toEqual(
       E.left([
-        { path: 'clientId', message: 'must not be empty' },
-        { path: 'clientSecret', message: 'is required' },
+        // empty or missing: both are required
+        { path: 'clientId', message: 'is required', code: 'required' },
+        { path: 'clientSecret', message: 'is required', code: 'required' },
       ]),
     )
     expect(validate(TokenRequest)({ clientId: 'a', clientSecret: 'b', extra: 1 })).toEqual(
@@ -28,7 +29,7 @@ describe('Token', () => {
 
   it('refuses a non-positive lifetime', () => {
     expect(validate(AccessToken)({ accessToken: 'a', tokenType: 'Bearer', expiresIn: 0 })).toEqual(
-      E.left([{ path: 'expiresIn', message: 'must be a positive integer' }]),
+      E.left([{ path: 'expiresIn', message: 'must be a positive integer', code: 'positiveInt' }]),
     )
   })
 
