@@ -14,6 +14,7 @@
 // field errors and money
 // -------------------------------------------------------------------------------------
 export * from './model/FieldError.js'
+export * from './model/Messages.js'
 export * as Money from './model/Money.js'
 export { MoneyFromNumber } from './model/Money.js'
 
