@@ -10,6 +10,7 @@ import {
   ChargeRequest,
   ChargeResponse,
   chargeRequestFor,
+  fieldError,
   Money,
   validate,
   type ChargeRequest as ChargeRequestType,
@@ -276,7 +277,7 @@ export const postCharge = (context: Context): Result =>
     if (card === undefined)
       return [
         state,
-        badRequest([{ path: 'cardId', message: 'is not a payment method of this service' }]),
+        badRequest([fieldError('cardId', { code: 'notFound', resource: 'payment method' })]),
       ]
     return charge(state, card, decoded.right, atMs)
   })

@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import { hash, timingSafeEqual } from 'node:crypto'
+import { fieldError } from '@paykit/core'
 import * as E from 'fp-ts/lib/Either.js'
 import type { SimRequest, SimResponse } from './Http.js'
 import { badRequest, problem } from './Responses.js'
@@ -83,9 +84,7 @@ export const jsonBody = (request: SimRequest): E.Either<SimResponse, unknown> =>
   try {
     return E.right(JSON.parse(request.body) as unknown)
   } catch {
-    return E.left(
-      badRequest([{ path: '', message: 'is not well-formed JSON' }], 'The body is not JSON.'),
-    )
+    return E.left(badRequest([fieldError('', { code: 'json' })], 'The body is not JSON.'))
   }
 }
 

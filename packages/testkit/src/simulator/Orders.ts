@@ -7,6 +7,7 @@
  */
 import {
   cardAt,
+  fieldError,
   Money,
   transitionOrderStatus,
   validate,
@@ -213,7 +214,7 @@ export const checkoutCard = (
   // The hosted page runs 3DS itself, so a card that asks for it is approved here.
   const outcome = testCardOf(decoded.right.number).outcome
   if (outcome === 'FRAUD_PREVENT' || outcome === 'CARD_DECLINED')
-    return E.left([{ path: 'card', message: `the card was declined (${outcome})` }])
+    return E.left([fieldError('card', { code: 'declined', reason: outcome })])
   return E.right({ cardHolder: decoded.right.cardHolder })
 }
 

@@ -4,14 +4,16 @@
  * confirmation and voucher, and the favicon. Every interpolated value is HTML-escaped;
  * the frame message is embedded as JSON that cannot close its script element.
  *
- * What a buyer reads is written for a buyer: field errors become sentences (the paths
- * stay in the API's JSON answers and in a `data-field` attribute for test automation),
+ * What a buyer reads is written for a buyer: field errors become the core's sentences
+ * for their codes (`buyerMessage`; the paths stay in the API's JSON answers and in a
+ * `data-field` attribute for test automation),
  * and the 3DS frame keeps its buttons in view in every EMV 3DS challenge window size.
  *
  * @since 0.1.0
  */
 import {
   Money,
+  buyerMessage,
   type FieldError,
   type FrameMessageOutput,
   type OrderDetails,
@@ -188,57 +190,10 @@ ${rows}
 // buyer messages
 // -------------------------------------------------------------------------------------
 
-interface Sentences {
-  /** The field was not sent at all. */
-  readonly missing: string
-  /** Any other broken rule of the field. */
-  readonly invalid: string
-}
-
-// The card codec's messages by field (the core's `cardAt`, paths as `checkoutCard`
-// prefixes them) and the checkout's own; none repeats what the buyer typed.
-const SENTENCES: Readonly<Record<string, Sentences>> = {
-  'card.number': { missing: 'Enter the card number.', invalid: 'The card number is not valid.' },
-  'card.expirationMonth': {
-    missing: 'Enter the expiry month.',
-    invalid: 'The expiry month is not valid: enter two digits from 01 to 12.',
-  },
-  'card.expirationYear': {
-    missing: 'Enter the expiry year.',
-    invalid: 'The expiry year is not valid: enter four digits (YYYY).',
-  },
-  'card.cvv': {
-    missing: 'Enter the security code (CVV).',
-    invalid: 'The security code (CVV) must be 3 or 4 digits.',
-  },
-  'card.cardHolder': {
-    missing: 'Enter the name on the card.',
-    invalid: 'The name on the card is not valid.',
-  },
-  action: { missing: 'Choose Pay or Cancel.', invalid: 'Choose Pay or Cancel.' },
-}
-
-const CHECK_AGAIN = 'The payment details are not valid. Check them and try again.'
-
-/**
- * What a buyer reads for a field error of the checkout: a sentence without codec paths,
- * rule names or outcome codes (`card.number: fails the Luhn check` reads "The card number
- * is not valid."; a declined test card, whatever its code, "The card was declined. Try
- * another card."). An error this page does not know reads as a request to check the
- * details.
- *
- * @category pages
- * @since 0.1.0
- */
-export const buyerMessage = (error: FieldError): string => {
-  if (error.message === 'the card has expired') return 'The card has expired.'
-  if (error.path === 'card' && error.message.startsWith('the card was declined'))
-    return 'The card was declined. Try another card.'
-  const sentences = Object.hasOwn(SENTENCES, error.path) ? SENTENCES[error.path] : undefined
-  if (sentences === undefined) return CHECK_AGAIN
-  return error.message === 'is required' ? sentences.missing : sentences.invalid
-}
-
+// A field error reads as the core's sentence for its code (`buyerMessage`: "The card
+// number is not valid.", "The card was declined. Try another card."), so that an app
+// using the core's catalogue says what this page says; the path stays in a `data-field`
+// attribute for test automation.
 const errorItem = (error: FieldError | string): string =>
   typeof error === 'string'
     ? `<li>${escapeHtml(error)}</li>`
@@ -304,8 +259,8 @@ ${field('Phone', 'phone', '')}
  * The checkout page of a payment link: items (or, for an order made from an amount, its
  * name and total), the total in the store's currency, and while the order is PENDING a
  * card form with Pay and Cancel buttons (form POST to `action`). `errors` are shown above
- * the form: a field error as a sentence for the buyer (`buyerMessage`), a string as it
- * is. `values` (the form that was sent) fill the form again, except the card number and
+ * the form: a field error as the core's sentence for the buyer (`buyerMessage`), a
+ * string as it is. `values` (the form that was sent) fill the form again, except the card number and
  * the CVV (`KEPT_FIELDS`).
  *
  * @category pages

@@ -7,6 +7,7 @@
  */
 import {
   catalogue,
+  fieldError,
   isSkuLineItem,
   Money,
   OrderDetails,
@@ -257,6 +258,9 @@ export const getVoucherPage = ({ state, params }: Context): Result => {
   return [state, html(200, orderResultPage(orderDetailsOf(state, order), 'Payment voucher'))]
 }
 
+// The checkout form's buttons: an action that is neither (or none) is `oneOf` these.
+const CHECKOUT_ACTIONS: ReadonlyArray<string> = ['pay', 'cancel']
+
 /**
  * `POST /pay/<orderCode>` (form: `action=pay|cancel`, card fields `number`,
  * `expirationMonth`, `expirationYear`, `cvv`, optional `cardHolder`, `email`, `phone`).
@@ -285,7 +289,7 @@ export const postCheckoutForm = ({ state, request, params, atMs }: Context): Res
     ),
   ]
   if (action !== 'pay' && action !== 'cancel')
-    return pageWith(400, [{ path: 'action', message: 'must be pay or cancel' }])
+    return pageWith(400, [fieldError('action', { code: 'oneOf', values: CHECKOUT_ACTIONS })])
   if (order.status !== 'PENDING')
     return pageWith(409, [`The order is ${order.status}; it can no longer be paid or cancelled.`])
   if (action === 'cancel') {

@@ -1,6 +1,7 @@
 // What the hosted pages send a buyer's browser, at the HTTP level: the checkout form
 // typed back after an error (never the card number or the CVV), sentences instead of
 // codec paths while the API keeps its paths, and the favicon.
+import { buyerMessage, fieldErrorMessage, fromErrorMap, type FieldIssue } from '@paykit/core'
 import { describe, expect, it } from 'vitest'
 import { defaultCredentials, testCards } from '../../src/TestCards.js'
 import { bearer, request, session } from './support.js'
@@ -99,6 +100,77 @@ describe('messages', () => {
     expect(r.status).toBe(400)
     expect(r.body).toContain('Choose Pay or Cancel.')
     expect(r.body).not.toContain('action:')
+  })
+})
+
+// The sandbox words its own rules (not a codec's) with the core's codes: its 400 `errors`
+// carry the core's messages, which read back as those codes, and its pages the core's
+// sentences for them.
+describe("the core's codes and words", () => {
+  /** The errors of a 400 answer, read back with their codes. */
+  const errorsOf = (r: { readonly status: number; readonly json: () => unknown }) => {
+    expect(r.status).toBe(400)
+    return fromErrorMap((r.json() as { errors: Record<string, ReadonlyArray<string>> }).errors)
+  }
+  const error = (path: string, issue: FieldIssue) => ({
+    path,
+    message: fieldErrorMessage(issue),
+    ...issue,
+  })
+
+  it('a body that is not JSON: json at the root', () => {
+    const { s } = checkout()
+    const r = s.send(
+      request('POST', '/paymentlink/checkout', '{"amount":', bearer(defaultCredentials.apiKey)),
+    )
+    expect(errorsOf(r)).toEqual([error('', { code: 'json' })])
+  })
+
+  it('an unknown cardId: notFound, a payment method', () => {
+    const { s } = checkout()
+    const r = s.send(
+      request(
+        'POST',
+        '/charges',
+        { order: { id: 'o', amount: 5 }, cardId: 'pm_nope' },
+        bearer(s.token()),
+      ),
+    )
+    expect(errorsOf(r)).toEqual([error('cardId', { code: 'notFound', resource: 'payment method' })])
+  })
+
+  it("a codec's rule through the API: its code read back from the message", () => {
+    const { s } = checkout()
+    const r = s.send(
+      request(
+        'POST',
+        '/paymentmethods',
+        { card: { ...typed, action: undefined, number: '', cvv: '12' } },
+        bearer(s.token()),
+      ),
+    )
+    expect(errorsOf(r)).toEqual([
+      error('card.number', { code: 'required' }),
+      error('card.cvv', { code: 'cvv' }),
+    ])
+  })
+
+  it('the page says the core sentence of each error it shows', () => {
+    const { s, path } = checkout()
+    const shown = (fields: Record<string, string>) =>
+      [...s.send(form(path, fields)).body.matchAll(/<li data-field="[^"]*">([^<]*)<\/li>/g)].map(
+        (m) => m[1],
+      )
+    expect(shown({ ...typed, number: '', cvv: '12' })).toEqual([
+      buyerMessage(error('card.number', { code: 'required' })),
+      buyerMessage(error('card.cvv', { code: 'cvv' })),
+    ])
+    expect(shown({ ...typed, number: testCards.declined.number })).toEqual([
+      buyerMessage(error('card', { code: 'declined', reason: 'CARD_DECLINED' })),
+    ])
+    expect(shown({ action: 'refund' })).toEqual([
+      buyerMessage(error('action', { code: 'oneOf', values: ['pay', 'cancel'] })),
+    ])
   })
 })
 
