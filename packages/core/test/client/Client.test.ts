@@ -180,7 +180,12 @@ describe('Client: validation before sending', () => {
     const usa = { ...paymentMethod, bin: { ...paymentMethod.bin, countryCode: 'USA' } }
     const e = left(await client(service).charge(chargeRequest, { paymentMethod: usa })())
     expect(e._tag === 'ValidationError' && e.fieldErrors).toEqual([
-      { path: 'billingInfo', message: 'is required when the card issuer is in USA or CAN' },
+      {
+        path: 'billingInfo',
+        message: 'is required when the card issuer is in USA or CAN',
+        code: 'requiredForCountry',
+        countries: ['USA', 'CAN'],
+      },
     ])
     expect(service.requests).toHaveLength(0)
   })
