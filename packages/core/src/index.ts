@@ -4,6 +4,7 @@
  * `@paykit/core/pure` plus the Node/browser edge: the fetch transport, the default runtime
  * and `createClient`, which fills the runtime a config leaves out.
  *
+ * @module @paykit/core
  * @since 0.1.0
  */
 

@@ -7,6 +7,7 @@
  * signing and verification (`node:crypto`) are the server's entry, `@paykit/core/webhook`;
  * the event codec and the header constants are here too.
  *
+ * @module @paykit/core/pure
  * @since 0.1.0
  */
 

@@ -5,6 +5,7 @@
  * so that a receiver imports from one place. `@paykit/core` and `@paykit/core/pure` do not
  * reach this entry: they bundle for a browser with no `node:crypto` to stub.
  *
+ * @module @paykit/core/webhook
  * @since 0.1.0
  */
 

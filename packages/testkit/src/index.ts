@@ -10,6 +10,7 @@
  * the names both export (`ChargeRequestInput`, `LineItemInput`, `PaymentLinkRequestInput`,
  * `REDACTED`, `redactBody`, `redactHeaders`) are the core's own.
  *
+ * @module @paykit/testkit
  * @since 0.1.0
  */
 

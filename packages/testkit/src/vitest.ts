@@ -3,6 +3,7 @@
  * The only module of the testkit that imports `vitest`, so that the package root (the
  * sandbox, the nock mock, the arbitraries and the fast-check properties) loads without it.
  *
+ * @module @paykit/testkit/vitest
  * @since 0.1.0
  */
 // The Node.js floor first: nothing below may load on an unsupported Node.

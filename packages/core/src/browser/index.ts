@@ -4,6 +4,7 @@
  * without a bundler, `scripts/bundle.mjs` also makes `dist/browser/paykit-threeds.iife.js`,
  * a classic script defining the global `PaykitThreeDS`.
  *
+ * @module @paykit/core/browser
  * @since 0.1.0
  */
 
