@@ -77,3 +77,16 @@ export * from './client/TokenCache.js'
 export * from './client/Concurrency.js'
 export * from './client/Client.js'
 export * from './client/ClientWith.js'
+
+// -------------------------------------------------------------------------------------
+// grouped names for generic ones, and the generic names, deprecated (issue 18)
+// -------------------------------------------------------------------------------------
+export {
+  cardLast4,
+  last4,
+  subtotal,
+  timeout,
+  timeoutError,
+  unauthorized,
+  unauthorizedError,
+} from './Aliases.js'

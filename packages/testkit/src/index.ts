@@ -6,7 +6,10 @@
  *
  * Every module is exported whole (`export *`), except `Faults` (a namespace: its
  * combinator names are generic) and the few names a module shares with `@paykit/core`,
- * which are renamed here. No name of this root means something else in `@paykit/core`;
+ * which are renamed here. The arbitraries and the simulator are also namespaces,
+ * `Arbitraries` and `Simulator`: their generic names (`amount`, `text`, `blank`, `removed`,
+ * `card`, `cvv`, `handle`, `expire`, and the helper `own`) are still at the root, but as
+ * deprecated aliases (`Aliases.ts`). No name of this root means something else in `@paykit/core`;
  * the names both export (`ChargeRequestInput`, `LineItemInput`, `PaymentLinkRequestInput`,
  * `REDACTED`, `redactBody`, `redactHeaders`) are the core's own.
  *
@@ -31,6 +34,7 @@ export * from './TestCards.js'
 export * from './simulator/Http.js'
 export * from './simulator/State.js'
 export * from './simulator/Simulator.js'
+export * as Simulator from './simulator/Simulator.js'
 export * from './simulator/Clock.js'
 // Orders and Authentications also hold the endpoints; `Buyer` there is not the core's.
 export { orderDetailsOf, type OrderPayment } from './simulator/Orders.js'
@@ -74,6 +78,12 @@ export * from './arbitraries/Token.js'
 export * from './arbitraries/PaymentMethod.js'
 export * from './arbitraries/Charge.js'
 export * from './arbitraries/PaymentLink.js'
+export * as Arbitraries from './arbitraries/index.js'
+
+// -------------------------------------------------------------------------------------
+// the generic names above, deprecated: `Arbitraries.card`, `Simulator.handle` (issue 18)
+// -------------------------------------------------------------------------------------
+export { amount, blank, card, cvv, expire, handle, own, removed, text } from './Aliases.js'
 
 // -------------------------------------------------------------------------------------
 // properties (fast-check, any runner); the vitest suites are `@paykit/testkit/vitest`

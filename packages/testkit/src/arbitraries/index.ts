@@ -1,0 +1,17 @@
+/**
+ * Every fast-check arbitrary of the testkit, as one module: the root exports it as the
+ * namespace `Arbitraries` (`Arbitraries.card()`, `Arbitraries.amount(1, 100)`), where
+ * the generic names of `common.ts` and `PaymentMethod.ts` (`amount`, `text`, `blank`,
+ * `removed`, `card`, `cvv`) cannot be mistaken for anything else.
+ *
+ * @since 0.1.0
+ */
+
+// -------------------------------------------------------------------------------------
+// arbitraries
+// -------------------------------------------------------------------------------------
+export * from './common.js'
+export * from './Token.js'
+export * from './PaymentMethod.js'
+export * from './Charge.js'
+export * from './PaymentLink.js'
