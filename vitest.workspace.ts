@@ -1,18 +1,51 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 // The one file that lists the test projects (vitest 5 reads no workspace file by itself).
 // Tests that drive the n8n engine load n8n-core (and its isolated-vm expression engine) cold
 // in each worker: seconds when both cores are busy, so those projects get a longer limit.
+//
+// `pnpm test:quick` (PAYKIT_QUICK=1, the core and testkit projects): the unit and property
+// tests only, without the files that drive Chromium (testkit test/browser), the n8n engine
+// (testkit test/n8n), a spawned or packed package (bin, dist, package) or the sandbox at scale
+// (testkit test/reliability/load).
+const quick = process.env['PAYKIT_QUICK'] === '1'
+const slow = {
+  core: ['test/dist.test.ts', 'test/package.test.ts', 'test/node-floor.test.ts'],
+  testkit: [
+    'test/browser/**',
+    'test/n8n/**',
+    'test/bin/**',
+    'test/package.test.ts',
+    'test/properties/dist.test.ts',
+    'test/reliability/load.test.ts',
+  ],
+}
+const skipWhenQuick = (files: ReadonlyArray<string>): { exclude?: Array<string> } =>
+  quick ? { exclude: ['**/node_modules/**', ...files] } : {}
+
 export default defineConfig({
   test: {
+    // Most test files wait on something else (a sandbox, Chromium, n8n, npm, its install):
+    // vitest's default of one worker fewer than the cores would run them one at a time on
+    // two cores, so at least two files run at once.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
-      { test: { name: 'core', root: 'packages/core', include: ['test/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'core',
+          root: 'packages/core',
+          include: ['test/**/*.test.ts'],
+          ...skipWhenQuick(slow.core),
+        },
+      },
       {
         test: {
           name: 'testkit',
           root: 'packages/testkit',
           include: ['test/**/*.test.ts'],
           testTimeout: 30_000,
+          ...skipWhenQuick(slow.testkit),
         },
       },
       {
