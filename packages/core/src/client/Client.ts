@@ -12,9 +12,13 @@ import type { ChargeResponse, ChargeRequestOutput } from '../model/Charge.js'
 import type { ChargeFlowState } from '../machines/ChargeFlow.js'
 import type { FrameMessage } from '../machines/Authentication.js'
 import type { OrderDetails } from '../model/Order.js'
-import type { OrderStatus } from '../machines/OrderStatus.js'
+import type { OrderStatus } from '../model/OrderStatus.js'
 import type { PaykitError } from './PaykitError.js'
-import type { PaymentLinkRequestJson, PaymentLinkResponse } from '../model/PaymentLink.js'
+import type {
+  PaymentLinkRequest,
+  PaymentLinkRequestJson,
+  PaymentLinkResponse,
+} from '../model/PaymentLink.js'
 import type { PaymentMethod, PaymentMethodRequestOutput } from '../model/PaymentMethod.js'
 import type { RetryPolicy } from './Retry.js'
 import type { Transport, TransportError, TransportResponse } from './Transport.js'
@@ -359,6 +363,36 @@ export interface Client {
    */
   readonly createPaymentLink: (
     request: PaymentLinkRequestInput,
+    options?: PaymentLinkOptions,
+  ) => TE.TaskEither<PaykitError, PaymentLinkResponse>
+  /**
+   * `createPaymentLink` for a request already validated: the decoded `PaymentLinkRequest`
+   * that `validate(PaymentLinkRequest)` gives (defaults applied, amounts as `Money`), sent
+   * as it is without validating it again. For a caller that validates before sending (the
+   * n8n node checks every item before any request): one validation per request, not two.
+   * Retries, errors and `PaymentLinkOptions` are those of `createPaymentLink`.
+   *
+   * @example
+   * ```ts
+   * import * as E from 'fp-ts/lib/Either.js'
+   * import { PaymentLinkRequest, createClient, validate } from '@paykit/core'
+   * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+   * import assert from 'node:assert/strict'
+   *
+   * const sandbox = await startSandbox()
+   * const client = createClient({ baseUrl: sandbox.url, credentials: defaultCredentials })
+   * const request = validate(PaymentLinkRequest)({ amount: 19.99, orderReference: 'cart-42' })
+   * assert.ok(E.isRight(request)) // the errors, if any, are the caller's to report
+   * const link = await client.createValidatedPaymentLink(request.right)()
+   * assert.ok(E.isRight(link))
+   * assert.equal(link.right.paymentLinkUrl, `${sandbox.url}/pay/${link.right.orderCode}`)
+   * await sandbox.close()
+   * ```
+   *
+   * @since 0.1.0
+   */
+  readonly createValidatedPaymentLink: (
+    request: PaymentLinkRequest,
     options?: PaymentLinkOptions,
   ) => TE.TaskEither<PaykitError, PaymentLinkResponse>
   /**

@@ -143,21 +143,27 @@ export const createClientWith = (config: ClientConfigWithRuntime): Client => {
     return run(chargeCall(input.right, codec, options.signal))
   }
 
-  const createPaymentLink: Client['createPaymentLink'] = (request, options = {}) => {
-    const input = validate(PaymentLinkRequestCodec)(request)
-    if (E.isLeft(input)) return invalid('payment link request', [])(input.left)
-    return run({
+  const createValidatedPaymentLink: Client['createValidatedPaymentLink'] = (
+    request,
+    options = {},
+  ) =>
+    run({
       operation: CHECKOUT,
       kind: 'paymentLink',
       method: 'POST',
       path: '/paymentlink/checkout',
-      body: PaymentLinkRequestCodec.encode(input.right),
+      body: PaymentLinkRequestCodec.encode(request),
       auth: 'paymentLink',
       decode: decodePaymentLink,
       optIn: options.retry === true,
       signal: options.signal,
       secrets: [],
     })
+
+  const createPaymentLink: Client['createPaymentLink'] = (request, options = {}) => {
+    const input = validate(PaymentLinkRequestCodec)(request)
+    if (E.isLeft(input)) return invalid('payment link request', [])(input.left)
+    return createValidatedPaymentLink(input.right, options)
   }
 
   const getOrder: Client['getOrder'] = (orderCode, options = {}) => {
@@ -196,6 +202,7 @@ export const createClientWith = (config: ClientConfigWithRuntime): Client => {
     createPaymentMethod,
     charge,
     createPaymentLink,
+    createValidatedPaymentLink,
     getOrder,
     chargeWith3ds,
     waitForOrderStatus: waitForOrderStatus({ getOrder, invalid, now, sleep }),

@@ -8,6 +8,7 @@ import { createClient } from '../../src/edge/DefaultClient.js'
 import { createClientWith } from '../../src/client/ClientWith.js'
 import { traverseWithConcurrency } from '../../src/client/Concurrency.js'
 import { validate } from '../../src/model/FieldError.js'
+import { PaymentLinkRequest } from '../../src/model/PaymentLink.js'
 import type { PaykitError } from '../../src/client/PaykitError.js'
 import type {
   Transport,
@@ -276,6 +277,28 @@ describe('Client: endpoints', () => {
       { amount: 25, orderName: 'PaymentLink Order', expirationMinutes: 1440 },
     ])
     expect(service.count('POST /api/token')).toBe(0)
+  })
+
+  it('sends an already-validated payment link request as createPaymentLink does, without validating it again', async () => {
+    const service = fakeService({ 'POST /api/paymentlink/checkout': [json(200, link)] })
+    const c = client(service, { credentials: { ...credentials, apiKey: 'key-1' } })
+    const request = validate(PaymentLinkRequest)({ amount: 25 })
+    if (E.isLeft(request)) throw new Error('the request is valid')
+    expect(await c.createValidatedPaymentLink(request.right, { retry: true })()).toEqual(
+      E.right(link),
+    )
+    expect(service.bodies('POST /api/paymentlink/checkout')).toEqual([
+      { amount: 25, orderName: 'PaymentLink Order', expirationMinutes: 1440 },
+    ])
+    // What it is given is trusted: a request the codec would refuse is sent as it is.
+    const unchecked = { ...request.right, expirationMinutes: 0 }
+    expect(await c.createValidatedPaymentLink(unchecked)()).toEqual(E.right(link))
+    expect(service.bodies('POST /api/paymentlink/checkout')[1]).toMatchObject({
+      expirationMinutes: 0,
+    })
+    const refused = await c.createPaymentLink({ amount: 25, expirationMinutes: 0 })()
+    expect(E.isLeft(refused) && refused.left._tag).toBe('ValidationError')
+    expect(service.bodies('POST /api/paymentlink/checkout')).toHaveLength(2)
   })
 
   it('uses the access token for payment links when no API key is configured', async () => {
