@@ -38,6 +38,13 @@ module.exports = {
       to: { path: '^packages/(testkit|n8n-nodes)/|@paykit/testkit|n8n-nodes-paykit' },
     },
     {
+      name: 'n8n-nodes-shared-never-imports-nodes',
+      severity: 'error',
+      comment: 'shared/ is what the nodes build on: the constants it needs live in shared/.',
+      from: { path: '^packages/n8n-nodes/shared/' },
+      to: { path: '^packages/n8n-nodes/(nodes|credentials)/' },
+    },
+    {
       name: 'testkit-and-nodes-never-meet',
       severity: 'error',
       from: { path: '^packages/(testkit)/src/' },

@@ -12,7 +12,6 @@ import type { Client, PaykitError } from '@paykit/core/pure'
 import { traverseWithConcurrency } from '@paykit/core/pure'
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow'
 import { NodeOperationError } from 'n8n-workflow'
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../nodes/Paykit/descriptions/options'
 import { executionClient } from './client'
 import type { ItemError } from './errors'
 import { errorJson, redactedNode, toNodeError } from './errors'
@@ -21,13 +20,22 @@ import { errorJson, redactedNode, toNodeError } from './errors'
 // model
 // -------------------------------------------------------------------------------------
 
+/** The concurrency bound of the operations that may run items side by side. */
+export const DEFAULT_CONCURRENCY = 8
+
+/** The most items in flight a user may ask for. */
+export const MAX_CONCURRENCY = 64
+
 /**
  * An operation of the node. `prepare` reads item `itemIndex`'s parameters and validates
  * them with the core (no request); `send` makes the calls and gives the output JSON.
- * `concurrent` says whether items may run side by side (never for a charge or a card).
+ * `concurrent` says whether items may run side by side (never for a charge or a card);
+ * `toolSafe` whether an AI agent may run it as a tool (nothing that moves money or takes
+ * card data).
  */
 export interface Operation<A> {
   readonly concurrent: boolean
+  readonly toolSafe: boolean
   readonly prepare: (ctx: IExecuteFunctions, itemIndex: number) => E.Either<PaykitError, A>
   readonly send: (
     client: Client,

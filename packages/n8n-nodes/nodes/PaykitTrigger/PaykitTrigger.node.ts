@@ -121,7 +121,7 @@ export class PaykitTrigger implements INodeType {
   description: INodeTypeDescription = {
     displayName: 'Paykit Trigger',
     name: 'paykitTrigger',
-    icon: { light: 'file:paykit.svg', dark: 'file:paykit.dark.svg' },
+    icon: { light: 'file:../../icons/paykit.svg', dark: 'file:../../icons/paykit.dark.svg' },
     group: ['trigger'],
     version: 1,
     subtitle: '={{$parameter["events"].join(", ")}}',

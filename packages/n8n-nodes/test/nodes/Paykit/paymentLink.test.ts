@@ -415,10 +415,15 @@ describe('Payment Link -> Create: amounts given as text', () => {
 // the line-item form
 // -------------------------------------------------------------------------------------
 
+/** The description of the node's version 1, as n8n reads it from the versioned node. */
+const paykitV1 = () => {
+  const v1 = new dist.node.Paykit().nodeVersions[1]
+  if (v1 === undefined) throw new Error('the Paykit node has no version 1')
+  return v1.description
+}
+
 const lineItemValues = (): ReadonlyArray<INodeProperties> => {
-  const lineItems = new dist.node.Paykit().description.properties.find(
-    (p) => p.name === 'lineItems',
-  )
+  const lineItems = paykitV1().properties.find((p) => p.name === 'lineItems')
   const options = (lineItems?.options ?? []) as ReadonlyArray<{
     name: string
     values?: ReadonlyArray<INodeProperties>
@@ -429,7 +434,7 @@ const lineItemValues = (): ReadonlyArray<INodeProperties> => {
 describe('Payment Link -> Create: the line-item form shows the fields of the chosen type', () => {
   it('a Catalogue SKU shows SKU and Quantity; a One-Time Product its name, price, image, shipping and Quantity', () => {
     // As the editor asks it, for the line item at parameters.lineItems.item[0].
-    const description = new dist.node.Paykit().description
+    const description = paykitV1()
     const shownFor = (kind: string) =>
       lineItemValues()
         .filter((p) =>
@@ -460,7 +465,7 @@ describe('Payment Link -> Create: the line-item form shows the fields of the cho
   })
 
   it("n8n's own reading of the parameters keeps only the chosen type's fields", () => {
-    const description = new dist.node.Paykit().description
+    const description = paykitV1()
     const parameters = {
       resource: 'paymentLink',
       operation: 'create',

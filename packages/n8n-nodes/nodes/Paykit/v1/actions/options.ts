@@ -1,26 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow'
-
-/** The concurrency bound of the operations that may run items side by side. */
-export const DEFAULT_CONCURRENCY = 8
-
-/** The most items in flight a user may ask for. */
-export const MAX_CONCURRENCY = 64
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../../../shared/items'
 
 /**
  * The `Options` collection of an operation: the time limit of each HTTP request and, for
- * operations safe to run side by side, how many items run at once, and for link creation
- * whether an uncertain failure may be sent again.
+ * an operation safe to run side by side, how many items run at once, then the operation's
+ * own `extra` options (link creation: whether an uncertain failure may be sent again).
  */
 export const requestOptions = (
-  resource: ReadonlyArray<string>,
-  operation: ReadonlyArray<string>,
   concurrent: boolean,
+  extra: ReadonlyArray<INodeProperties>,
 ): INodeProperties => ({
   displayName: 'Options',
   name: 'options',
   type: 'collection',
   placeholder: 'Add Option',
-  displayOptions: { show: { resource: [...resource], operation: [...operation] } },
   default: {},
   options: [
     ...(concurrent
@@ -33,17 +26,9 @@ export const requestOptions = (
             default: DEFAULT_CONCURRENCY,
             description: `How many items are sent at once (1 to ${MAX_CONCURRENCY}). Output keeps the input order.`,
           },
-          {
-            displayName: 'Retry Uncertain Link Creation',
-            name: 'retryUncertain',
-            type: 'boolean' as const,
-            displayOptions: { show: { '/operation': ['create'] } },
-            default: false,
-            description:
-              'Whether to send a link creation again when it may have reached the service (a timeout, a dropped connection). A repeat can create a second link for the order.',
-          },
         ]
       : []),
+    ...extra,
     {
       displayName: 'Request Timeout (Seconds)',
       name: 'timeout',

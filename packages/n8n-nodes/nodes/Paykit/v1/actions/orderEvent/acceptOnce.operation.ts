@@ -12,8 +12,60 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow'
 import { NodeOperationError } from 'n8n-workflow'
-import { redactedNode } from '../../../shared/errors'
-import { DEFAULT_HISTORY_SIZE } from '../descriptions/orderEvent'
+import { redactedNode } from '../../../../../shared/errors'
+import type { OperationDescription, WholeBatch } from '../Action'
+
+// -------------------------------------------------------------------------------------
+// description
+// -------------------------------------------------------------------------------------
+
+/** The most event ids Accept Once remembers, by default (n8n's Remove Duplicates' default). */
+export const DEFAULT_HISTORY_SIZE = 10_000
+
+/** Order Event → Accept Once: its entry in the Operation list and its fields. */
+export const description: OperationDescription = {
+  option: {
+    name: 'Accept Once',
+    action: 'Accept each order event once',
+    description:
+      "Pass on each event ID the first time this node sees it and drop it ever after (kept in n8n's database)",
+  },
+  properties: [
+    {
+      displayName:
+        'Put this right after the Paykit Trigger: an event delivered again (a retry of the service, a replay) then runs the rest of the workflow once, across executions and restarts of n8n.',
+      name: 'acceptOnceNotice',
+      type: 'notice',
+      default: '',
+    },
+    {
+      displayName: 'Event ID',
+      name: 'eventId',
+      type: 'string',
+      required: true,
+      default: '={{ $json.id }}',
+      description: "The event's ID; the Paykit Trigger's output has it in `ID`",
+    },
+    {
+      displayName: 'Options',
+      name: 'options',
+      type: 'collection',
+      placeholder: 'Add Option',
+      default: {},
+      options: [
+        {
+          displayName: 'History Size',
+          name: 'historySize',
+          type: 'number',
+          typeOptions: { minValue: 1 },
+          default: DEFAULT_HISTORY_SIZE,
+          description:
+            'How many event IDs are remembered; past that the oldest are forgotten. The service retries an event for far fewer than this many events.',
+        },
+      ],
+    },
+  ],
+}
 
 // -------------------------------------------------------------------------------------
 // utils
@@ -52,11 +104,11 @@ const idOf = (ctx: IExecuteFunctions, i: number): string => {
 }
 
 // -------------------------------------------------------------------------------------
-// operations
+// operation
 // -------------------------------------------------------------------------------------
 
 /** Order Event → Accept Once: the input items whose event id is new, in input order. */
-export const acceptOnce = async (ctx: IExecuteFunctions): Promise<INodeExecutionData[]> => {
+const acceptOnce = async (ctx: IExecuteFunctions): Promise<INodeExecutionData[]> => {
   const items = ctx.getInputData()
   const ids = items.map((_, i) => idOf(ctx, i))
   const options = ctx.getNodeParameter('options', 0, {}) as { readonly historySize?: number }
@@ -77,3 +129,6 @@ export const acceptOnce = async (ctx: IExecuteFunctions): Promise<INodeExecution
   })
   return output
 }
+
+/** Order Event → Accept Once, over the whole batch; an AI agent never runs it. */
+export const operation: WholeBatch = { concurrent: false, toolSafe: false, runBatch: acceptOnce }

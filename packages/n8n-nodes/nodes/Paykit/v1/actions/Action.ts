@@ -1,0 +1,124 @@
+/**
+ * What an operation file of the node gives (`<resource>/<operation>.operation.ts`, as in
+ * n8n's own Airtable v2 node), and the resource that groups them: its entry in the
+ * Operation list, its fields, its flags (runs items side by side, safe as an AI tool) and
+ * how it runs. The router, the tool guard and the Options collection are derived from
+ * these; nothing about an operation is written anywhere else.
+ */
+import type {
+  IExecuteFunctions,
+  INodeExecutionData,
+  INodeProperties,
+  INodePropertyOptions,
+} from 'n8n-workflow'
+import type { Operation } from '../../../../shared/items'
+import { runOperation } from '../../../../shared/items'
+import { requestOptions } from './options'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * The `description` export of an operation file: its entry in the Operation list (its
+ * `value` is the file's name), its fields (shown for this operation only: the resource
+ * adds the display conditions) and the options its Options collection adds to the
+ * request options.
+ */
+export interface OperationDescription {
+  readonly option: Omit<INodePropertyOptions, 'value'> & { readonly action: string }
+  readonly properties: ReadonlyArray<INodeProperties>
+  readonly options?: ReadonlyArray<INodeProperties>
+}
+
+/**
+ * An operation that takes the whole batch of input items at once (Order Event → Accept
+ * Once), its own Options collection among its fields.
+ */
+export interface WholeBatch {
+  readonly concurrent: false
+  readonly toolSafe: boolean
+  readonly runBatch: (ctx: IExecuteFunctions) => Promise<INodeExecutionData[]>
+}
+
+/** One operation, ready for the router. */
+export interface Action {
+  readonly toolSafe: boolean
+  readonly option: INodePropertyOptions
+  readonly properties: ReadonlyArray<INodeProperties>
+  readonly execute: (ctx: IExecuteFunctions) => Promise<INodeExecutionData[]>
+}
+
+/** A resource: its entry in the Resource list, its Operation list, its fields, its actions. */
+export interface Resource {
+  readonly option: INodePropertyOptions
+  readonly operations: INodeProperties
+  readonly properties: ReadonlyArray<INodeProperties>
+  readonly actions: Readonly<Record<string, Action>>
+}
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+/** An operation file's exports as an action: items prepared, then sent, by `runOperation`. */
+export const action = <A>(
+  description: OperationDescription,
+  operation: Operation<A> | WholeBatch,
+): Omit<Action, 'option'> & { readonly option: OperationDescription['option'] } => ({
+  option: description.option,
+  toolSafe: operation.toolSafe,
+  properties:
+    'runBatch' in operation
+      ? description.properties
+      : [
+          ...description.properties,
+          requestOptions(operation.concurrent, description.options ?? []),
+        ],
+  execute:
+    'runBatch' in operation
+      ? (ctx) => operation.runBatch(ctx)
+      : (ctx) => runOperation(ctx, operation),
+})
+
+/** Shows `property` only for `operation` of `resource`, beside its own display conditions. */
+const shownFor = (resource: string, operation: string) => (property: INodeProperties) => ({
+  ...property,
+  displayOptions: {
+    ...property.displayOptions,
+    show: { ...property.displayOptions?.show, resource: [resource], operation: [operation] },
+  },
+})
+
+/**
+ * A resource from its operation files' actions, by operation name (the Operation list in
+ * that order), and the operation a new node starts with.
+ */
+export const resource = (
+  option: { readonly name: string; readonly value: string; readonly defaultOperation: string },
+  actions: Readonly<Record<string, ReturnType<typeof action>>>,
+): Resource => {
+  const { defaultOperation } = option
+  const entries = Object.entries(actions).map(([name, a]): [string, Action] => [
+    name,
+    {
+      ...a,
+      option: { ...a.option, value: name },
+      properties: a.properties.map(shownFor(option.value, name)),
+    },
+  ])
+  return {
+    option: { name: option.name, value: option.value },
+    operations: {
+      displayName: 'Operation',
+      name: 'operation',
+      type: 'options',
+      noDataExpression: true,
+      displayOptions: { show: { resource: [option.value] } },
+      options: entries.map(([, a]) => a.option),
+      default: defaultOperation,
+    },
+    properties: entries.flatMap(([, a]) => a.properties),
+    actions: Object.fromEntries(entries),
+  }
+}

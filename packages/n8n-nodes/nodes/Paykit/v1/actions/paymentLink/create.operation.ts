@@ -1,0 +1,425 @@
+/**
+ * Payment Link → Create: a hosted payment link for an order, from the node's fields or the
+ * whole request from the input item. Safe to run side by side and as an AI tool: a link
+ * creation is repeated only when the user opts in. Amounts given as text (a form's or a
+ * webhook's `"25.50"`, an expression's result) are converted exactly before the core
+ * validates the request (`shared/conversions`); the request, validated once here, is sent
+ * as it is (`createValidatedPaymentLink`).
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { pipe } from 'fp-ts/lib/function.js'
+import type { FieldError, PaymentLinkRequest as PaymentLinkRequestType } from '@paykit/core/pure'
+import {
+  PaymentLinkRequest,
+  PaymentLinkResponse,
+  validate,
+  validationError,
+} from '@paykit/core/pure'
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow'
+import { paymentLinkRequestFromInput } from '../../../../../shared/conversions'
+import type { Operation } from '../../../../../shared/items'
+import type { OperationDescription } from '../Action'
+
+// -------------------------------------------------------------------------------------
+// description
+// -------------------------------------------------------------------------------------
+
+/** A line item's field shown only for a one-time product (beside its Product Type). */
+const oneTimeProduct = { show: { kind: ['product'] } }
+
+const forCreateFields = { show: { orderSource: ['fields'] } }
+
+const retryUncertain: INodeProperties = {
+  displayName: 'Retry Uncertain Link Creation',
+  name: 'retryUncertain',
+  type: 'boolean',
+  default: false,
+  description:
+    'Whether to send a link creation again when it may have reached the service (a timeout, a dropped connection). A repeat can create a second link for the order.',
+}
+
+/** Payment Link → Create: its entry in the Operation list, its fields and options. */
+export const description: OperationDescription = {
+  option: {
+    name: 'Create',
+    action: 'Create a payment link',
+    description: 'Create a hosted payment link for an order (POST /paymentlink/checkout)',
+  },
+  properties: [
+    {
+      displayName: 'Order Source',
+      name: 'orderSource',
+      type: 'options',
+      noDataExpression: true,
+      options: [
+        {
+          name: 'Define Below',
+          value: 'fields',
+          description: 'Describe the order with the fields of this node',
+        },
+        {
+          name: 'From Input Item',
+          value: 'item',
+          description:
+            "Take the whole request from each item's JSON, fields named as in the Paykit API (amount or lineItems, orderReference, ...)",
+        },
+      ],
+      default: 'fields',
+    },
+    {
+      displayName: 'Request Field',
+      name: 'requestField',
+      type: 'string',
+      displayOptions: { show: { orderSource: ['item'] } },
+      default: '',
+      placeholder: 'order',
+      description:
+        'Name of the item field that holds the request (dots for nested fields). Leave empty to use the whole item.',
+    },
+    {
+      displayName: 'Order Described By',
+      name: 'orderBy',
+      type: 'options',
+      noDataExpression: true,
+      displayOptions: forCreateFields,
+      options: [
+        { name: 'Total Amount', value: 'amount' },
+        { name: 'Line Items', value: 'lineItems' },
+      ],
+      default: 'amount',
+    },
+    {
+      displayName: 'Amount',
+      name: 'amount',
+      type: 'number',
+      typeOptions: { minValue: 0, numberPrecision: 2 },
+      required: true,
+      displayOptions: {
+        show: {
+          orderSource: ['fields'],
+          orderBy: ['amount'],
+        },
+      },
+      default: 0,
+      description:
+        'Total order amount, greater than 0. An expression may give a text such as 25.50: it is read exactly.',
+    },
+    {
+      displayName: 'Line Items',
+      name: 'lineItems',
+      type: 'fixedCollection',
+      typeOptions: { multipleValues: true },
+      placeholder: 'Add Line Item',
+      required: true,
+      displayOptions: {
+        show: {
+          orderSource: ['fields'],
+          orderBy: ['lineItems'],
+        },
+      },
+      default: {},
+      options: [
+        {
+          name: 'item',
+          displayName: 'Line Item',
+          // Each type shows only its own fields: a catalogue SKU its SKU, a one-time product
+          // its name, price, image and shipping; both a quantity.
+          values: [
+            {
+              displayName: 'Image URL',
+              name: 'imageUrl',
+              type: 'string',
+              displayOptions: oneTimeProduct,
+              default: '',
+              description: 'Picture of the product on the checkout page (at most 512 characters)',
+            },
+            {
+              displayName: 'Price',
+              name: 'price',
+              type: 'number',
+              typeOptions: { minValue: 0 },
+              required: true,
+              displayOptions: oneTimeProduct,
+              default: 0,
+              description:
+                'Unit price, greater than 0. An expression may give a text such as 25.50: it is read exactly.',
+            },
+            {
+              displayName: 'Product Name',
+              name: 'name',
+              type: 'string',
+              required: true,
+              displayOptions: oneTimeProduct,
+              default: '',
+            },
+            {
+              displayName: 'Product Type',
+              name: 'kind',
+              type: 'options',
+              options: [
+                {
+                  name: 'Catalogue SKU',
+                  value: 'sku',
+                  description: 'A product already defined in the merchant portal',
+                },
+                {
+                  name: 'One-Time Product',
+                  value: 'product',
+                  description: 'A product described here: name, price, image, shipping',
+                },
+              ],
+              default: 'sku',
+            },
+            {
+              displayName: 'Quantity',
+              name: 'quantity',
+              type: 'number',
+              typeOptions: { minValue: 1 },
+              default: 1,
+            },
+            {
+              displayName: 'Requires Shipping',
+              name: 'requiresShipping',
+              type: 'boolean',
+              displayOptions: oneTimeProduct,
+              default: false,
+              description: 'Whether the buyer must give a shipping address',
+            },
+            {
+              displayName: 'SKU',
+              name: 'sku',
+              type: 'string',
+              required: true,
+              displayOptions: { show: { kind: ['sku'] } },
+              default: '',
+              placeholder: 'MUG-LOGO',
+              description: 'Stock-keeping unit of a product defined in the merchant portal',
+            },
+          ],
+        },
+      ],
+    },
+    {
+      displayName: 'Additional Fields',
+      name: 'additionalFields',
+      type: 'collection',
+      placeholder: 'Add Field',
+      displayOptions: forCreateFields,
+      default: {},
+      options: [
+        {
+          displayName: 'Cancel URL',
+          name: 'cancelUrl',
+          type: 'string',
+          default: '',
+          description: 'Where the buyer goes after cancelling',
+        },
+        {
+          displayName: 'Expiration (Minutes)',
+          name: 'expirationMinutes',
+          type: 'number',
+          typeOptions: { minValue: 1 },
+          default: 1440,
+          description: 'Link lifetime in minutes',
+        },
+        {
+          displayName: 'Location Code',
+          name: 'locationCode',
+          type: 'string',
+          default: '',
+          description: "Branch code; the store's default branch when empty",
+        },
+        {
+          displayName: 'Metadata',
+          name: 'metadata',
+          type: 'fixedCollection',
+          typeOptions: { multipleValues: true },
+          placeholder: 'Add Metadata',
+          default: {},
+          options: [
+            {
+              name: 'entry',
+              displayName: 'Entry',
+              values: [
+                { displayName: 'Name', name: 'name', type: 'string', default: '' },
+                { displayName: 'Value', name: 'value', type: 'string', default: '' },
+              ],
+            },
+          ],
+        },
+        {
+          displayName: 'Order Description',
+          name: 'orderDescription',
+          type: 'string',
+          typeOptions: { rows: 3 },
+          default: '',
+        },
+        {
+          displayName: 'Order Name',
+          name: 'orderName',
+          type: 'string',
+          default: '',
+          placeholder: 'PaymentLink Order',
+        },
+        {
+          displayName: 'Order Reference',
+          name: 'orderReference',
+          type: 'string',
+          default: '',
+          description: "The merchant's own reference for the order",
+        },
+        {
+          displayName: 'Success URL',
+          name: 'successUrl',
+          type: 'string',
+          default: '',
+          description: 'Where the buyer goes after paying',
+        },
+      ],
+    },
+  ],
+  options: [retryUncertain],
+}
+
+// -------------------------------------------------------------------------------------
+// utils
+// -------------------------------------------------------------------------------------
+
+interface LineItemParameters {
+  readonly kind?: 'sku' | 'product'
+  readonly sku?: string
+  readonly name?: string
+  /** A number, or the text an expression gave (converted with the request). */
+  readonly price?: number | string
+  readonly imageUrl?: string
+  readonly requiresShipping?: boolean
+  readonly quantity?: number
+}
+
+interface AdditionalFields {
+  readonly orderReference?: string
+  readonly orderName?: string
+  readonly orderDescription?: string
+  readonly successUrl?: string
+  readonly cancelUrl?: string
+  readonly locationCode?: string
+  readonly expirationMinutes?: number
+  readonly metadata?: { readonly entry?: ReadonlyArray<{ name?: string; value?: string }> }
+}
+
+const TEXT_FIELDS = [
+  'orderReference',
+  'orderName',
+  'orderDescription',
+  'successUrl',
+  'cancelUrl',
+  'locationCode',
+] as const
+
+/** A field left empty in the editor is absent from the request (its default applies). */
+const present = (fields: AdditionalFields): IDataObject => {
+  const out: IDataObject = {}
+  for (const name of TEXT_FIELDS) {
+    const value = fields[name]
+    if (typeof value === 'string' && value !== '') out[name] = value
+  }
+  if (fields.expirationMinutes !== undefined) out.expirationMinutes = fields.expirationMinutes
+  const metadata = fields.metadata?.entry ?? []
+  if (metadata.length > 0) out.metadata = metadata.map((m) => ({ name: m.name, value: m.value }))
+  return out
+}
+
+const lineItemOf = (item: LineItemParameters): IDataObject =>
+  item.kind === 'product'
+    ? {
+        product: {
+          name: item.name,
+          price: item.price,
+          ...(item.imageUrl ? { imageUrl: item.imageUrl } : {}),
+          requiresShipping: item.requiresShipping ?? false,
+        },
+        quantity: item.quantity,
+      }
+    : { sku: item.sku, quantity: item.quantity }
+
+const fieldAt = (json: IDataObject, path: string): unknown =>
+  path
+    .split('.')
+    .reduce<unknown>(
+      (value, key) =>
+        typeof value === 'object' && value !== null ? (value as IDataObject)[key] : undefined,
+      json,
+    )
+
+const prefixed = (prefix: string, errors: ReadonlyArray<FieldError>): ReadonlyArray<FieldError> =>
+  prefix === ''
+    ? errors
+    : errors.map((e) => ({ ...e, path: e.path === '' ? prefix : `${prefix}.${e.path}` }))
+
+/** The request of item `i`, as the user described it, before validation. */
+const requestOf = (ctx: IExecuteFunctions, i: number): { request: unknown; prefix: string } => {
+  if (ctx.getNodeParameter('orderSource', i) === 'item') {
+    const field = (ctx.getNodeParameter('requestField', i, '') as string).trim()
+    const json = ctx.getInputData()[i]?.json ?? {}
+    return { request: field === '' ? json : fieldAt(json, field), prefix: field }
+  }
+  const order: IDataObject =
+    ctx.getNodeParameter('orderBy', i) === 'amount'
+      ? { amount: ctx.getNodeParameter('amount', i) }
+      : {
+          lineItems: (ctx.getNodeParameter('lineItems.item', i, []) as LineItemParameters[]).map(
+            lineItemOf,
+          ),
+        }
+  return {
+    request: {
+      ...order,
+      ...present(ctx.getNodeParameter('additionalFields', i, {}) as AdditionalFields),
+    },
+    prefix: '',
+  }
+}
+
+/**
+ * The errors of a request: those of its amounts' conversion, then the core's, except the
+ * core's about a field whose conversion already failed (it would only say "must be a
+ * number" again).
+ */
+const requestErrors = (
+  conversion: ReadonlyArray<FieldError>,
+  core: ReadonlyArray<FieldError>,
+): ReadonlyArray<FieldError> => [
+  ...conversion,
+  ...core.filter((e) => !conversion.some((c) => c.path === e.path)),
+]
+
+// -------------------------------------------------------------------------------------
+// operation
+// -------------------------------------------------------------------------------------
+
+interface CreateInput {
+  readonly request: PaymentLinkRequestType
+  readonly retry: boolean
+}
+
+/** Payment Link → Create: items side by side; an AI agent may run it. */
+export const operation: Operation<CreateInput> = {
+  concurrent: true,
+  toolSafe: true,
+  prepare: (ctx, i) => {
+    const { request: given, prefix } = requestOf(ctx, i)
+    const { request, errors: conversion } = paymentLinkRequestFromInput(given)
+    const retry = (ctx.getNodeParameter('options.retryUncertain', i, false) as boolean) === true
+    const checked = validate(PaymentLinkRequest)(request)
+    const errors = requestErrors(conversion, E.isLeft(checked) ? checked.left : [])
+    return errors.length > 0 || E.isLeft(checked)
+      ? E.left(validationError(prefixed(prefix, errors), 'payment link request'))
+      : E.right({ request: checked.right, retry })
+  },
+  send: (client, { request, retry }, signal) =>
+    pipe(
+      client.createValidatedPaymentLink(request, { retry, ...(signal ? { signal } : {}) }),
+      TE.map((link): IDataObject => PaymentLinkResponse.encode(link)),
+    ),
+}
