@@ -14,12 +14,14 @@
 //                      [--engine vm|legacy] [--only paykit|http] [--cpu-prof]
 //                      [--baseline <dir>] [--helpers]
 //
-// --helpers: instead of the workflows, the same N requests (POST /paymentlink/checkout with
-// the API key, the same bodies, --concurrency in flight) sent straight through the path
-// n8n 2.41's request helpers take (`Container.get(OutboundHttp).requests().request`, a new
-// HTTP agent per request), through axios with a new agent per request, and through axios
-// with one kept-alive agent: what n8n's request path costs per request, and how much of it
-// is the new TCP connection a node cannot avoid.
+// --helpers: instead of the HTTP Request workflow, the same N requests (POST
+// /paymentlink/checkout with the API key, the same bodies, --concurrency in flight) sent
+// straight through the path n8n 2.41's request helpers take
+// (`Container.get(OutboundHttp).requests().request`, a new HTTP agent per request), through
+// axios with a new agent per request, and through axios with one kept-alive agent, in turn
+// with the paykit workflow: what n8n's request path costs per request, how much of it is
+// the new TCP connection a node cannot avoid, and the Paykit node's wall time against the
+// first (`pnpm bench`'s "Paykit node wall / n8n raw request path").
 //
 // --baseline <dir>: a third workflow, "baseline", the same as paykit with the Paykit node
 // loaded from <dir>/dist (a copy of an earlier build of packages/n8n-nodes), run in turn
@@ -271,15 +273,15 @@ const requestsOnce = async (kind, n) => {
 }
 
 const kinds = flags.helpers
-  ? Object.keys(requests)
+  ? ['paykit', ...Object.keys(requests)]
   : [
       ...(flags.only === undefined ? ['paykit', 'http'] : [flags.only]),
       ...(flags.baseline === undefined ? [] : ['baseline']),
     ]
-const measure = (kind, n) => (flags.helpers ? requestsOnce(kind, n) : runOnce(kind, n))
+const measure = (kind, n) =>
+  Object.hasOwn(requests, kind) ? requestsOnce(kind, n) : runOnce(kind, n)
 await useExpressionEngine(flags.engine)
 // Warm-up: the engine, node code and expression engine loaded and compiled once.
-if (flags.helpers) await runOnce('paykit', Math.min(ITEMS, 50))
 for (const kind of kinds) await measure(kind, Math.min(ITEMS, 50))
 
 const session = flags['cpu-prof'] ? new Session() : undefined

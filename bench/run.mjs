@@ -115,6 +115,9 @@ const section = async (name, task) => {
 }
 
 const n8n = await section('n8n', () => runJson(bench('n8n.mjs'), args.n8n))
+const n8nHelpers = await section('n8n --helpers', () =>
+  runJson(bench('n8n.mjs'), [...args.n8n, '--helpers']),
+)
 const client = await section('client', () => runJson(bench('client.mjs'), args.client))
 
 /** validate.mjs prints `valid:` / `invalid:` blocks of `  <peer>  <n> M/s|k/s|/s ...`. */
@@ -271,6 +274,18 @@ if (n8n.error === undefined) {
     p.wallMs / n8n.floorMs <= 1.5,
   )
   row('n8n Paykit node token requests', fmt(p.tokenRequests), '', '', '= 1', p.tokenRequests === 1)
+  if (n8nHelpers.error === undefined) {
+    const wall = n8nHelpers.paykit.wallMs
+    const raw = n8nHelpers.helper.wallMs
+    row(
+      `n8n Paykit node wall / n8n raw request path (--helpers, ${n8nHelpers.items} requests)`,
+      `${fmt(wall)} ms`,
+      `n8n request helpers ${fmt(raw)} ms`,
+      x(wall / raw),
+      '<= 1.2x',
+      wall / raw <= 1.2,
+    )
+  } else failed('n8n --helpers', n8nHelpers)
   row(
     'n8n CPU of the n8n process per item',
     `Paykit ${fmt(p.cpuMsPerItem)} ms`,
@@ -451,6 +466,7 @@ if (WRITE) {
     'Commands and inputs:',
     '',
     `- \`node bench/n8n.mjs\`: ${n8n.items ?? 1000} orders (\`{ amount, orderReference, orderName }\`) through n8n-core 2.41 \`WorkflowExecute\` in-process, expression engine '${n8n.engine ?? 'vm'}', sandbox with ${n8n.latencyMs ?? 20} ms latency behind a counting proxy (own process); Paykit node (Payment Link, Create, From Input Item, concurrency ${n8n.concurrency ?? 64}) vs HTTP Request node (latest version, POST /paymentlink/checkout, Using JSON \`={{ JSON.stringify($json) }}\`, Authorization header).`,
+    `- \`node bench/n8n.mjs --helpers\`: the same ${n8nHelpers.items ?? 1000} link requests sent straight through n8n 2.41's request path (\`OutboundHttp\`'s request, a new HTTP agent per request, as n8n's request helpers), in turn with the Paykit node's workflow in the same process: the Paykit node's wall time against n8n's raw request path.`,
     `- \`node bench/client.mjs\`: ${client.calls ?? 2000} \`GET /paymentlink/order/{code}\` through \`createClient\` (API key) vs bare \`fetch\` + \`json()\`, same headers, at 1 and 16 in flight; ratio = client time / fetch time.`,
     `- \`node ${rel(VALIDATE)}\`: ${validation.missing ? 'not present at this run' : 'validate vs io-ts decode, ajv 8, zod 4 (its own inputs; output below)'}.`,
     `- ${TESTKIT_SCRIPTS.length === 0 ? `\`${rel(SANDBOX_BENCH)}\`: not present at this run` : `${TESTKIT_SCRIPTS.map((p) => `\`node ${rel(p)} ${args.sandbox.join(' ')}\``).join(', ')}: the testkit's sandbox vs a bare node:http server (output below)`}.`,

@@ -32,6 +32,7 @@ describe('pnpm bench', () => {
     for (const figure of [
       'n8n Paykit node items/s',
       'n8n Paykit node token requests',
+      'n8n Paykit node wall / n8n raw request path',
       'client getOrder vs raw fetch, 1 in flight',
       'client getOrder vs raw fetch, 16 in flight',
       'sandbox GET order',
