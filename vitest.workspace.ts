@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 // The one file that lists the test projects (vitest 5 reads no workspace file by itself).
 // Tests that drive the n8n engine load n8n-core (and its isolated-vm expression engine) cold
@@ -24,12 +25,24 @@ const slow = {
 const skipWhenQuick = (files: ReadonlyArray<string>): { exclude?: Array<string> } =>
   quick ? { exclude: ['**/node_modules/**', ...files] } : {}
 
+// The real-n8n tests wait for the full n8n (scripts/n8n/install.sh, minutes on a fresh
+// clone, which `npm test` starts in the background): they run last, so that the other files
+// keep the workers busy meanwhile instead of every worker waiting on the install's lock.
+const needsFullN8n = (spec: TestSpecification): boolean => spec.moduleId.includes('/test/real-n8n/')
+class RealN8nLast extends BaseSequencer {
+  override async sort(files: Array<TestSpecification>): Promise<Array<TestSpecification>> {
+    const sorted = await super.sort(files)
+    return [...sorted.filter((f) => !needsFullN8n(f)), ...sorted.filter(needsFullN8n)]
+  }
+}
+
 export default defineConfig({
   test: {
     // Most test files wait on something else (a sandbox, Chromium, n8n, npm, its install):
     // vitest's default of one worker fewer than the cores would run them one at a time on
     // two cores, so at least two files run at once.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: RealN8nLast },
     projects: [
       {
         test: {

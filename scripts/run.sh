@@ -88,7 +88,7 @@ start_n8n_install() {
   fi
   say "installing n8n into .tools/n8n in the background (for the real-n8n tests: minutes, once; log in .tools/logs/n8n-install.log)"
   (
-    if nice -n 10 bash scripts/n8n/install.sh >"$LOGS/n8n-install.log" 2>&1; then
+    if bash scripts/n8n/install.sh >"$LOGS/n8n-install.log" 2>&1; then
       say "n8n $(tail -n 1 "$LOGS/n8n-install.log") installed in .tools/n8n"
     else
       say "installing n8n failed (.tools/logs/n8n-install.log); the real-n8n tests try again"
