@@ -31,6 +31,42 @@ module.exports = {
       to: { path: '^packages/core/src/(edge|browser)/' },
     },
     {
+      name: 'core-model-never-imports-machines',
+      severity: 'error',
+      comment:
+        'The model holds the codecs and rules, machines/ only the transitions over them: machines read the model, never the reverse (issue 22).',
+      from: { path: '^packages/core/src/model/' },
+      to: { path: '^packages/core/src/machines/' },
+    },
+    {
+      name: 'core-internal-imports-only-internal',
+      severity: 'error',
+      comment:
+        "internal/ is the bottom of the core: its helpers and the model's fast forms read no layer above it (a fast form takes its members from the codec it decodes).",
+      from: { path: '^packages/core/src/internal/' },
+      to: { path: '^packages/core/src/', pathNot: '^packages/core/src/internal/' },
+    },
+    {
+      name: 'core-model-imports-no-fast-form',
+      severity: 'error',
+      comment:
+        "A model file is its domain (codecs, rules, constructors): the fast forms of its codecs live in internal/fast* (issue 22). Only validate (model/FieldError) runs the compiler, internal/fastDecode, as Effect's Schema runs ParseResult.",
+      from: { path: '^packages/core/src/model/' },
+      to: {
+        path: '^packages/core/src/internal/fast',
+        pathNot: '^packages/core/src/internal/fastDecode[.]ts$',
+      },
+    },
+    {
+      name: 'core-only-validate-runs-the-fast-decoder',
+      severity: 'error',
+      from: {
+        path: '^packages/core/src/model/',
+        pathNot: '^packages/core/src/model/FieldError[.]ts$',
+      },
+      to: { path: '^packages/core/src/internal/fastDecode[.]ts$' },
+    },
+    {
       name: 'core-imports-no-other-package',
       severity: 'error',
       comment: 'Dependencies point one way: n8n-nodes -> core <- testkit.',

@@ -4,11 +4,15 @@
  * their auto-import in code that meant something else. Their grouped names are the
  * error constructors' `…Error` form (beside `httpError`, `decodeError`, `networkError`),
  * `cardLast4`, and `Money.multiply`; the old names still work, marked deprecated (an
- * editor shows them struck through and ranks them last).
+ * editor shows them struck through and ranks them last). The order-status machine is the
+ * namespace `OrderFlow`, as `ChargeFlow` and `Authentication` are (issue 22); its
+ * functions' earlier names, `canTransitionOrderStatus` and the others, are kept here
+ * the same way.
  *
  * @since 0.1.0
  */
 import { timeout as timeoutOf, unauthorized as unauthorizedOf } from './client/PaykitError.js'
+import * as OrderFlow from './machines/OrderFlow.js'
 import { subtotal as subtotalOf } from './model/PaymentLink.js'
 import { last4 as last4Of } from './model/PaymentMethod.js'
 
@@ -150,3 +154,78 @@ export const last4: typeof last4Of = last4Of
  * @since 0.1.0
  */
 export const subtotal: typeof subtotalOf = subtotalOf
+
+/**
+ * @deprecated Use `OrderFlow.canTransition` (the same function): the order-status machine
+ * is the namespace `OrderFlow`, as `ChargeFlow` is.
+ *
+ * @example
+ * ```ts
+ * import { OrderFlow, canTransitionOrderStatus } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(canTransitionOrderStatus, OrderFlow.canTransition)
+ * assert.equal(canTransitionOrderStatus('PAID')('PENDING'), true)
+ * ```
+ *
+ * @category deprecated
+ * @since 0.1.0
+ */
+export const canTransitionOrderStatus: typeof OrderFlow.canTransition = OrderFlow.canTransition
+
+/**
+ * @deprecated Use `OrderFlow.isTerminal` (the same function): the order-status machine is
+ * the namespace `OrderFlow`, as `ChargeFlow` is.
+ *
+ * @example
+ * ```ts
+ * import { OrderFlow, isTerminalOrderStatus } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(isTerminalOrderStatus, OrderFlow.isTerminal)
+ * assert.equal(isTerminalOrderStatus('CANCELLED'), true)
+ * ```
+ *
+ * @category deprecated
+ * @since 0.1.0
+ */
+export const isTerminalOrderStatus: typeof OrderFlow.isTerminal = OrderFlow.isTerminal
+
+/**
+ * @deprecated Use `OrderFlow.reduce` (the same function): the order-status machine is the
+ * namespace `OrderFlow`, as `ChargeFlow` is.
+ *
+ * @example
+ * ```ts
+ * import { OrderFlow, reduceOrderStatus } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(reduceOrderStatus, OrderFlow.reduce)
+ * assert.deepEqual(reduceOrderStatus('PENDING', 'PAID'), E.right('PAID'))
+ * ```
+ *
+ * @category deprecated
+ * @since 0.1.0
+ */
+export const reduceOrderStatus: typeof OrderFlow.reduce = OrderFlow.reduce
+
+/**
+ * @deprecated Use `OrderFlow.transition` (the same function): the order-status machine is
+ * the namespace `OrderFlow`, as `ChargeFlow` is.
+ *
+ * @example
+ * ```ts
+ * import { OrderFlow, transitionOrderStatus } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { pipe } from 'fp-ts/lib/function.js'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(transitionOrderStatus, OrderFlow.transition)
+ * assert.deepEqual(pipe('PENDING', transitionOrderStatus('PAID')), E.right('PAID'))
+ * ```
+ *
+ * @category deprecated
+ * @since 0.1.0
+ */
+export const transitionOrderStatus: typeof OrderFlow.transition = OrderFlow.transition

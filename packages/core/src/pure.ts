@@ -43,14 +43,8 @@ export * as ChargeFlow from './machines/ChargeFlow.js'
 export type { ChargeFlowEvent, ChargeFlowState } from './machines/ChargeFlow.js'
 export * from './model/PaymentLink.js'
 export * from './model/Order.js'
-export {
-  OrderStatus,
-  orderStatuses,
-  canTransition as canTransitionOrderStatus,
-  isTerminal as isTerminalOrderStatus,
-  reduce as reduceOrderStatus,
-  transition as transitionOrderStatus,
-} from './machines/OrderStatus.js'
+export * from './model/OrderStatus.js'
+export * as OrderFlow from './machines/OrderFlow.js'
 export * from './model/Problem.js'
 export * from './machines/TransitionError.js'
 
@@ -82,11 +76,15 @@ export * from './client/ClientWith.js'
 // grouped names for generic ones, and the generic names, deprecated (issue 18)
 // -------------------------------------------------------------------------------------
 export {
+  canTransitionOrderStatus,
   cardLast4,
+  isTerminalOrderStatus,
   last4,
+  reduceOrderStatus,
   subtotal,
   timeout,
   timeoutError,
+  transitionOrderStatus,
   unauthorized,
   unauthorizedError,
 } from './Aliases.js'

@@ -35,5 +35,35 @@ describe('generic names of @paykit/core (issue 18)', () => {
         Object.fromEntries(grouped.map((n) => [n, false])),
       )
     }
+  }, 60_000) // a TypeScript program per entry: 6 s on a busy machine
+})
+
+const ORDER_STATUS = [
+  'canTransitionOrderStatus',
+  'isTerminalOrderStatus',
+  'reduceOrderStatus',
+  'transitionOrderStatus',
+] as const
+
+describe('the order-status machine as the namespace OrderFlow (issue 22)', () => {
+  it('keeps its earlier names, the same functions', () => {
+    for (const entry of [core, pure]) {
+      expect(entry.canTransitionOrderStatus).toBe(entry.OrderFlow.canTransition)
+      expect(entry.isTerminalOrderStatus).toBe(entry.OrderFlow.isTerminal)
+      expect(entry.reduceOrderStatus).toBe(entry.OrderFlow.reduce)
+      expect(entry.transitionOrderStatus).toBe(entry.OrderFlow.transition)
+    }
   })
+
+  it('marks the earlier names deprecated at both entries, and not OrderFlow', () => {
+    for (const file of ['index.ts', 'pure.ts']) {
+      expect(deprecation(join(src, file), ORDER_STATUS)).toEqual(
+        Object.fromEntries(ORDER_STATUS.map((n) => [n, true])),
+      )
+      expect(deprecation(join(src, file), ['OrderFlow', 'OrderStatus'])).toEqual({
+        OrderFlow: false,
+        OrderStatus: false,
+      })
+    }
+  }, 60_000) // a TypeScript program per entry
 })

@@ -13,16 +13,18 @@ import {
   failed,
   type FastDecoder,
   type FastPathBuilder,
-  primitiveOf,
+  markUnrolled,
   withFastPath,
-} from './fastDecode.js'
+} from './fastDecoder.js'
 import {
   defaultDecoder,
   isRefusingAbsent,
   nullableDecoder,
   primitiveDecoder,
+  primitiveOf,
   type Quick,
   refusesAbsent,
+  withOneOfForm,
 } from './fastForm.js'
 
 // -------------------------------------------------------------------------------------
@@ -396,5 +398,120 @@ export const oneOf = <L extends string>(
       t.identity,
     ),
     () => (u) => (is(u) ? u : FAIL),
+  )
+}
+
+// -------------------------------------------------------------------------------------
+// codecs with a fast form of their own
+// -------------------------------------------------------------------------------------
+
+/**
+ * Marks `codec`, a record of the model, as decoded by its fast form in `fastRecords` (found
+ * by its name, which must be unique among the core's records): its members read by name.
+ */
+export const unrolled = <C extends t.Decoder<unknown, unknown>>(codec: C): C => markUnrolled(codec)
+
+/**
+ * A codec whose decoding is `decode`: the value, or `undefined` for input it refuses,
+ * reported as `issueOf(u)`. Valid input decodes through `decode` alone, no `Either` made.
+ */
+export const decoding = <A, O>(
+  name: string,
+  is: t.Is<A>,
+  decode: (u: unknown) => A | undefined,
+  issueOf: (u: unknown) => FieldIssue,
+  encode: t.Encode<A, O>,
+): t.Type<A, O, unknown> =>
+  withFastPath(
+    new t.Type<A, O, unknown>(
+      name,
+      is,
+      (u, c) => {
+        const a = decode(u)
+        return a === undefined ? failure<A>(u, c, issueOf(u)) : t.success(a)
+      },
+      encode,
+    ),
+    () => {
+      const fast: FastDecoder = (u) => {
+        const a = decode(u)
+        return a === undefined ? FAIL : a
+      }
+      return decode(undefined) === undefined ? refusesAbsent(fast) : fast
+    },
+  )
+
+/**
+ * `refine` for a codec that decodes JSON numbers (`Money`): `holds` tells from the number
+ * itself whether its decoded value keeps `predicate`, so a number that breaks the rule is
+ * refused before it is decoded.
+ */
+export const refineNumber = <A, O>(
+  codec: t.Type<A, O, unknown>,
+  predicate: (a: A) => boolean,
+  holds: (n: number) => boolean,
+  issue: FieldIssue,
+  name: string,
+): t.Type<A, O, unknown> =>
+  withFastPath(refine(codec, predicate, issue, name), (compile) => {
+    const inner = compile(codec)
+    const refined: FastDecoder = (u) => {
+      if (typeof u === 'number') return holds(u) ? inner(u) : FAIL
+      const a = inner(u)
+      return failed(a) || !predicate(a as A) ? FAIL : a
+    }
+    return isRefusingAbsent(inner) ? refusesAbsent(refined) : refined
+  })
+
+const isObject = (u: unknown): u is Readonly<Record<string, unknown>> =>
+  u !== null && typeof u === 'object' && !Array.isArray(u)
+
+/**
+ * `codec`, whose valid input is a record giving exactly one of `first` and `second` (not
+ * `undefined`) and decoding as that key's codec: its fast form runs that codec alone.
+ */
+export const chosenByKey = <A, O>(
+  codec: t.Type<A, O, unknown>,
+  [first, firstCodec]: readonly [string, t.Decoder<unknown, unknown>],
+  [second, secondCodec]: readonly [string, t.Decoder<unknown, unknown>],
+): t.Type<A, O, unknown> =>
+  withFastPath(codec, (compile) => {
+    const firstOf = compile(firstCodec)
+    const secondOf = compile(secondCodec)
+    // One read per key, each at its own site (a keyed read of both would miss V8's cache).
+    return (u) => {
+      if (!isObject(u)) return FAIL
+      const hasFirst = u[first] !== undefined
+      if (hasFirst === (u[second] !== undefined)) return FAIL
+      return hasFirst ? firstOf(u) : secondOf(u)
+    }
+  })
+
+const NO_MEMBERS: object = Object.freeze({})
+
+/**
+ * The rule "at least one of `keys`" over a record, failing at each of them with `issue`
+ * when none is given (not `undefined`); anything but a record passes (its own codec says
+ * what it is). A branch of an intersection of records (so that its path is the record's),
+ * it adds no member: a walk of the record checks it from the members it visits.
+ */
+export const atLeastOneOf = (
+  keys: ReadonlyArray<string>,
+  issue: FieldIssue,
+  name: string,
+): t.Type<object, object, unknown> => {
+  const given = (u: Readonly<Record<string, unknown>>): boolean =>
+    keys.some((k) => u[k] !== undefined)
+  return withFastPath(
+    new t.Type<object, object, unknown>(
+      name,
+      (u): u is object => isObject(u) && given(u),
+      (u, c) =>
+        !isObject(u) || given(u)
+          ? t.success({})
+          : t.failures(keys.map((k) => failureAt(u, c, [k], issue))),
+      (a) => a,
+    ),
+    () => withOneOfForm((u) => (!isObject(u) || given(u) ? NO_MEMBERS : FAIL), keys),
   )
 }

@@ -7,8 +7,9 @@
  *
  * io-ts's own combinators (`type`, `partial`, `exact`, `intersection`, `array`, `union`,
  * `readonly`, refinements and the primitives) are compiled here with io-ts's semantics;
- * the core's combinators register their fast form with {@link withFastPath}; any other
- * codec runs its own `validate`.
+ * the core's combinators register their fast form with `withFastPath` (`fastDecoder`), the
+ * model's records marked `unrolled` find theirs by name in `fastRecords`; any other codec
+ * runs its own `validate`.
  *
  * An exact `type` or `partial`, and an intersection of them, decodes a record by one
  * `for...in` walk of its keys (`fastRecord`), which builds the value in io-ts's key order;
@@ -17,8 +18,16 @@
  * inputs it most often gets and leave the rest to that walk (`structural`).
  */
 import * as t from 'io-ts'
-import { type Compile, FAIL, failed, type FastDecoder } from './fastDecoder.js'
-import { type Primitive, primitiveDecoder, refusesAbsent } from './fastForm.js'
+import {
+  builderOf,
+  type Compile,
+  FAIL,
+  failed,
+  type FastDecoder,
+  isUnrolled,
+} from './fastDecoder.js'
+import { primitiveDecoder, primitiveOf, refusesAbsent } from './fastForm.js'
+import { unrolledForms } from './fastRecords.js'
 import { exactMerge, exactRecord } from './fastRecord.js'
 import { type Branch, MAX_MEMBERS } from './fastSlots.js'
 import { walkable } from './ownKeys.js'
@@ -29,25 +38,11 @@ import { walkable } from './ownKeys.js'
 
 export { asIs, FAIL, failed, type FastDecoder } from './fastDecoder.js'
 
-/**
- * Builds the fast decoder of a codec from the fast decoders of the codecs it wraps;
- * `structural` compiles the codec as if it had no fast path of its own (from its io-ts
- * structure), for a fast path that handles the commonest inputs and leaves the rest to it.
- */
-export type FastPathBuilder = (compile: Compile, structural: () => FastDecoder) => FastDecoder
-
 // -------------------------------------------------------------------------------------
 // registry
 // -------------------------------------------------------------------------------------
 
-const builders = new WeakMap<object, FastPathBuilder>()
 const compiled = new WeakMap<object, FastDecoder>()
-
-/** Records how to decode `codec` fast (a core combinator); returns `codec`. */
-export const withFastPath = <T extends object>(codec: T, build: FastPathBuilder): T => {
-  builders.set(codec, build)
-  return codec
-}
 
 // -------------------------------------------------------------------------------------
 // io-ts semantics
@@ -80,20 +75,6 @@ const AS_IS = new Set([
   'LiteralType',
   'KeyofType',
 ])
-
-/** The `typeof` of the values io-ts's `string`, `number` or `boolean` accepts, if `codec` is one. */
-export const primitiveOf = (codec: t.Decoder<unknown, unknown>): Primitive | undefined => {
-  switch ((codec as Tagged)._tag) {
-    case 'StringType':
-      return 'string'
-    case 'NumberType':
-      return 'number'
-    case 'BooleanType':
-      return 'boolean'
-    default:
-      return undefined
-  }
-}
 
 /** io-ts's `getProps`: the members an `exact` codec keeps. */
 const propsOf = (codec: Tagged): Readonly<Record<string, unknown>> | undefined => {
@@ -252,10 +233,10 @@ const exactBranchesOf = (
 }
 
 const build = (codec: t.Decoder<unknown, unknown>): FastDecoder => {
-  const own = builders.get(codec)
-  return own === undefined
-    ? buildStructural(codec)
-    : own(fastDecoderOf, () => buildStructural(codec))
+  const structural = (): FastDecoder => buildStructural(codec)
+  const own = builderOf(codec)
+  if (own !== undefined) return own(fastDecoderOf, structural)
+  return isUnrolled(codec) ? unrolledForms(codec, fastDecoderOf, structural) : structural()
 }
 
 /** The fast decoder of `codec` from its io-ts structure, whatever fast path it has. */

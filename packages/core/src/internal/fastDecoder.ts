@@ -23,3 +23,66 @@ export const asIs = (decoder: FastDecoder, v: unknown): boolean => decoder(v) ==
 
 /** Compiles a codec into its fast decoder (once: compiled decoders are cached). */
 export type Compile = (codec: t.Decoder<unknown, unknown>) => FastDecoder
+
+/**
+ * Builds the fast decoder of a codec from the fast decoders of the codecs it wraps;
+ * `structural` compiles the codec as if it had no fast path of its own (from its io-ts
+ * structure), for a fast path that handles the commonest inputs and leaves the rest to it.
+ */
+export type FastPathBuilder = (compile: Compile, structural: () => FastDecoder) => FastDecoder
+
+const builders = new WeakMap<object, FastPathBuilder>()
+
+/** Records how to decode `codec` fast (a core combinator); returns `codec`. */
+export const withFastPath = <T extends object>(codec: T, build: FastPathBuilder): T => {
+  builders.set(codec, build)
+  return codec
+}
+
+/** How to decode `codec` fast, if a combinator recorded it. */
+export const builderOf = (codec: object): FastPathBuilder | undefined => builders.get(codec)
+
+const unrolled = new WeakSet<object>()
+
+/**
+ * Marks `codec` as a record of the model whose fast form, read member by member, is
+ * registered under its name in `fastRecords` (the model does not import it); returns
+ * `codec`.
+ */
+export const markUnrolled = <T extends object>(codec: T): T => {
+  unrolled.add(codec)
+  return codec
+}
+
+/** Whether `codec` was marked by {@link markUnrolled}. */
+export const isUnrolled = (codec: object): boolean => unrolled.has(codec)
+
+/**
+ * The fast form of a record marked by {@link markUnrolled}: `codec` is that record, from
+ * which the form takes its members' codecs.
+ */
+export type UnrolledForm = (
+  codec: t.Decoder<unknown, unknown>,
+  compile: Compile,
+  structural: () => FastDecoder,
+) => FastDecoder
+
+/**
+ * The members of `codec`, a `type` (maybe `exact`) or `partial`, checked to be `keys` in
+ * this order: a form that reads members by name must read them all.
+ */
+export const membersOf = (
+  codec: t.Decoder<unknown, unknown>,
+  keys: ReadonlyArray<string>,
+): Readonly<Record<string, t.Decoder<unknown, unknown>>> => {
+  type Tagged = {
+    readonly _tag?: string
+    readonly type?: Tagged
+    readonly props?: Readonly<Record<string, t.Decoder<unknown, unknown>>>
+  }
+  const tagged = codec as Tagged
+  const props = (tagged._tag === 'ExactType' ? tagged.type : tagged)?.props
+  if (props === undefined || Object.keys(props).join() !== keys.join())
+    throw new Error(`${codec.name}: its members are not ${keys.join(', ')}; update its fast form`)
+  return props
+}

@@ -4,6 +4,7 @@
  * inline instead of calling its decoder: most members of a request are of this kind, and
  * a call through a closure V8 cannot inline costs more than the check itself.
  */
+import type * as t from 'io-ts'
 import { FAIL, type FastDecoder } from './fastDecoder.js'
 
 // -------------------------------------------------------------------------------------
@@ -12,6 +13,20 @@ import { FAIL, type FastDecoder } from './fastDecoder.js'
 
 /** The `typeof` of the values a primitive codec accepts. */
 export type Primitive = 'string' | 'number' | 'boolean'
+
+/** The `typeof` of the values io-ts's `string`, `number` or `boolean` accepts, if `codec` is one. */
+export const primitiveOf = (codec: t.Decoder<unknown, unknown>): Primitive | undefined => {
+  switch ((codec as { readonly _tag?: string })._tag) {
+    case 'StringType':
+      return 'string'
+    case 'NumberType':
+      return 'number'
+    case 'BooleanType':
+      return 'boolean'
+    default:
+      return undefined
+  }
+}
 
 /**
  * A check a walk makes inline for a refinement, before any call of its predicate:

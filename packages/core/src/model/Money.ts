@@ -9,11 +9,9 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as Eq_ from 'fp-ts/lib/Eq.js'
 import type * as Monoid_ from 'fp-ts/lib/Monoid.js'
 import type * as Ord_ from 'fp-ts/lib/Ord.js'
-import * as t from 'io-ts'
-import { failure, refine, requiredOrType } from '../internal/codec.js'
+import type * as t from 'io-ts'
+import { decoding, refineNumber, requiredOrType } from '../internal/codec.js'
 import { decimalFromNumber } from '../internal/decimal.js'
-import { FAIL, failed, withFastPath } from '../internal/fastDecode.js'
-import { refusesAbsent } from '../internal/fastForm.js'
 
 // 40 significant digits: exact for 10^9 prices x 10^6 quantities x many lines.
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN })
@@ -362,28 +360,19 @@ const FINITE = { code: 'finite' } as const
  * @category codecs
  * @since 0.1.0
  */
-export const MoneyFromNumber: t.Type<Money, number, unknown> = withFastPath(
-  new t.Type<Money, number, unknown>(
-    'Money',
-    isMoney,
-    (u, c) =>
-      typeof u === 'number' && Number.isFinite(u)
-        ? t.success(ofFinite(u))
-        : isMoney(u) && u.isFinite()
-          ? t.success(u)
-          : failure(u, c, typeof u === 'number' ? FINITE : requiredOrType(u, 'number')),
-    toNumber,
-  ),
-  () =>
-    refusesAbsent((u) =>
-      typeof u === 'number'
-        ? Number.isFinite(u)
-          ? ofFinite(u)
-          : FAIL
-        : isMoney(u) && u.isFinite()
-          ? u
-          : FAIL,
-    ),
+export const MoneyFromNumber: t.Type<Money, number, unknown> = decoding(
+  'Money',
+  isMoney,
+  (u) =>
+    typeof u === 'number'
+      ? Number.isFinite(u)
+        ? ofFinite(u)
+        : undefined
+      : isMoney(u) && u.isFinite()
+        ? u
+        : undefined,
+  (u) => (typeof u === 'number' ? FINITE : requiredOrType(u, 'number')),
+  toNumber,
 )
 
 /**
@@ -404,20 +393,10 @@ export const MoneyFromNumber: t.Type<Money, number, unknown> = withFastPath(
  * @category codecs
  * @since 0.1.0
  */
-export const PositiveMoney: t.Type<Money, number, unknown> = withFastPath(
-  refine(
-    MoneyFromNumber,
-    isPositive,
-    { code: 'minimum', minimum: 0, inclusive: false },
-    'PositiveMoney',
-  ),
-  // A number's sign is the Decimal's: checked before it is made.
-  (compile) => {
-    const money = compile(MoneyFromNumber)
-    return refusesAbsent((u) => {
-      if (typeof u === 'number') return u > 0 ? money(u) : FAIL
-      const m = money(u)
-      return failed(m) || !isPositive(m as Money) ? FAIL : m
-    })
-  },
+export const PositiveMoney: t.Type<Money, number, unknown> = refineNumber(
+  MoneyFromNumber,
+  isPositive,
+  (n) => n > 0, // a number's sign is the Decimal's
+  { code: 'minimum', minimum: 0, inclusive: false },
+  'PositiveMoney',
 )

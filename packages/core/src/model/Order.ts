@@ -10,84 +10,9 @@
  * @since 0.1.0
  */
 import * as t from 'io-ts'
-import { Int, IsoDateTime, nullable, refine } from '../internal/codec.js'
-import { FAIL, arrayOf, withFastPath } from '../internal/fastDecode.js'
+import { Int, IsoDateTime, nullable, refine, unrolled } from '../internal/codec.js'
 import { MoneyFromNumber } from './Money.js'
-import { OrderStatus } from '../machines/OrderStatus.js'
-
-// -------------------------------------------------------------------------------------
-// fast paths
-// -------------------------------------------------------------------------------------
-
-// The records below register a fast form that reads each member by name: `validate`'s
-// generic form of an io-ts `type` is one loop for every record, whose reads and calls by
-// key miss V8's caches between requests (an order cost 3x its hot-loop time in the
-// client). Each takes io-ts's steps: members read in order, the input copied at the first
-// that changes and later members read from the copy, so the value is io-ts's. A member
-// that decodes to itself is checked with its codec's `is`.
-
-const isRecord = t.UnknownRecord.is
-
-/**
- * io-ts's copy of a record, `Object.assign({}, u)`, as a spread (V8 clones a JSON object
- * at once: an order decoded 2.7x slower with `Object.assign`), the same copy but for an
- * own `__proto__` key, which `Object.assign` sets as the copy's prototype.
- */
-const copyOf = (u: Record<string, unknown>): Record<string, unknown> =>
-  Object.hasOwn(u, '__proto__') ? Object.assign({}, u) : { ...u }
-
-const isStringOrNull = (u: unknown): boolean => u === null || typeof u === 'string'
-
-/** The value of the `width` ASCII digits of `s` at `at`, or -1 if one is not a digit. */
-const digitsAt = (s: string, at: number, width: number): number => {
-  let n = 0
-  for (let i = at; i < at + width; i++) {
-    const d = s.charCodeAt(i) - 48
-    if (d < 0 || d > 9) return -1
-    n = n * 10 + d
-  }
-  return n
-}
-
-/**
- * Whether `s` is a date-time as `toISOString` writes it (`2026-11-24T12:00:00.000Z`) with
- * fields every month has (day <= 28, hour <= 23): then `IsoDateTime.is(s)` holds on any
- * engine, without its regex and `Date.parse` (~2-4 µs of a decode under load). False
- * leaves `s` to `IsoDateTime.is`.
- */
-const isPlainIsoDateTime = (s: string): boolean => {
-  if (s.length !== 24) return false
-  const month = digitsAt(s, 5, 2)
-  const day = digitsAt(s, 8, 2)
-  const hour = digitsAt(s, 11, 2)
-  const minute = digitsAt(s, 14, 2)
-  const second = digitsAt(s, 17, 2)
-  return (
-    digitsAt(s, 0, 4) >= 0 &&
-    digitsAt(s, 20, 3) >= 0 &&
-    s.charCodeAt(4) === 45 && // -
-    s.charCodeAt(7) === 45 &&
-    s.charCodeAt(10) === 84 && // T
-    s.charCodeAt(13) === 58 && // :
-    s.charCodeAt(16) === 58 &&
-    s.charCodeAt(19) === 46 && // .
-    s.charCodeAt(23) === 90 && // Z
-    month >= 1 &&
-    month <= 12 &&
-    day >= 1 &&
-    day <= 28 &&
-    hour >= 0 &&
-    hour <= 23 &&
-    minute >= 0 &&
-    minute <= 59 &&
-    second >= 0 &&
-    second <= 59
-  )
-}
-
-/** `IsoDateTime.is`, the common case first. */
-const isIsoDateTime = (u: unknown): boolean =>
-  typeof u === 'string' && (isPlainIsoDateTime(u) || IsoDateTime.is(u))
+import { OrderStatus } from './OrderStatus.js'
 
 // -------------------------------------------------------------------------------------
 // leaf codecs
@@ -198,7 +123,7 @@ export const TimeZone = refine(t.string, isTimeZone, { code: 'timeZone' }, 'Time
  * @category codecs
  * @since 0.1.0
  */
-export const OrderLineItem = withFastPath(
+export const OrderLineItem = unrolled(
   t.type(
     {
       productId: Int,
@@ -212,38 +137,6 @@ export const OrderLineItem = withFastPath(
     },
     'OrderLineItem',
   ),
-  (compile) => {
-    const money = compile(MoneyFromNumber)
-    return (u) => {
-      if (!isRecord(u)) return FAIL
-      let a = u
-      if (!Int.is(a['productId']) || !isStringOrNull(a['sku']) || typeof a['name'] !== 'string')
-        return FAIL
-      const price = a['price']
-      const priceV = money(price)
-      if (priceV === FAIL) return FAIL
-      if (priceV !== price) {
-        a = copyOf(u)
-        a['price'] = priceV
-      }
-      const promoPrice = a['promoPrice']
-      const promoPriceV = money(promoPrice)
-      if (promoPriceV === FAIL) return FAIL
-      if (promoPriceV !== promoPrice) {
-        if (a === u) a = copyOf(u)
-        a['promoPrice'] = promoPriceV
-      }
-      if (!Int.is(a['quantity']) || !isStringOrNull(a['imageUrl'])) return FAIL
-      const subTotal = a['subTotal']
-      const subTotalV = money(subTotal)
-      if (subTotalV === FAIL) return FAIL
-      if (subTotalV !== subTotal) {
-        if (a === u) a = copyOf(u)
-        a['subTotal'] = subTotalV
-      }
-      return a
-    }
-  },
 )
 
 /**
@@ -267,7 +160,7 @@ export const OrderLineItem = withFastPath(
  * @category codecs
  * @since 0.1.0
  */
-export const TotalDetails = withFastPath(
+export const TotalDetails = unrolled(
   t.type(
     {
       shippingAmount: MoneyFromNumber,
@@ -276,35 +169,6 @@ export const TotalDetails = withFastPath(
     },
     'TotalDetails',
   ),
-  (compile) => {
-    const money = compile(MoneyFromNumber)
-    return (u) => {
-      if (!isRecord(u)) return FAIL
-      let a = u
-      const shipping = a['shippingAmount']
-      const shippingV = money(shipping)
-      if (shippingV === FAIL) return FAIL
-      if (shippingV !== shipping) {
-        a = copyOf(u)
-        a['shippingAmount'] = shippingV
-      }
-      const discount = a['discountAmount']
-      const discountV = money(discount)
-      if (discountV === FAIL) return FAIL
-      if (discountV !== discount) {
-        if (a === u) a = copyOf(u)
-        a['discountAmount'] = discountV
-      }
-      const surcharge = a['surchargeAmount']
-      const surchargeV = money(surcharge)
-      if (surchargeV === FAIL) return FAIL
-      if (surchargeV !== surcharge) {
-        if (a === u) a = copyOf(u)
-        a['surchargeAmount'] = surchargeV
-      }
-      return a
-    }
-  },
 )
 
 /**
@@ -331,7 +195,7 @@ export const TotalDetails = withFastPath(
  * @category codecs
  * @since 0.1.0
  */
-export const Store = withFastPath(
+export const Store = unrolled(
   t.type(
     {
       name: t.string,
@@ -343,16 +207,6 @@ export const Store = withFastPath(
     },
     'Store',
   ),
-  () => (u) =>
-    isRecord(u) &&
-    typeof u['name'] === 'string' &&
-    typeof u['countryCode'] === 'string' &&
-    typeof u['currencyCode'] === 'string' &&
-    typeof u['currencySymbol'] === 'string' &&
-    Locale.is(u['locale']) &&
-    TimeZone.is(u['timezone'])
-      ? u
-      : FAIL,
 )
 
 /**
@@ -370,16 +224,7 @@ export const Store = withFastPath(
  * @category codecs
  * @since 0.1.0
  */
-export const Buyer = withFastPath(
-  t.type({ name: t.string, phone: t.string, email: t.string }, 'Buyer'),
-  () => (u) => {
-    if (!isRecord(u)) return FAIL
-    const { name, phone, email } = u
-    return typeof name === 'string' && typeof phone === 'string' && typeof email === 'string'
-      ? u
-      : FAIL
-  },
-)
+export const Buyer = unrolled(t.type({ name: t.string, phone: t.string, email: t.string }, 'Buyer'))
 
 /**
  * The payment of a PAID order: authorization code, voucher address and buyer.
@@ -401,22 +246,8 @@ export const Buyer = withFastPath(
  * @category codecs
  * @since 0.1.0
  */
-export const Payment = withFastPath(
+export const Payment = unrolled(
   t.type({ authorizationCode: t.string, voucherUrl: t.string, buyer: Buyer }, 'Payment'),
-  (compile) => {
-    const buyerOf = compile(Buyer)
-    return (u) => {
-      if (!isRecord(u)) return FAIL
-      const { authorizationCode, voucherUrl, buyer } = u
-      if (typeof authorizationCode !== 'string' || typeof voucherUrl !== 'string') return FAIL
-      const buyerV = buyerOf(buyer)
-      if (buyerV === FAIL) return FAIL
-      if (buyerV === buyer) return u
-      const r = copyOf(u)
-      r['buyer'] = buyerV
-      return r
-    }
-  },
 )
 
 /**
@@ -434,14 +265,7 @@ export const Payment = withFastPath(
  * @category codecs
  * @since 0.1.0
  */
-export const OrderMetadata = withFastPath(
-  t.type({ name: t.string, value: t.string }, 'OrderMetadata'),
-  () => (u) => {
-    if (!isRecord(u)) return FAIL
-    const { name, value } = u
-    return typeof name === 'string' && typeof value === 'string' ? u : FAIL
-  },
-)
+export const OrderMetadata = unrolled(t.type({ name: t.string, value: t.string }, 'OrderMetadata'))
 
 /**
  * Order details (spec 2.8). Unknown fields are tolerated; see the module comment for
@@ -486,7 +310,7 @@ export const OrderMetadata = withFastPath(
  * @category codecs
  * @since 0.1.0
  */
-export const OrderDetails = withFastPath(
+export const OrderDetails = unrolled(
   t.type(
     {
       orderId: Int,
@@ -509,84 +333,6 @@ export const OrderDetails = withFastPath(
     },
     'OrderDetails',
   ),
-  (compile) => {
-    const money = compile(MoneyFromNumber)
-    const lineItemsOf = arrayOf(compile(OrderLineItem))
-    const totalDetailsOf = compile(TotalDetails)
-    const metadataOf = arrayOf(compile(OrderMetadata))
-    const storeOf = compile(Store)
-    const paymentOf = compile(Payment)
-    return (u) => {
-      if (!isRecord(u)) return FAIL
-      let a = u
-      if (
-        !Int.is(a['orderId']) ||
-        typeof a['orderCode'] !== 'string' ||
-        !isStringOrNull(a['orderReference']) ||
-        typeof a['name'] !== 'string' ||
-        !isStringOrNull(a['description'])
-      )
-        return FAIL
-      const lineItems = a['lineItems']
-      const lineItemsV = lineItemsOf(lineItems)
-      if (lineItemsV === FAIL) return FAIL
-      if (lineItemsV !== lineItems) {
-        a = copyOf(u)
-        a['lineItems'] = lineItemsV
-      }
-      if (!OrderStatus.is(a['orderStatus'])) return FAIL
-      const subtotal = a['subtotal']
-      const subtotalV = money(subtotal)
-      if (subtotalV === FAIL) return FAIL
-      if (subtotalV !== subtotal) {
-        if (a === u) a = copyOf(u)
-        a['subtotal'] = subtotalV
-      }
-      const totalDetails = a['totalDetails']
-      const totalDetailsV = totalDetailsOf(totalDetails)
-      if (totalDetailsV === FAIL) return FAIL
-      if (totalDetailsV !== totalDetails) {
-        if (a === u) a = copyOf(u)
-        a['totalDetails'] = totalDetailsV
-      }
-      const total = a['total']
-      const totalV = money(total)
-      if (totalV === FAIL) return FAIL
-      if (totalV !== total) {
-        if (a === u) a = copyOf(u)
-        a['total'] = totalV
-      }
-      const metadata = a['metadata']
-      const metadataV = metadataOf(metadata)
-      if (metadataV === FAIL) return FAIL
-      if (metadataV !== metadata) {
-        if (a === u) a = copyOf(u)
-        a['metadata'] = metadataV
-      }
-      if (
-        typeof a['paymentLinkUrl'] !== 'string' ||
-        !isStringOrNull(a['successUrl']) ||
-        !isStringOrNull(a['cancelUrl'])
-      )
-        return FAIL
-      const store = a['store']
-      const storeV = storeOf(store)
-      if (storeV === FAIL) return FAIL
-      if (storeV !== store) {
-        if (a === u) a = copyOf(u)
-        a['store'] = storeV
-      }
-      // `nullable(Payment)`: Payment first, which fails on null.
-      const payment = a['payment']
-      const paymentV = payment === null ? null : paymentOf(payment)
-      if (paymentV === FAIL) return FAIL
-      if (paymentV !== payment) {
-        if (a === u) a = copyOf(u)
-        a['payment'] = paymentV
-      }
-      return isIsoDateTime(a['created']) ? a : FAIL
-    }
-  },
 )
 
 // -------------------------------------------------------------------------------------

@@ -28,6 +28,8 @@ import * as O from 'fp-ts/lib/Option.js'
 import * as t from 'io-ts'
 import { type CodedFieldError, fieldError } from './FieldError.js'
 import {
+  atLeastOneOf,
+  chosenByKey,
   failure,
   failureAt,
   HttpUrl,
@@ -37,14 +39,13 @@ import {
   nullOr,
   PositiveInt,
   refine,
+  refineNumber,
   requiredOrType,
+  unrolled,
   withDefault,
 } from '../internal/codec.js'
 import type { FieldIssue } from '../internal/issue.js'
 import { validatesThrough } from '../internal/expected.js'
-import { asIs, FAIL, failed, withFastPath } from '../internal/fastDecode.js'
-import { refusesAbsent, withOneOfForm } from '../internal/fastForm.js'
-import { layoutOf, ownKeysAre, ownNamesAreKeys } from '../internal/ownKeys.js'
 import * as Money from './Money.js'
 
 // -------------------------------------------------------------------------------------
@@ -150,24 +151,12 @@ export const Amount = Money.PositiveMoney
  * @category codecs
  * @since 0.1.0
  */
-export const Price = withFastPath(
-  refine(
-    Money.MoneyFromNumber,
-    (m) => m.isZero() || m.isPositive(),
-    { code: 'minimum', minimum: 0, inclusive: true },
-    'Price',
-  ),
-  // A number's sign is the Decimal's: checked before it is made (-0 is zero).
-  (compile) => {
-    const money = compile(Money.MoneyFromNumber)
-    return (u) => {
-      if (typeof u === 'number') return u >= 0 ? money(u) : FAIL
-      const m = money(u)
-      return failed(m) || !((m as Money.Money).isZero() || (m as Money.Money).isPositive())
-        ? FAIL
-        : m
-    }
-  },
+export const Price = refineNumber(
+  Money.MoneyFromNumber,
+  (m) => m.isZero() || m.isPositive(),
+  (n) => n >= 0, // a number's sign is the Decimal's (-0 is zero)
+  { code: 'minimum', minimum: 0, inclusive: true },
+  'Price',
 )
 
 // -------------------------------------------------------------------------------------
@@ -179,9 +168,7 @@ const PRODUCT_REQUIRED = {
   price: Price,
   requiresShipping: withDefault(t.boolean, false),
 }
-const PRODUCT_REQUIRED_KEYS = Object.keys(PRODUCT_REQUIRED)
 const PRODUCT_OPTIONAL = { imageUrl: MaxLengthString(512) }
-const PRODUCT_OPTIONAL_KEYS = Object.keys(PRODUCT_OPTIONAL)
 
 /**
  * A one-time product of a line item: `name` (non-empty) and `price` (>= 0) required,
@@ -202,38 +189,14 @@ const PRODUCT_OPTIONAL_KEYS = Object.keys(PRODUCT_OPTIONAL)
  * @category codecs
  * @since 0.1.0
  */
-export const Product = withFastPath(
+export const Product = unrolled(
   t.intersection(
     [t.exact(t.type(PRODUCT_REQUIRED)), t.exact(t.partial(PRODUCT_OPTIONAL))],
     'Product',
   ),
-  // A product as JSON gives it (name, price, then requiresShipping if given, imageUrl
-  // anywhere), its members read by name: the record io-ts merges, in its key order.
-  // Anything else is walked.
-  (compile, structural) => {
-    const nameOf = compile(PRODUCT_REQUIRED.name)
-    const priceOf = compile(PRODUCT_REQUIRED.price)
-    const shippingOf = compile(PRODUCT_REQUIRED.requiresShipping)
-    const imageOf = compile(PRODUCT_OPTIONAL.imageUrl)
-    const layoutOfProduct = layoutOf(PRODUCT_REQUIRED_KEYS, PRODUCT_OPTIONAL_KEYS)
-    const walk = structural()
-    return (u) => {
-      if (!isRecord(u)) return walk(u)
-      const layout = layoutOfProduct(u)
-      const name = u['name']
-      if (layout < 0 || !asIs(nameOf, name)) return walk(u)
-      const price = priceOf(u['price'])
-      const requiresShipping = shippingOf(u['requiresShipping'])
-      if (failed(price) || failed(requiresShipping)) return walk(u)
-      if (layout === 0) return { name, price, requiresShipping }
-      const imageUrl = u['imageUrl']
-      return asIs(imageOf, imageUrl) ? { name, price, requiresShipping, imageUrl } : walk(u)
-    }
-  },
 )
 
 const SKU_ITEM = { sku: NonEmptyString, quantity: PositiveInt }
-const SKU_ITEM_KEYS = Object.keys(SKU_ITEM)
 
 /**
  * A line item naming a product of the merchant's catalogue by `sku` (non-empty).
@@ -254,24 +217,9 @@ const SKU_ITEM_KEYS = Object.keys(SKU_ITEM)
  * @category codecs
  * @since 0.1.0
  */
-export const SkuLineItem = withFastPath(
-  t.exact(t.type(SKU_ITEM), 'SkuLineItem'),
-  // An item as JSON gives it, its members read by name: itself. Anything else is walked.
-  (compile, structural) => {
-    const { sku, quantity } = SKU_ITEM
-    const [skuOf, quantityOf, walk] = [compile(sku), compile(quantity), structural()]
-    return (u) =>
-      isRecord(u) &&
-      asIs(skuOf, u['sku']) &&
-      asIs(quantityOf, u['quantity']) &&
-      ownNamesAreKeys(u, SKU_ITEM_KEYS)
-        ? u
-        : walk(u)
-  },
-)
+export const SkuLineItem = unrolled(t.exact(t.type(SKU_ITEM), 'SkuLineItem'))
 
 const PRODUCT_ITEM = { product: Product, quantity: PositiveInt }
-const PRODUCT_ITEM_KEYS = Object.keys(PRODUCT_ITEM)
 
 /**
  * A line item describing a one-time `product`.
@@ -293,23 +241,7 @@ const PRODUCT_ITEM_KEYS = Object.keys(PRODUCT_ITEM)
  * @category codecs
  * @since 0.1.0
  */
-export const ProductLineItem = withFastPath(
-  t.exact(t.type(PRODUCT_ITEM), 'ProductLineItem'),
-  // An item as JSON gives it, its members read by name: io-ts's copy of it with the
-  // decoded product in its place. Anything else is walked.
-  (compile, structural) => {
-    const { product, quantity } = PRODUCT_ITEM
-    const [productOf, quantityOf, walk] = [compile(product), compile(quantity), structural()]
-    return (u) => {
-      if (!isRecord(u) || !ownKeysAre(u, PRODUCT_ITEM_KEYS)) return walk(u)
-      const given = u['product']
-      const decoded = productOf(given)
-      // io-ts gives the item itself only when nothing changes: a case left to the walk.
-      if (failed(decoded) || decoded === given || !asIs(quantityOf, u['quantity'])) return walk(u)
-      return { ...u, product: decoded }
-    }
-  },
-)
+export const ProductLineItem = unrolled(t.exact(t.type(PRODUCT_ITEM), 'ProductLineItem'))
 
 const Quantity = t.type({ quantity: PositiveInt })
 
@@ -358,7 +290,7 @@ const NOT_BOTH: FieldIssue = { code: 'exclusive', fields: SKU_OR_PRODUCT }
  * @category codecs
  * @since 0.1.0
  */
-export const LineItem = withFastPath(
+export const LineItem = chosenByKey(
   new t.Type<LineItem, LineItemJson, unknown>(
     'LineItem',
     (u): u is LineItem =>
@@ -381,17 +313,9 @@ export const LineItem = withFastPath(
     },
     (a) => ('sku' in a ? SkuLineItem.encode(a) : ProductLineItem.encode(a)),
   ),
-  (compile) => {
-    const sku = compile(SkuLineItem)
-    const product = compile(ProductLineItem)
-    // The shape of the key given decides, as in `validate`; neither or both fails.
-    return (u) => {
-      if (!isRecord(u)) return FAIL
-      const hasSku = u['sku'] !== undefined
-      if (hasSku === (u['product'] !== undefined)) return FAIL
-      return hasSku ? sku(u) : product(u)
-    }
-  },
+  // The shape of the key given decides, as in `validate`; neither or both fails.
+  ['sku', SkuLineItem],
+  ['product', ProductLineItem],
 )
 
 const LineItemArray = t.readonlyArray(LineItem)
@@ -415,16 +339,14 @@ const LineItemArray = t.readonlyArray(LineItem)
  * @category codecs
  * @since 0.1.0
  */
-export const LineItems = withFastPath(
-  refine(LineItemArray, (items) => items.length > 0, { code: 'minItems', minimum: 1 }, 'LineItems'),
-  (compile) => {
-    const items = compile(LineItemArray)
-    return refusesAbsent((u) => (Array.isArray(u) && u.length > 0 ? items(u) : FAIL))
-  },
+export const LineItems = refine(
+  LineItemArray,
+  (items) => items.length > 0,
+  { code: 'minItems', minimum: 1 },
+  'LineItems',
 )
 
 const METADATA = { name: t.string, value: t.string }
-const METADATA_KEYS = Object.keys(METADATA)
 
 /**
  * A metadata entry: `name` and `value` both required strings.
@@ -448,54 +370,19 @@ const METADATA_KEYS = Object.keys(METADATA)
  * @category codecs
  * @since 0.1.0
  */
-export const Metadata = withFastPath(
-  t.exact(t.type(METADATA), 'Metadata'),
-  // An entry as JSON gives it, its members read by name: itself. Anything else is walked.
-  (compile, structural) => {
-    const { name, value } = METADATA
-    const [nameOf, valueOf, walk] = [compile(name), compile(value), structural()]
-    return (u) =>
-      isRecord(u) &&
-      asIs(nameOf, u['name']) &&
-      asIs(valueOf, u['value']) &&
-      ownNamesAreKeys(u, METADATA_KEYS)
-        ? u
-        : walk(u)
-  },
-)
+export const Metadata = unrolled(t.exact(t.type(METADATA), 'Metadata'))
 
 const AMOUNT_OR_LINE_ITEMS: FieldIssue = { code: 'atLeastOne', fields: ['amount', 'lineItems'] }
-
-const NO_MEMBERS: object = Object.freeze({})
 
 /**
  * The rule "`amount` or `lineItems`, at least one", naming both fields when neither is
  * given. A branch of the request's intersection (so that its path is the request's), it
  * adds no member.
  */
-const AmountOrLineItems = withFastPath(
-  new t.Type<object, object, unknown>(
-    'AmountOrLineItems',
-    (u): u is object => isRecord(u) && (u['amount'] !== undefined || u['lineItems'] !== undefined),
-    (u, c) =>
-      !isRecord(u) || u['amount'] !== undefined || u['lineItems'] !== undefined
-        ? t.success({})
-        : t.failures([
-            failureAt(u, c, ['amount'], AMOUNT_OR_LINE_ITEMS),
-            failureAt(u, c, ['lineItems'], AMOUNT_OR_LINE_ITEMS),
-          ]),
-    (a) => a,
-  ),
-  // Its value only goes into the request's merge, which reads no member of it; a walk of
-  // the request checks it from the members it visits.
-  () =>
-    withOneOfForm(
-      (u) =>
-        !isRecord(u) || u['amount'] !== undefined || u['lineItems'] !== undefined
-          ? NO_MEMBERS
-          : FAIL,
-      ['amount', 'lineItems'],
-    ),
+const AmountOrLineItems = atLeastOneOf(
+  ['amount', 'lineItems'],
+  AMOUNT_OR_LINE_ITEMS,
+  'AmountOrLineItems',
 )
 
 /**

@@ -9,7 +9,7 @@ import {
   ChargeRequest,
   ChargeResponse,
   FrameMessage,
-  reduceOrderStatus,
+  OrderFlow,
   type ChargeFlowEvent,
   type ChargeFlowState,
 } from '@paykit/core'
@@ -175,7 +175,7 @@ describe('order status: PENDING -> PAID | CANCELLED, PAID -> FINALIZED', () => {
       if (from === to) continue
       const ok = allowed.has(`${from}>${to}`)
       it(`${from} -> ${to} ${ok ? 'is allowed' : 'is a TransitionError'}`, () => {
-        const r = reduceOrderStatus(from, to)
+        const r = OrderFlow.reduce(from, to)
         if (ok) expect(r).toEqual(E.right(to))
         else expect(E.isLeft(r) && r.left._tag).toBe('TransitionError')
       })

@@ -16,7 +16,7 @@ import {
   TimeZone,
   TotalDetails,
 } from '../../src/model/Order.js'
-import { orderStatuses } from '../../src/machines/OrderStatus.js'
+import { orderStatuses } from '../../src/model/OrderStatus.js'
 import { same, sandboxStore } from '../fixtures.js'
 
 const paths = (r: E.Either<ReadonlyArray<FieldError>, unknown>): ReadonlyArray<string> =>

@@ -1,5 +1,6 @@
 /**
- * The status of a payment-link order (spec 2.8, 3.2) and its state machine.
+ * The state machine of a payment-link order's status (spec 2.8, 3.2), `OrderFlow` in the
+ * entries (`OrderFlow.transition('PAID')`); the status itself is `model/OrderStatus`.
  *
  * The spec lists the states PENDING, PAID, CANCELLED and FINALIZED but shows no
  * transitions. The transitions here are the model's choice (DESIGN.md, as observed):
@@ -8,67 +9,8 @@
  * @since 0.1.0
  */
 import * as E from 'fp-ts/lib/Either.js'
-import * as t from 'io-ts'
+import type { OrderStatus } from '../model/OrderStatus.js'
 import { transitionError, type TransitionError } from './TransitionError.js'
-
-// -------------------------------------------------------------------------------------
-// codecs
-// -------------------------------------------------------------------------------------
-
-/**
- * `orderStatus` of an order: PENDING, PAID, CANCELLED or FINALIZED.
- *
- * @example
- * ```ts
- * import { OrderStatus, validate } from '@paykit/core'
- * import * as E from 'fp-ts/lib/Either.js'
- * import assert from 'node:assert/strict'
- *
- * assert.deepEqual(validate(OrderStatus)('PAID'), E.right('PAID'))
- * assert.ok(E.isLeft(validate(OrderStatus)('paid')))
- * ```
- *
- * @category codecs
- * @since 0.1.0
- */
-export const OrderStatus = t.keyof(
-  { PENDING: null, PAID: null, CANCELLED: null, FINALIZED: null },
-  'OrderStatus',
-)
-
-// -------------------------------------------------------------------------------------
-// model
-// -------------------------------------------------------------------------------------
-
-/**
- * The status of a payment-link order.
- *
- * @category model
- * @since 0.1.0
- */
-export type OrderStatus = t.TypeOf<typeof OrderStatus>
-
-/**
- * Every order status, in the order of the spec.
- *
- * @example
- * ```ts
- * import { isTerminalOrderStatus, orderStatuses } from '@paykit/core'
- * import assert from 'node:assert/strict'
- *
- * assert.deepEqual(orderStatuses, ['PENDING', 'PAID', 'CANCELLED', 'FINALIZED'])
- * assert.deepEqual(orderStatuses.filter(isTerminalOrderStatus), ['CANCELLED', 'FINALIZED'])
- * ```
- *
- * @category model
- * @since 0.1.0
- */
-export const orderStatuses: ReadonlyArray<OrderStatus> = [
-  'PENDING',
-  'PAID',
-  'CANCELLED',
-  'FINALIZED',
-]
 
 // -------------------------------------------------------------------------------------
 // predicates
@@ -86,11 +28,11 @@ const next: Readonly<Record<OrderStatus, ReadonlyArray<OrderStatus>>> = {
  *
  * @example
  * ```ts
- * import { isTerminalOrderStatus } from '@paykit/core'
+ * import { OrderFlow } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
- * assert.equal(isTerminalOrderStatus('CANCELLED'), true)
- * assert.equal(isTerminalOrderStatus('PAID'), false) // PAID -> FINALIZED
+ * assert.equal(OrderFlow.isTerminal('CANCELLED'), true)
+ * assert.equal(OrderFlow.isTerminal('PAID'), false) // PAID -> FINALIZED
  * ```
  *
  * @category predicates
@@ -103,11 +45,11 @@ export const isTerminal = (status: OrderStatus): boolean => next[status].length 
  *
  * @example
  * ```ts
- * import { canTransitionOrderStatus } from '@paykit/core'
+ * import { OrderFlow } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
- * assert.equal(canTransitionOrderStatus('PAID')('PENDING'), true)
- * assert.equal(canTransitionOrderStatus('CANCELLED')('PAID'), false)
+ * assert.equal(OrderFlow.canTransition('PAID')('PENDING'), true)
+ * assert.equal(OrderFlow.canTransition('CANCELLED')('PAID'), false)
  * ```
  *
  * @category predicates
@@ -129,13 +71,13 @@ export const canTransition =
  *
  * @example
  * ```ts
- * import { transitionOrderStatus } from '@paykit/core'
+ * import { OrderFlow } from '@paykit/core'
  * import * as E from 'fp-ts/lib/Either.js'
  * import { pipe } from 'fp-ts/lib/function.js'
  * import assert from 'node:assert/strict'
  *
- * assert.deepEqual(pipe('PENDING', transitionOrderStatus('PAID')), E.right('PAID'))
- * const refused = pipe('CANCELLED', transitionOrderStatus('PAID'))
+ * assert.deepEqual(pipe('PENDING', OrderFlow.transition('PAID')), E.right('PAID'))
+ * const refused = pipe('CANCELLED', OrderFlow.transition('PAID'))
  * assert.ok(E.isLeft(refused))
  * assert.equal(refused.left.message, 'order status CANCELLED is terminal: it cannot become PAID')
  * ```
@@ -164,18 +106,18 @@ export const transition =
  *
  * @example
  * ```ts
- * import { reduceOrderStatus } from '@paykit/core'
+ * import { OrderFlow } from '@paykit/core'
  * import * as E from 'fp-ts/lib/Either.js'
  * import { pipe } from 'fp-ts/lib/function.js'
  * import assert from 'node:assert/strict'
  *
- * const paid = reduceOrderStatus('PENDING', 'PAID')
+ * const paid = OrderFlow.reduce('PENDING', 'PAID')
  * const finalized = pipe(
  *   paid,
- *   E.flatMap((status) => reduceOrderStatus(status, 'FINALIZED')),
+ *   E.flatMap((status) => OrderFlow.reduce(status, 'FINALIZED')),
  * )
  * assert.deepEqual(finalized, E.right('FINALIZED'))
- * assert.ok(E.isLeft(reduceOrderStatus('FINALIZED', 'PENDING')))
+ * assert.ok(E.isLeft(OrderFlow.reduce('FINALIZED', 'PENDING')))
  * ```
  *
  * @category reducers
