@@ -150,6 +150,8 @@ case "$mode" in
       say "tests done"
     fi
     if [ -n "$n8n_pid" ]; then
+      # Not left running unseen: the install ends before the command does.
+      ! kill -0 "$n8n_pid" 2>/dev/null || say "waiting for the n8n install started in the background to end"
       wait "$n8n_pid" || true
     fi
     # One plain closing line that any CI reads: 'N passed, N failed'.
