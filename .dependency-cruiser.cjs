@@ -81,6 +81,31 @@ module.exports = {
       to: { path: '^packages/n8n-nodes/(nodes|credentials)/' },
     },
     {
+      name: 'testkit-simulator-is-pure',
+      severity: 'error',
+      comment:
+        "The testkit's simulator (a pure function over its state, its data beside it) runs with no I/O: it imports `@paykit/core/pure`, not the root with its fetch transport and timers, and nothing of the testkit outside src/simulator/.",
+      from: { path: '^packages/testkit/src/simulator/' },
+      to: {
+        path: '^@paykit/core$|^packages/core/(src|dist)/index|^packages/testkit/|^node:(fs|net|http|https|child_process|timers|worker_threads|dgram|tls)',
+        pathNot: '^packages/testkit/src/simulator/',
+      },
+    },
+    {
+      name: 'testkit-n8n-harness-stands-alone',
+      severity: 'error',
+      comment:
+        'The n8n harness (`@paykit/testkit/n8n`) is its own part: it imports nothing else of the testkit, and nothing else imports it.',
+      from: { path: '^packages/testkit/src/n8n/' },
+      to: { path: '^packages/testkit/', pathNot: '^packages/testkit/src/n8n/' },
+    },
+    {
+      name: 'testkit-nothing-imports-the-n8n-harness',
+      severity: 'error',
+      from: { path: '^packages/testkit/src/', pathNot: '^packages/testkit/src/n8n/' },
+      to: { path: '^packages/testkit/src/n8n/' },
+    },
+    {
       name: 'testkit-and-nodes-never-meet',
       severity: 'error',
       from: { path: '^packages/(testkit)/src/' },

@@ -29,4 +29,24 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  {
+    // The testkit's simulator runs with no I/O (in a browser, under a model-based kit): it
+    // takes the core's pure entry, not the root with its fetch transport and timers. The rest
+    // of its imports is held by .dependency-cruiser.cjs (testkit-simulator-is-pure).
+    files: ['packages/testkit/src/simulator/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...cjsDeepImports,
+          paths: [
+            {
+              name: '@paykit/core',
+              message: "The simulator imports '@paykit/core/pure' (no fetch, no timers).",
+            },
+          ],
+        },
+      ],
+    },
+  },
 )

@@ -14,7 +14,7 @@
 import { readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import ts from 'typescript'
-import { extractSnippets, type Snippet, type SnippetMode } from '../readme-snippets.js'
+import { extractSnippets, type Snippet, type SnippetMode } from './readme-snippets.js'
 
 /** The public entries: the `exports` of each package.json, as source files. */
 export const PUBLIC_ENTRIES = [
@@ -23,7 +23,7 @@ export const PUBLIC_ENTRIES = [
   { entry: '@paykit/core/webhook', file: 'packages/core/src/webhook.ts' },
   { entry: '@paykit/core/browser', file: 'packages/core/src/browser/index.ts' },
   { entry: '@paykit/testkit', file: 'packages/testkit/src/index.ts' },
-  { entry: '@paykit/testkit/vitest', file: 'packages/testkit/src/vitest.ts' },
+  { entry: '@paykit/testkit/vitest', file: 'packages/testkit/src/vitest/index.ts' },
   { entry: '@paykit/testkit/n8n', file: 'packages/testkit/src/n8n/index.ts' },
 ] as const
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { pack, ROOT } from '../package-check.js'
-import { childEnv, describeFailure, readmeSnippets, run } from '../readme-snippets.js'
+import { childEnv, describeFailure, readmeSnippets, run } from './readme-snippets.js'
 import { checkSnippets } from './snippets.js'
 
 // A user's project in a temporary folder installs the packed tarballs (no workspace links),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../package-check.js'
-import { extractSnippets, readmeSnippets } from '../readme-snippets.js'
+import { extractSnippets, readmeSnippets } from './readme-snippets.js'
 import { checkSnippets } from './snippets.js'
 
 describe('extractSnippets', () => {

@@ -13,7 +13,7 @@ import {
   writeSnippetProject,
   type RunResult,
   type Snippet,
-} from '../readme-snippets.js'
+} from './readme-snippets.js'
 import { ROOT } from '../package-check.js'
 import type { ExampleResult } from './example-worker.js'
 

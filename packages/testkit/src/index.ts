@@ -20,13 +20,13 @@
 // -------------------------------------------------------------------------------------
 // the Node.js floor: evaluated before any module that loads nock
 // -------------------------------------------------------------------------------------
-import './NodeVersion.js'
-export * from './NodeVersion.js'
+import './engines/NodeVersion.js'
+export * from './engines/NodeVersion.js'
 
 // -------------------------------------------------------------------------------------
 // test cards, credentials, store and catalogue
 // -------------------------------------------------------------------------------------
-export * from './TestCards.js'
+export * from './simulator/TestCards.js'
 
 // -------------------------------------------------------------------------------------
 // simulator (pure)
@@ -43,16 +43,22 @@ export { frameMessageOf, type AuthenticationResult } from './simulator/Authentic
 // -------------------------------------------------------------------------------------
 // adapters: faults, request log, the live service, nock, the sandbox
 // -------------------------------------------------------------------------------------
-export * as Faults from './Faults.js'
-export type { Fault, Failure, Latency, Target as FaultTarget, FaultInjection } from './Faults.js'
-export * from './ServiceControls.js'
+export * as Faults from './service/Faults.js'
+export type {
+  Fault,
+  Failure,
+  Latency,
+  Target as FaultTarget,
+  FaultInjection,
+} from './service/Faults.js'
+export * from './service/ServiceControls.js'
 export {
   DEFAULT_REQUEST_LOG_SIZE,
   makeRequestLog,
   redactPath,
   type LoggedRequest,
   type RequestLog,
-} from './RequestLog.js'
+} from './service/RequestLog.js'
 export type { PersistentRecord } from './simulator/HashTrie.js'
 export type { Deadline, DeadlineKind, TimeIndex } from './simulator/TimeIndex.js'
 export type { EventLog } from './simulator/EventLog.js'
@@ -63,17 +69,19 @@ export {
   type LiveService,
   type LiveServiceOptions,
   type ServiceEvent,
-} from './LiveService.js'
+} from './service/LiveService.js'
 export * from './nock/mockPaymentService.js'
 export * from './sandbox/startSandbox.js'
 export * from './sandbox/Webhooks.js'
 export * from './sandbox/Control.js'
+export * from './sandbox/spawnSandbox.js'
+export * from './sandbox/startWebhookReceiver.js'
 export { REDACTED, redactBody, redactHeaders } from '@paykit/core'
 
 // -------------------------------------------------------------------------------------
 // arbitraries (fast-check): valid requests, and invalid ones labelled with field and rule
 // -------------------------------------------------------------------------------------
-export * from './arbitraries/common.js'
+export * from './arbitraries/Common.js'
 export * from './arbitraries/Token.js'
 export * from './arbitraries/PaymentMethod.js'
 export * from './arbitraries/Charge.js'
@@ -83,19 +91,30 @@ export * as Arbitraries from './arbitraries/index.js'
 // -------------------------------------------------------------------------------------
 // the generic names above, deprecated: `Arbitraries.card`, `Simulator.handle` (issue 18)
 // -------------------------------------------------------------------------------------
-export { amount, blank, card, cvv, expire, handle, own, removed, text } from './Aliases.js'
+export {
+  amount,
+  blank,
+  card,
+  cvv,
+  expire,
+  handle,
+  own,
+  removed,
+  text,
+} from './deprecated/Aliases.js'
 
 // -------------------------------------------------------------------------------------
 // properties (fast-check, any runner); the vitest suites are `@paykit/testkit/vitest`
 // -------------------------------------------------------------------------------------
-export * from './properties/validation.js'
+export * from './properties/Validation.js'
 export * from './properties/Token.js'
 export * from './properties/PaymentMethod.js'
 export * from './properties/Charge.js'
 export * from './properties/PaymentLink.js'
-export * from './properties/http.js'
+export * from './properties/Http.js'
 
 // -------------------------------------------------------------------------------------
-// 3DS without a browser
+// the buyer, without a browser: 3DS and the checkout page
 // -------------------------------------------------------------------------------------
-export * from './Authenticate.js'
+export * from './buyer/Authenticate.js'
+export * from './buyer/payOnCheckoutPage.js'

@@ -13,7 +13,7 @@ import {
 } from '@paykit/core'
 import * as fc from 'fast-check'
 import type * as t from 'io-ts'
-import type { Invalid } from './common.js'
+import type { Invalid } from './Common.js'
 import {
   amount,
   blank,
@@ -23,7 +23,7 @@ import {
   notAnObject,
   removed,
   text,
-} from './common.js'
+} from './Common.js'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -8,7 +8,7 @@
  */
 import { Money, type LineItemInput, type PaymentLinkRequestInput } from '@paykit/core'
 import * as fc from 'fast-check'
-import type { Invalid, Key } from './common.js'
+import type { Invalid, Key } from './Common.js'
 import {
   amount,
   asciiOfLength,
@@ -24,7 +24,7 @@ import {
   setAt,
   text,
   textOfLength,
-} from './common.js'
+} from './Common.js'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -14,9 +14,9 @@ import {
 } from '@paykit/core'
 import * as fc from 'fast-check'
 import type * as t from 'io-ts'
-import { testCardTable } from '../TestCards.js'
-import type { Invalid } from './common.js'
-import { breakAt, notAString, notAnObject, removed, text } from './common.js'
+import { testCardTable } from '../simulator/TestCards.js'
+import type { Invalid } from './Common.js'
+import { breakAt, notAString, notAnObject, removed, text } from './Common.js'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -7,8 +7,8 @@
 import type { TokenRequest } from '@paykit/core'
 import * as fc from 'fast-check'
 import type * as t from 'io-ts'
-import type { Invalid } from './common.js'
-import { blank, breakAt, notAString, notAnObject, removed, text } from './common.js'
+import type { Invalid } from './Common.js'
+import { blank, breakAt, notAString, notAnObject, removed, text } from './Common.js'
 
 // -------------------------------------------------------------------------------------
 // model

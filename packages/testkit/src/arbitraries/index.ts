@@ -10,7 +10,7 @@
 // -------------------------------------------------------------------------------------
 // arbitraries
 // -------------------------------------------------------------------------------------
-export * from './common.js'
+export * from './Common.js'
 export * from './Token.js'
 export * from './PaymentMethod.js'
 export * from './Charge.js'

@@ -27,7 +27,7 @@ import type {
   Workflow,
   WorkflowExecuteMode,
 } from 'n8n-workflow'
-import { loadN8n } from './runtime.js'
+import { loadN8n } from './Runtime.js'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -19,7 +19,7 @@ import type {
   WorkflowExecuteMode,
 } from 'n8n-workflow'
 import type { CredentialStore, TestCredentialsHelper } from './CredentialsHelper.js'
-import { loadN8n, type ExpressionEngine } from './runtime.js'
+import { loadN8n, type ExpressionEngine } from './Runtime.js'
 
 // -------------------------------------------------------------------------------------
 // model

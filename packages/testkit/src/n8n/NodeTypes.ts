@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { IDataObject, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow'
-import { loadN8n } from './runtime.js'
+import { loadN8n } from './Runtime.js'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -69,4 +69,4 @@ export {
   useExpressionEngine,
   type ExpressionEngine,
   type N8nRuntime,
-} from './runtime.js'
+} from './Runtime.js'

@@ -33,7 +33,7 @@ import {
   type SingleNodeOptions,
 } from './Execution.js'
 import { nodeTypesOf } from './NodeTypes.js'
-import { loadN8n, useExpressionEngine } from './runtime.js'
+import { loadN8n, useExpressionEngine } from './Runtime.js'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -34,7 +34,7 @@ import {
   type PlainError,
 } from './Execution.js'
 import { nodeTypesOf, type NodeTypeMap } from './NodeTypes.js'
-import { loadN8n, useExpressionEngine, type ExpressionEngine } from './runtime.js'
+import { loadN8n, useExpressionEngine, type ExpressionEngine } from './Runtime.js'
 
 // -------------------------------------------------------------------------------------
 // model

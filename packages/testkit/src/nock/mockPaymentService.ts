@@ -6,10 +6,10 @@
  */
 import { Readable } from 'node:stream'
 import nock from 'nock'
-import { truncatedPart } from '../Faults.js'
-import { makeLiveService, type LiveServiceOptions } from '../LiveService.js'
-import { logEntry, type LoggedRequest } from '../RequestLog.js'
-import { controlsOf, type ServiceControls } from '../ServiceControls.js'
+import { truncatedPart } from '../service/Faults.js'
+import { makeLiveService, type LiveServiceOptions } from '../service/LiveService.js'
+import { logEntry, type LoggedRequest } from '../service/RequestLog.js'
+import { controlsOf, type ServiceControls } from '../service/ServiceControls.js'
 import type { SimRequest } from '../simulator/Http.js'
 
 // -------------------------------------------------------------------------------------

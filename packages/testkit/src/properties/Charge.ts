@@ -10,10 +10,10 @@
 import * as fc from 'fast-check'
 import type { ChargedPaymentMethod } from '../arbitraries/Charge.js'
 import { chargeRequestForPaymentMethod, invalidChargeRequestFor } from '../arbitraries/Charge.js'
-import type { Invalid } from '../arbitraries/common.js'
+import type { Invalid } from '../arbitraries/Common.js'
 import { paymentMethod } from '../arbitraries/PaymentMethod.js'
-import type { Validate, ValidationProperties, ValidationSuiteOptions } from './validation.js'
-import { acceptsValid, neverThrows, refusesInvalid } from './validation.js'
+import type { Validate, ValidationProperties, ValidationSuiteOptions } from './Validation.js'
+import { acceptsValid, neverThrows, refusesInvalid } from './Validation.js'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -7,8 +7,8 @@
  */
 import type { PaymentLinkArbitraryOptions } from '../arbitraries/PaymentLink.js'
 import { invalidPaymentLinkRequest, paymentLinkRequest } from '../arbitraries/PaymentLink.js'
-import type { Validate, ValidationProperties, ValidationSuiteOptions } from './validation.js'
-import { validationProperties } from './validation.js'
+import type { Validate, ValidationProperties, ValidationSuiteOptions } from './Validation.js'
+import { validationProperties } from './Validation.js'
 
 // -------------------------------------------------------------------------------------
 // model

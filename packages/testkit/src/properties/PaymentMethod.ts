@@ -12,8 +12,8 @@ import {
   invalidPaymentMethodRequest,
   paymentMethodRequest,
 } from '../arbitraries/PaymentMethod.js'
-import type { Validate, ValidationProperties, ValidationSuiteOptions } from './validation.js'
-import { validationProperties } from './validation.js'
+import type { Validate, ValidationProperties, ValidationSuiteOptions } from './Validation.js'
+import { validationProperties } from './Validation.js'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -6,8 +6,8 @@
  * @since 0.1.0
  */
 import { invalidTokenRequest, tokenRequest } from '../arbitraries/Token.js'
-import type { Validate, ValidationProperties } from './validation.js'
-import { validationProperties } from './validation.js'
+import type { Validate, ValidationProperties } from './Validation.js'
+import { validationProperties } from './Validation.js'
 
 // -------------------------------------------------------------------------------------
 // properties

@@ -7,9 +7,9 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { truncatedPart } from '../Faults.js'
-import { makeLiveService, type Exchange, type LiveService } from '../LiveService.js'
-import { controlsOf, type ServiceControls } from '../ServiceControls.js'
+import { truncatedPart } from '../service/Faults.js'
+import { makeLiveService, type Exchange, type LiveService } from '../service/LiveService.js'
+import { controlsOf, type ServiceControls } from '../service/ServiceControls.js'
 import type { SimRequest, SimResponse } from '../simulator/Http.js'
 import { internalError, problem } from '../simulator/Responses.js'
 import { DEFAULT_MAX_BODY_BYTES, type SimulatorOptions } from '../simulator/State.js'

@@ -12,7 +12,7 @@ import {
   validate,
   type AuthenticationStatus,
   type FrameMessageOutput,
-} from '@paykit/core'
+} from '@paykit/core/pure'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { authenticationUrlOf } from './Charges.js'

@@ -14,7 +14,7 @@ import {
   Money,
   validate,
   type ChargeRequest as ChargeRequestType,
-} from '@paykit/core'
+} from '@paykit/core/pure'
 import * as E from 'fp-ts/lib/Either.js'
 import { isoOf } from './Clock.js'
 import { authenticatedJson } from './Gates.js'

@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import type { WebhookEvent } from '@paykit/core'
+import type { WebhookEvent } from '@paykit/core/pure'
 
 // -------------------------------------------------------------------------------------
 // model

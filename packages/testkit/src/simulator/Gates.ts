@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { hash, timingSafeEqual } from 'node:crypto'
-import { fieldError } from '@paykit/core'
+import { fieldError } from '@paykit/core/pure'
 import * as E from 'fp-ts/lib/Either.js'
 import type { SimRequest, SimResponse } from './Http.js'
 import { badRequest, problem } from './Responses.js'

@@ -17,9 +17,9 @@ import {
   type Payment,
   type WebhookEvent,
   type WebhookEventType,
-} from '@paykit/core'
+} from '@paykit/core/pure'
 import * as E from 'fp-ts/lib/Either.js'
-import { testCardOf } from '../TestCards.js'
+import { testCardOf } from './TestCards.js'
 import { isoOf } from './Clock.js'
 import { insert } from './HashTrie.js'
 import { idOf, nextId, own, type OrderRecord, type SimulatorState } from './State.js'

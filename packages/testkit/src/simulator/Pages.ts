@@ -18,7 +18,7 @@ import {
   type FrameMessageOutput,
   type OrderDetails,
   type OrderLineItem,
-} from '@paykit/core'
+} from '@paykit/core/pure'
 import type { Endpoint } from './Route.js'
 
 // -------------------------------------------------------------------------------------

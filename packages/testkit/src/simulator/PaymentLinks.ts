@@ -19,7 +19,7 @@ import {
   type FieldError,
   type LineItem,
   type OrderLineItem,
-} from '@paykit/core'
+} from '@paykit/core/pure'
 import * as E from 'fp-ts/lib/Either.js'
 import { authenticatedJson, bearer, formBody, isForm } from './Gates.js'
 import {

@@ -5,9 +5,9 @@
  *
  * @since 0.1.0
  */
-import { last4, paymentMethodRequestAt, validate, type PaymentMethod } from '@paykit/core'
+import { last4, paymentMethodRequestAt, validate, type PaymentMethod } from '@paykit/core/pure'
 import * as E from 'fp-ts/lib/Either.js'
-import { testCardOf } from '../TestCards.js'
+import { testCardOf } from './TestCards.js'
 import { authenticatedJson } from './Gates.js'
 import { insert } from './HashTrie.js'
 import { badRequest, json } from './Responses.js'

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { serverProblem, validationProblem, type FieldError } from '@paykit/core'
+import { serverProblem, validationProblem, type FieldError } from '@paykit/core/pure'
 import type { SimResponse } from './Http.js'
 
 // -------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import type {
   Payment,
   Store,
   WebhookEvent,
-} from '@paykit/core'
+} from '@paykit/core/pure'
 import { EventLog } from './EventLog.js'
 import { empty, lookup, type PersistentRecord } from './HashTrie.js'
 import { TimeIndex } from './TimeIndex.js'
@@ -28,7 +28,7 @@ import {
   defaultStore,
   type CatalogueProduct,
   type TestCardOutcome,
-} from '../TestCards.js'
+} from './TestCards.js'
 
 // -------------------------------------------------------------------------------------
 // model

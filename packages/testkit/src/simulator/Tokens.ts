@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { TokenRequest, validate } from '@paykit/core'
+import { TokenRequest, validate } from '@paykit/core/pure'
 import * as E from 'fp-ts/lib/Either.js'
 import { jsonBody, sameSecret } from './Gates.js'
 import { badRequest, json, problem } from './Responses.js'

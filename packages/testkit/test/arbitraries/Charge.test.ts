@@ -7,7 +7,7 @@ import {
   invalidChargeRequest,
   invalidChargeRequestFor,
 } from '../../src/arbitraries/Charge.js'
-import { namedFields } from '../../src/arbitraries/common.js'
+import { namedFields } from '../../src/arbitraries/Common.js'
 import { paymentMethod } from '../../src/arbitraries/PaymentMethod.js'
 
 // Large samples; the default 5 s is short on a loaded machine.

@@ -20,7 +20,7 @@ import { chargeRequest } from '../../src/arbitraries/Charge.js'
 import { paymentLinkRequest } from '../../src/arbitraries/PaymentLink.js'
 import { paymentMethod, paymentMethodRequest } from '../../src/arbitraries/PaymentMethod.js'
 import { tokenRequest } from '../../src/arbitraries/Token.js'
-import { defaultProducts } from '../../src/TestCards.js'
+import { defaultProducts } from '../../src/simulator/TestCards.js'
 
 const now = new Date()
 

@@ -8,7 +8,7 @@ import {
 } from '@paykit/core'
 import * as fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
-import { namedFields } from '../../src/arbitraries/common.js'
+import { namedFields } from '../../src/arbitraries/Common.js'
 import {
   invalidPaymentLinkRequest,
   jsonLineItemsTotal,
@@ -16,7 +16,7 @@ import {
   paymentLinkRequest,
 } from '../../src/arbitraries/PaymentLink.js'
 import type { PaymentLinkRequestInput } from '../../src/arbitraries/PaymentLink.js'
-import { defaultProducts } from '../../src/TestCards.js'
+import { defaultProducts } from '../../src/simulator/TestCards.js'
 
 // Large samples; the default 5 s is short on a loaded machine.
 vi.setConfig({ testTimeout: 60_000 })

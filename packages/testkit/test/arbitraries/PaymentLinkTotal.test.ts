@@ -19,7 +19,7 @@ import * as fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { paymentLinkRequest } from '../../src/arbitraries/PaymentLink.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/startSandbox.js'
-import { defaultCredentials, defaultProducts } from '../../src/TestCards.js'
+import { defaultCredentials, defaultProducts } from '../../src/simulator/TestCards.js'
 
 let sandbox: Sandbox
 beforeAll(async () => {

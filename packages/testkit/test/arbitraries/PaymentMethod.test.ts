@@ -10,7 +10,7 @@ import {
   paymentMethod,
   paymentMethodRequest,
 } from '../../src/arbitraries/PaymentMethod.js'
-import { testCardTable } from '../../src/TestCards.js'
+import { testCardTable } from '../../src/simulator/TestCards.js'
 
 // Large samples; the default 5 s is short on a loaded machine.
 vi.setConfig({ testTimeout: 60_000 })

@@ -3,7 +3,7 @@
 // form after an error.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testCards } from '../../src/TestCards.js'
+import { testCards } from '../../src/simulator/TestCards.js'
 import { launchChromium, startBuyerSandbox, type BuyerSandbox } from './support.js'
 
 let browser: Browser | undefined

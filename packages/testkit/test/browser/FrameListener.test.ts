@@ -6,12 +6,17 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as ThreeDS from '../../../core/src/browser/index.js'
-import { startBuyerSandbox, type Authentication, type BuyerSandbox } from './support.js'
+import { CHROMIUM } from '../../../../scripts/lib/chromium.js'
+import {
+  launchChromium,
+  startBuyerSandbox,
+  type Authentication,
+  type BuyerSandbox,
+} from './support.js'
 
-const CHROMIUM = '/usr/bin/chromium'
 const BUNDLE_DIR = fileURLToPath(new URL('../../../core/dist/browser/', import.meta.url))
 // The classic-script bundle (a page without a bundler). The plain ES modules of
 // `@paykit/core/browser` run in Chromium in the core's test/browser/bundle.test.ts.
@@ -105,17 +110,7 @@ beforeAll(async () => {
     )
     return
   }
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  })
+  browser = await launchChromium()
 }, 60_000)
 
 afterAll(async () => {

@@ -1,38 +1,19 @@
 // Shared by the real-browser tests of the sandbox's pages: headless Chromium (Debian's
-// `chromium`, driven by playwright-core, launched as in FrameListener.test.ts), a tiny
+// `chromium`, driven by playwright-core: scripts/lib/chromium.ts), a tiny
 // HTTP server for the merchant's page, and a sandbox with a token and a 3DS card.
 import { randomUUID } from 'node:crypto'
-import { existsSync } from 'node:fs'
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { chromium, type Browser } from 'playwright-core'
+import { launchChromium as launchChromiumOnce } from '../../../../scripts/lib/chromium.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/startSandbox.js'
-import { defaultCredentials, testCards } from '../../src/TestCards.js'
-
-const CHROMIUM = '/usr/bin/chromium'
+import { defaultCredentials, testCards } from '../../src/simulator/TestCards.js'
 
 // -------------------------------------------------------------------------------------
 // browser
 // -------------------------------------------------------------------------------------
 
-/** Headless Chromium; fails with the reason when it is missing (these tests never skip). */
-export const launchChromium = async (): Promise<Browser> => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `Chromium is missing at ${CHROMIUM}: install it (apt-get install -y --no-install-recommends chromium; scripts/run.sh test does it) to run the real-browser page tests.`,
-    )
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  })
-}
+/** Headless Chromium (scripts/lib/chromium.ts); fails with the reason when it is missing. */
+export const launchChromium = () => launchChromiumOnce('to run the real-browser page tests')
 
 // -------------------------------------------------------------------------------------
 // servers

@@ -25,12 +25,12 @@ import {
   type Transport,
 } from '@paykit/core'
 import { afterAll, describe, expect, it } from 'vitest'
-import * as Faults from '../../src/Faults.js'
-import type { LoggedRequest } from '../../src/RequestLog.js'
+import * as Faults from '../../src/service/Faults.js'
+import type { LoggedRequest } from '../../src/service/RequestLog.js'
 import { mockPaymentService } from '../../src/nock/mockPaymentService.js'
 import { startSandbox } from '../../src/sandbox/startSandbox.js'
 import type { Counters, SimulatorState } from '../../src/simulator/State.js'
-import { defaultCredentials, testCards } from '../../src/TestCards.js'
+import { defaultCredentials, testCards } from '../../src/simulator/TestCards.js'
 import { adaCard, adaCustomer } from '../samples.js'
 
 // ------------------------------------------------------------------ the fakes

@@ -15,10 +15,10 @@ import {
   type PaykitError,
 } from '@paykit/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type * as Faults from '../../src/Faults.js'
-import type { AuthenticationResult } from '../../src/LiveService.js'
-import type { LoggedRequest } from '../../src/RequestLog.js'
-import { defaultCredentials, testCards } from '../../src/TestCards.js'
+import type * as Faults from '../../src/service/Faults.js'
+import type { AuthenticationResult } from '../../src/service/LiveService.js'
+import type { LoggedRequest } from '../../src/service/RequestLog.js'
+import { defaultCredentials, testCards } from '../../src/simulator/TestCards.js'
 import { adaCard, adaCustomer } from '../samples.js'
 
 /** What the suite needs from a fake service. */

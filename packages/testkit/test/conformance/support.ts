@@ -1,10 +1,11 @@
 // Black-box helpers for the conformance suite: start the built `paykit-sandbox` CLI as a
 // child process and talk to it with plain fetch, as someone with curl and the spec would.
-import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer, type IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { ChildProcess } from 'node:child_process'
+import type { IncomingHttpHeaders } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect } from 'vitest'
+import { spawnSandbox } from '../../src/sandbox/spawnSandbox.js'
+import { startWebhookReceiver } from '../../src/sandbox/startWebhookReceiver.js'
 
 /** The built CLI, as a user runs it (`node packages/testkit/dist/bin/paykit-sandbox.js`). */
 export const cliPath = fileURLToPath(new URL('../../dist/bin/paykit-sandbox.js', import.meta.url))
@@ -19,45 +20,11 @@ export interface Cli {
 }
 
 /** Starts the CLI with `--port 0` plus `args`; resolves once it prints its listening line. */
-export const startCli = (args: ReadonlyArray<string> = []): Promise<Cli> =>
-  new Promise((resolve, reject) => {
-    // The project's Node (the one running vitest) first, as DESIGN asks for child processes.
-    const child = spawn(process.execPath, [cliPath, '--port', '0', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let out = ''
-    let err = ''
-    const exited = new Promise<void>((done) => child.once('exit', () => done()))
-    const stop = async (): Promise<void> => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM')
-        await exited
-      }
-    }
-    const timer = setTimeout(() => {
-      void stop()
-      reject(new Error(`sandbox did not start in time: ${out} ${err}`))
-    }, 15_000)
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()))
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const match = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(out)
-      if (match?.[1] !== undefined && match[2] !== undefined) {
-        clearTimeout(timer)
-        resolve({
-          url: match[1],
-          port: Number(match[2]),
-          process: child,
-          stderr: () => err,
-          stop,
-        })
-      }
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`sandbox exited (${String(code)}) before listening: ${out} ${err}`))
-    })
-  })
+export const startCli = async (args: ReadonlyArray<string> = []): Promise<Cli> => {
+  // The project's Node (the one running vitest), as DESIGN asks for child processes.
+  const sandbox = await spawnSandbox({ bin: cliPath, args })
+  return { ...sandbox, process: sandbox.child }
+}
 
 /**
  * Starts the CLI with `args` before the file's tests and stops it after them. The answer
@@ -104,18 +71,11 @@ export const startReceiver = async (
   onRequest: (headers: IncomingHttpHeaders, body: string) => number,
   port = 0,
 ): Promise<Receiver> => {
-  const server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (c: Buffer) => (body += c.toString()))
-    req.on('end', () => {
-      res.writeHead(onRequest(req.headers, body)).end()
-    })
+  const receiver = await startWebhookReceiver({
+    port,
+    answer: (webhook) => onRequest(webhook.headers, webhook.body),
   })
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r))
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  }
+  return { port: receiver.port, close: receiver.close }
 }
 
 /** Default credentials of DESIGN.md, written out as a conformance author would. */

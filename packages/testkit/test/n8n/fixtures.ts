@@ -16,7 +16,7 @@ import type {
 } from 'n8n-workflow'
 import { fileURLToPath } from 'node:url'
 import { startSandbox, type Sandbox } from '../../src/sandbox/startSandbox.js'
-import { defaultCredentials } from '../../src/TestCards.js'
+import { defaultCredentials } from '../../src/simulator/TestCards.js'
 import type { CredentialStore } from '../../src/n8n/index.js'
 
 /** Where n8n-nodes-base is installed in this repository (the n8n-nodes package). */

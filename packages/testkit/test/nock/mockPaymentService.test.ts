@@ -6,7 +6,7 @@ import nock from 'nock'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createClient } from '@paykit/core'
 import { mockPaymentService, type PaymentServiceMock } from '../../src/nock/mockPaymentService.js'
-import { defaultCredentials, testCards } from '../../src/TestCards.js'
+import { defaultCredentials, testCards } from '../../src/simulator/TestCards.js'
 import { cardBody, chargeBody, clientOf, describeOverHttp } from '../sandbox/httpSuite.js'
 
 const BASE = 'https://api.paykit.test'

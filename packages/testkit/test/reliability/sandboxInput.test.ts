@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 // Not the package root: nock, which it loads, would hold the streamed bodies below.
 import type { Sandbox } from '../../src/sandbox/startSandbox.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/simulator/State.js'
-import { defaultCredentials } from '../../src/TestCards.js'
+import { defaultCredentials } from '../../src/simulator/TestCards.js'
 import {
   deepArrayText,
   expectProblem4xx,

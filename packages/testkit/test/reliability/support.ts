@@ -19,7 +19,7 @@ import { expect } from 'vitest'
 // Not the package root: it loads nock, whose interception holds a streamed request body
 // until it ends and wraps raw sockets, which would hide the sandbox's own limits.
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/startSandbox.js'
-import { defaultCredentials } from '../../src/TestCards.js'
+import { defaultCredentials } from '../../src/simulator/TestCards.js'
 
 // -------------------------------------------------------------------------------------
 // time bounds

@@ -3,9 +3,9 @@
  * HTTP against the sandbox and through nock against the mock.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { defaultCredentials, testCards } from '../../src/TestCards.js'
-import * as Faults from '../../src/Faults.js'
-import type { AuthenticationResult } from '../../src/LiveService.js'
+import { defaultCredentials, testCards } from '../../src/simulator/TestCards.js'
+import * as Faults from '../../src/service/Faults.js'
+import type { AuthenticationResult } from '../../src/service/LiveService.js'
 import type { SimulatorState } from '../../src/simulator/State.js'
 import { adaCard, adaCustomer } from '../samples.js'
 

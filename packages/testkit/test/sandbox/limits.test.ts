@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/startSandbox.js'
-import { defaultCredentials } from '../../src/TestCards.js'
+import { defaultCredentials } from '../../src/simulator/TestCards.js'
 
 let sandbox: Sandbox | undefined
 const sockets: Array<Socket> = []

@@ -1,12 +1,11 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { connect } from 'node:net'
 import * as E from 'fp-ts/lib/Either.js'
 import { verifyWebhook, verifyWebhookEvent, WEBHOOK_SIGNATURE_HEADER } from '@paykit/core/webhook'
 import { afterEach, describe, expect, it } from 'vitest'
 import { fc, test } from '@fast-check/vitest'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/startSandbox.js'
-import { defaultCredentials } from '../../src/TestCards.js'
+import { startWebhookReceiver } from '../../src/sandbox/startWebhookReceiver.js'
+import { defaultCredentials } from '../../src/simulator/TestCards.js'
 import { clientOf, describeOverHttp } from './httpSuite.js'
 
 describeOverHttp('startSandbox over real HTTP', async () => {
@@ -15,34 +14,8 @@ describeOverHttp('startSandbox over real HTTP', async () => {
 })
 
 /** A webhook receiver on 127.0.0.1 answering with `statusFor(n)` for the n-th call. */
-interface Received {
-  readonly headers: IncomingMessage['headers']
-  readonly body: string
-}
-const startReceiver = async (
-  statusFor: (n: number) => number,
-): Promise<{ url: string; received: Array<Received>; close: () => Promise<void> }> => {
-  const received: Array<Received> = []
-  const server: Server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
-    req.on('end', () => {
-      received.push({ headers: req.headers, body })
-      res.writeHead(statusFor(received.length)).end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    received,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
-}
+const startReceiver = (statusFor: (n: number) => number) =>
+  startWebhookReceiver({ path: '/hooks', answer: (_, n) => statusFor(n) })
 
 describe('startSandbox', () => {
   const cleanups: Array<() => Promise<void>> = []

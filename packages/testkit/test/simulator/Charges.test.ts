@@ -2,7 +2,7 @@ import { ChargeResponse } from '@paykit/core'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { advanceClock, completeAuthentication } from '../../src/simulator/Simulator.js'
-import { testCards } from '../../src/TestCards.js'
+import { testCards } from '../../src/simulator/TestCards.js'
 import { at, baseUrl, bearer, request, session, t0 } from './support.js'
 
 const billingInfo = { countryCode: 'US', stateCode: 'CA', zipCode: '94105' }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { advanceClock, eventsOf, handle } from '../../src/simulator/Simulator.js'
 import { eventCountOf, eventsSince, initialState } from '../../src/simulator/State.js'
-import { defaultCredentials } from '../../src/TestCards.js'
+import { defaultCredentials } from '../../src/simulator/TestCards.js'
 import { bearer, request, session, t0 } from './support.js'
 
 const apiKey = bearer(defaultCredentials.apiKey)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { sameSecret } from '../../src/simulator/Gates.js'
-import { defaultCredentials } from '../../src/TestCards.js'
+import { defaultCredentials } from '../../src/simulator/TestCards.js'
 import { bearer, request, session } from './support.js'
 
 describe('credential comparison', () => {

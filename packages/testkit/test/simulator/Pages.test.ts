@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { escapeHtml, scriptJson } from '../../src/simulator/Pages.js'
 import { completeAuthentication, eventsOf } from '../../src/simulator/Simulator.js'
-import { defaultCredentials, testCards } from '../../src/TestCards.js'
+import { defaultCredentials, testCards } from '../../src/simulator/TestCards.js'
 import { at, baseUrl, bearer, request, session, t0 } from './support.js'
 
 const form = (method: string, path: string, fields: Record<string, string>) => ({

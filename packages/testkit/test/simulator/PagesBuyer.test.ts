@@ -3,7 +3,7 @@
 // codec paths while the API keeps its paths, and the favicon.
 import { buyerMessage, fieldErrorMessage, fromErrorMap, type FieldIssue } from '@paykit/core'
 import { describe, expect, it } from 'vitest'
-import { defaultCredentials, testCards } from '../../src/TestCards.js'
+import { defaultCredentials, testCards } from '../../src/simulator/TestCards.js'
 import { bearer, request, session } from './support.js'
 
 const form = (path: string, fields: Record<string, string>) => ({

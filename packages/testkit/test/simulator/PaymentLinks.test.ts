@@ -8,7 +8,7 @@ import {
   finalizeOrder,
   payOrder,
 } from '../../src/simulator/Simulator.js'
-import { defaultCredentials, defaultStore, testCards } from '../../src/TestCards.js'
+import { defaultCredentials, defaultStore, testCards } from '../../src/simulator/TestCards.js'
 import { at, baseUrl, bearer, request, session, t0 } from './support.js'
 
 const apiKey = bearer(defaultCredentials.apiKey)

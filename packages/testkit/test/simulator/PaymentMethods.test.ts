@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { testCards, testCardTable } from '../../src/TestCards.js'
+import { testCards, testCardTable } from '../../src/simulator/TestCards.js'
 import { bearer, cardRequest, request, session } from './support.js'
 
 const create = (body: unknown) => {

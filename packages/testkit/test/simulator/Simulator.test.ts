@@ -2,7 +2,7 @@ import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import type { SimRequest } from '../../src/simulator/Http.js'
 import { handle, initialState } from '../../src/simulator/Simulator.js'
-import { defaultCredentials, testCardTable } from '../../src/TestCards.js'
+import { defaultCredentials, testCardTable } from '../../src/simulator/TestCards.js'
 import { bearer, cardRequest, request, session, t0 } from './support.js'
 
 describe('routing and request gates', () => {

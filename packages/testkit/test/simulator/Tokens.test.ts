@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { advanceClock } from '../../src/simulator/Simulator.js'
-import { defaultCredentials } from '../../src/TestCards.js'
+import { defaultCredentials } from '../../src/simulator/TestCards.js'
 import { at, bearer, cardRequest, request, session, t0 } from './support.js'
 
 const credentials = {

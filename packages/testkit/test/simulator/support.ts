@@ -5,7 +5,7 @@ import {
   type SimulatorOptions,
   type SimulatorState,
 } from '../../src/simulator/State.js'
-import { defaultCredentials, testCards } from '../../src/TestCards.js'
+import { defaultCredentials, testCards } from '../../src/simulator/TestCards.js'
 
 export const baseUrl = 'http://sandbox.test'
 export const t0 = new Date('2026-11-22T01:00:00.000Z')

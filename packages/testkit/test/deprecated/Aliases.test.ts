@@ -3,12 +3,12 @@
 // work as aliases that the type information marks deprecated.
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { deprecation } from '../../../scripts/deprecation.js'
-import * as testkit from '../src/index.js'
+import { deprecation } from '../../../../scripts/deprecation.js'
+import * as testkit from '../../src/index.js'
 
 const ARBITRARIES = ['amount', 'text', 'blank', 'removed', 'card', 'cvv'] as const
 const SIMULATOR = ['handle', 'expire'] as const
-const index = fileURLToPath(new URL('../src/index.ts', import.meta.url))
+const index = fileURLToPath(new URL('../../src/index.ts', import.meta.url))
 
 describe('generic names of @paykit/testkit (issue 18)', () => {
   it('are grouped in Arbitraries and Simulator, the same values', () => {

@@ -8,10 +8,10 @@
  */
 import type { FieldError } from '@paykit/core'
 import * as fc from 'fast-check'
-import type { Invalid } from '../arbitraries/common.js'
+import type { Invalid } from '../arbitraries/Common.js'
 import type { PaymentLinkArbitraryOptions } from '../arbitraries/PaymentLink.js'
 import { invalidPaymentLinkRequest, paymentLinkRequest } from '../arbitraries/PaymentLink.js'
-import { assertNamesField } from './validation.js'
+import { assertNamesField } from './Validation.js'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -20,7 +20,7 @@ import {
   type PaykitError,
   type Transport,
 } from '@paykit/core'
-import type { AuthenticationResult } from './simulator/Authentications.js'
+import type { AuthenticationResult } from '../simulator/Authentications.js'
 
 // -------------------------------------------------------------------------------------
 // model

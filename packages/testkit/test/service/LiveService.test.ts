@@ -1,9 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import * as Faults from '../src/Faults.js'
-import { makeLiveService, type ServiceEvent } from '../src/LiveService.js'
-import type { SimRequest } from '../src/simulator/Http.js'
-import { defaultCredentials } from '../src/TestCards.js'
+import * as Faults from '../../src/service/Faults.js'
+import { makeLiveService, type ServiceEvent } from '../../src/service/LiveService.js'
+import type { SimRequest } from '../../src/simulator/Http.js'
+import { defaultCredentials } from '../../src/simulator/TestCards.js'
 
 const BASE = 'http://sandbox.test'
 const json = (method: string, path: string, body: unknown, bearer?: string): SimRequest => ({

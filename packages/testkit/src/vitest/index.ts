@@ -7,28 +7,28 @@
  * @since 0.1.0
  */
 // The Node.js floor first: nothing below may load on an unsupported Node.
-import './NodeVersion.js'
+import '../engines/NodeVersion.js'
 import * as fc from 'fast-check'
 import { describe, it } from 'vitest'
-import { invalidPaymentLinkRequest, paymentLinkRequest } from './arbitraries/PaymentLink.js'
+import { invalidPaymentLinkRequest, paymentLinkRequest } from '../arbitraries/PaymentLink.js'
 import {
   cardSecretsOf,
   invalidPaymentMethodRequest,
   paymentMethodRequest,
-} from './arbitraries/PaymentMethod.js'
-import { invalidTokenRequest, tokenRequest } from './arbitraries/Token.js'
-import type { ChargeSuiteOptions } from './properties/Charge.js'
-import { chargeValidationProperties } from './properties/Charge.js'
-import type { RefusesBeforeSendingOptions } from './properties/http.js'
-import { refusesBeforeSending, sendsValid } from './properties/http.js'
-import type { PaymentLinkSuiteOptions } from './properties/PaymentLink.js'
-import type { PaymentMethodSuiteOptions } from './properties/PaymentMethod.js'
+} from '../arbitraries/PaymentMethod.js'
+import { invalidTokenRequest, tokenRequest } from '../arbitraries/Token.js'
+import type { ChargeSuiteOptions } from '../properties/Charge.js'
+import { chargeValidationProperties } from '../properties/Charge.js'
+import type { RefusesBeforeSendingOptions } from '../properties/Http.js'
+import { refusesBeforeSending, sendsValid } from '../properties/Http.js'
+import type { PaymentLinkSuiteOptions } from '../properties/PaymentLink.js'
+import type { PaymentMethodSuiteOptions } from '../properties/PaymentMethod.js'
 import type {
   ValidationProperties,
   ValidationSuite,
   ValidationSuiteOptions,
-} from './properties/validation.js'
-import { parametersOf, validationProperties } from './properties/validation.js'
+} from '../properties/Validation.js'
+import { parametersOf, validationProperties } from '../properties/Validation.js'
 
 // -------------------------------------------------------------------------------------
 // vitest suites

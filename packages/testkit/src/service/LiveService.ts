@@ -14,10 +14,10 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { WebhookEvent } from '@paykit/core'
 import * as Faults from './Faults.js'
 import { logEntry, makeRequestLog, type LoggedRequest } from './RequestLog.js'
-import type { SimRequest, SimResponse } from './simulator/Http.js'
-import type { AuthenticationResult } from './simulator/Authentications.js'
-import type { OrderPayment } from './simulator/Orders.js'
-import * as Sim from './simulator/Simulator.js'
+import type { SimRequest, SimResponse } from '../simulator/Http.js'
+import type { AuthenticationResult } from '../simulator/Authentications.js'
+import type { OrderPayment } from '../simulator/Orders.js'
+import * as Sim from '../simulator/Simulator.js'
 import {
   eventCountOf,
   eventsOf,
@@ -25,7 +25,7 @@ import {
   initialState,
   type SimulatorOptions,
   type SimulatorState,
-} from './simulator/State.js'
+} from '../simulator/State.js'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -7,7 +7,7 @@ import {
   testCardOf,
   testCards,
   testCardTable,
-} from '../src/TestCards.js'
+} from '../../src/simulator/TestCards.js'
 
 describe('test cards', () => {
   it('has the seven rows of the DESIGN.md table, each passing the Luhn check', () => {

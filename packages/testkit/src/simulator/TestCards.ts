@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { cardBrand, type Store } from '@paykit/core'
+import { cardBrand, type Store } from '@paykit/core/pure'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -8,10 +8,10 @@ import {
   assertSupportedNode,
   isSupportedNodeVersion,
   unsupportedNodeMessage,
-} from '../src/NodeVersion.js'
+} from '../../src/engines/NodeVersion.js'
 
 const run = promisify(execFile)
-const dist = fileURLToPath(new URL('../dist/', import.meta.url))
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url))
 
 describe('NodeVersion', () => {
   it('supports Node.js 22 and later, refuses older ones', () => {
@@ -48,7 +48,7 @@ const oldVersion = oldNode === undefined ? undefined : await versionOf(oldNode)
 const isOld = oldVersion !== undefined && !isSupportedNodeVersion(oldVersion)
 
 describe.runIf(isOld && existsSync(`${dist}index.js`))(`the built package on ${oldVersion}`, () => {
-  it.each(['index.js', 'vitest.js'])(
+  it.each(['index.js', 'vitest/index.js'])(
     'importing dist/%s fails at once, naming Node.js 22',
     async (entry) => {
       const script = `import(${JSON.stringify(`${dist}${entry}`)}).then(

@@ -8,8 +8,8 @@
  */
 import type { FieldError } from '@paykit/core'
 import * as fc from 'fast-check'
-import type { Invalid } from '../arbitraries/common.js'
-import { namedFields } from '../arbitraries/common.js'
+import type { Invalid } from '../arbitraries/Common.js'
+import { namedFields } from '../arbitraries/Common.js'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -5,9 +5,9 @@ import {
   invalidPaymentMethodRequest,
   paymentMethodRequest,
 } from '../../src/arbitraries/PaymentMethod.js'
-import type { Send } from '../../src/properties/http.js'
-import { refusesBeforeSending, sendsValid } from '../../src/properties/http.js'
-import { describeRefusesBeforeSending } from '../../src/vitest.js'
+import type { Send } from '../../src/properties/Http.js'
+import { refusesBeforeSending, sendsValid } from '../../src/properties/Http.js'
+import { describeRefusesBeforeSending } from '../../src/vitest/index.js'
 
 vi.setConfig({ testTimeout: 60_000 })
 

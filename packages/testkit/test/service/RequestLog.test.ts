@@ -1,9 +1,9 @@
 import { REDACTED, redactBody } from '@paykit/core'
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { makeLiveService } from '../src/LiveService.js'
-import { logEntry, makeRequestLog } from '../src/RequestLog.js'
-import { defaultCredentials } from '../src/TestCards.js'
+import { makeLiveService } from '../../src/service/LiveService.js'
+import { logEntry, makeRequestLog } from '../../src/service/RequestLog.js'
+import { defaultCredentials } from '../../src/simulator/TestCards.js'
 
 describe('logEntry', () => {
   it('redacts the request and keeps method, path, status and fault', () => {

@@ -8,9 +8,9 @@
  *
  * @since 0.1.0
  */
-import * as Arbitraries from './arbitraries/index.js'
-import * as Simulator from './simulator/Simulator.js'
-import { own as ownOf } from './simulator/State.js'
+import * as Arbitraries from '../arbitraries/index.js'
+import * as Simulator from '../simulator/Simulator.js'
+import { own as ownOf } from '../simulator/State.js'
 
 // -------------------------------------------------------------------------------------
 // deprecated: arbitraries

@@ -12,8 +12,8 @@
  * @since 0.1.0
  */
 import * as t from 'io-ts'
-import type { SimResponse } from './simulator/Http.js'
-import { internalError } from './simulator/Responses.js'
+import type { SimResponse } from '../simulator/Http.js'
+import { internalError } from '../simulator/Responses.js'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -14,15 +14,15 @@ import { describe, expect, it, vi } from 'vitest'
 import { chargeValidationProperties } from '../../src/properties/Charge.js'
 import { paymentLinkValidationProperties } from '../../src/properties/PaymentLink.js'
 import { paymentMethodValidationProperties } from '../../src/properties/PaymentMethod.js'
-import type { Validate } from '../../src/properties/validation.js'
-import { concerns } from '../../src/properties/validation.js'
-import { defaultProducts } from '../../src/TestCards.js'
+import type { Validate } from '../../src/properties/Validation.js'
+import { concerns } from '../../src/properties/Validation.js'
+import { defaultProducts } from '../../src/simulator/TestCards.js'
 import {
   describeChargeValidation,
   describePaymentLinkValidation,
   describePaymentMethodValidation,
   describeTokenValidation,
-} from '../../src/vitest.js'
+} from '../../src/vitest/index.js'
 
 vi.setConfig({ testTimeout: 60_000 })
 

@@ -9,8 +9,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as Faults from './Faults.js'
 import type { AuthenticationResult, LiveService, ServiceEvent } from './LiveService.js'
 import type { LoggedRequest } from './RequestLog.js'
-import type { OrderPayment } from './simulator/Orders.js'
-import type { SimulatorState } from './simulator/State.js'
+import type { OrderPayment } from '../simulator/Orders.js'
+import type { SimulatorState } from '../simulator/State.js'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -12,7 +12,7 @@
  * @since 0.1.0
  */
 import { REDACTED, redactBody, redactHeaders, redactValue } from '@paykit/core'
-import type { SimRequest } from './simulator/Http.js'
+import type { SimRequest } from '../simulator/Http.js'
 
 // -------------------------------------------------------------------------------------
 // model

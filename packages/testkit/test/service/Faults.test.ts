@@ -3,7 +3,7 @@ import { fc, test } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import { validate } from '@paykit/core'
-import * as Faults from '../src/Faults.js'
+import * as Faults from '../../src/service/Faults.js'
 
 const charge = { method: 'POST', path: '/charges' }
 const token = { method: 'POST', path: '/token' }
