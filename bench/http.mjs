@@ -16,6 +16,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
+import { spawnSandbox } from '../packages/testkit/dist/sandbox/spawnSandbox.js'
 import { API_KEY, BENCH_DIR, CORES, ROOT, medians } from './support.mjs'
 
 const { values: flags } = parseArgs({
@@ -46,7 +47,7 @@ const freePort = () =>
     })
   })
 
-/** Spawns `node args`; resolves once stdout matches `ready` (its first group: the URL). */
+/** Spawns `node args` (Prism); resolves once stdout matches `ready` (its first group: the URL). */
 const startServer = (args, ready, nodeArgs = []) =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, ...args], {
@@ -112,11 +113,13 @@ const auth = { authorization: `Bearer ${API_KEY}` }
 const json = { 'content-type': 'application/json' }
 const checkoutBody = JSON.stringify({ amount: 10, orderName: 'bench' })
 
-const sandbox = await startServer(
-  [SANDBOX, '--port', '0'],
-  /listening on (\S+)/,
-  flags['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', join(process.cwd(), 'cpu-profiles')] : [],
-)
+const sandbox = await spawnSandbox({
+  bin: SANDBOX,
+  nodeArgs: flags['cpu-prof']
+    ? ['--cpu-prof', '--cpu-prof-dir', join(process.cwd(), 'cpu-profiles')]
+    : [],
+  timeoutMs: 60_000,
+}).then((s) => ({ ...s, pid: s.child.pid }))
 const prismPort = await freePort()
 const prism = await startServer(
   [PRISM, 'mock', join(BENCH_DIR, 'openapi.yaml'), '-p', String(prismPort)],

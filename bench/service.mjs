@@ -5,12 +5,12 @@
 // The sandbox module is imported by path: the package root also loads nock, whose
 // interceptors would then sit in every outgoing request of this process (the proxy's).
 import { startSandbox } from '../packages/testkit/dist/sandbox/startSandbox.js'
-import { countingProxy } from './support.mjs'
+import { startCountingProxy } from '../scripts/lib/countingProxy.ts'
 
 const latencyMs = Number(process.argv[2] ?? 0)
 const sandbox = await startSandbox({ expirySweepMs: 0 })
 if (latencyMs > 0) sandbox.setLatency(latencyMs)
-const proxy = await countingProxy(sandbox.url)
+const proxy = await startCountingProxy(sandbox.url)
 
 let cpuAtReset = process.cpuUsage()
 process.on('message', ({ id, command }) => {

@@ -1,8 +1,7 @@
-// Helpers the benchmark scripts share: medians, a counting proxy, the service child
+// Helpers the benchmark scripts share: medians, the service child
 // process, running a script that prints one JSON result, and number formatting.
-/* global setTimeout, clearTimeout, URL */
+/* global setTimeout, clearTimeout */
 import { fork, spawn } from 'node:child_process'
-import { createServer, request } from 'node:http'
 import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -37,64 +36,6 @@ export const fmt = (x, digits = 3) => {
   if (typeof x !== 'number' || !Number.isFinite(x)) return String(x)
   if (Math.abs(x) >= 10 ** digits) return String(Math.round(x))
   return String(Number(x.toPrecision(digits)))
-}
-
-/**
- * A pass-through HTTP proxy in front of `target` that counts what a client does on the
- * wire: the most requests in flight at once (overall and during the first `early` API
- * requests), the requests, the token requests, the TCP connections.
- * The same counting as packages/n8n-nodes/test/support.ts `countingProxy`.
- */
-export const countingProxy = async (target, { early = 64 } = {}) => {
-  let inFlight = 0
-  let maxInFlight = 0
-  // The most in flight while the first `early` requests (token requests aside) arrived.
-  let maxInFlightEarly = 0
-  let apiRequests = 0
-  let requests = 0
-  let connections = 0
-  let tokenRequests = 0
-  const server = createServer((req, res) => {
-    inFlight++
-    requests++
-    if ((req.url ?? '').startsWith('/token')) tokenRequests++
-    else apiRequests++
-    maxInFlight = Math.max(maxInFlight, inFlight)
-    if (apiRequests <= early) maxInFlightEarly = Math.max(maxInFlightEarly, inFlight)
-    const upstream = request(
-      new URL(req.url ?? '/', target),
-      { method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-        answer.on('end', () => inFlight--)
-      },
-    )
-    upstream.on('error', () => {
-      inFlight--
-      res.destroy()
-    })
-    req.pipe(upstream)
-  })
-  server.on('connection', () => connections++)
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    stats: () => ({ maxInFlight, maxInFlightEarly, requests, connections, tokenRequests }),
-    reset: () => {
-      maxInFlight = inFlight
-      maxInFlightEarly = inFlight
-      apiRequests = 0
-      requests = 0
-      connections = 0
-      tokenRequests = 0
-    },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
 }
 
 /**

@@ -3,11 +3,6 @@
  * real `paykit-sandbox` process over HTTP on 127.0.0.1, through the core's client.
  * Runs from the built `dist` of both packages, as a user's program would.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer, type IncomingMessage } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
@@ -23,13 +18,19 @@ import {
   type PaykitError,
 } from '@paykit/core'
 import { verifyWebhook } from '@paykit/core/webhook'
-import { authenticateHeadless, defaultCredentials, testCards } from '@paykit/testkit'
+import {
+  authenticateHeadless,
+  defaultCredentials,
+  payOnCheckoutPage,
+  spawnSandbox,
+  startWebhookReceiver,
+  testCards,
+  type CapturedWebhook,
+} from '@paykit/testkit'
+
 import type * as EngineDemo from './n8n/engine-demo.js'
 
 const WEBHOOK_SECRET = 'demo-webhook-secret'
-const sandboxBin = fileURLToPath(
-  new URL('../packages/testkit/dist/bin/paykit-sandbox.js', import.meta.url),
-)
 
 const section = (title: string): void => console.log(`\n== ${title}`)
 const show = (label: string, value: unknown): void =>
@@ -118,56 +119,29 @@ const pureCore = (): void => {
 // 2. the service flow against the sandbox
 // -------------------------------------------------------------------------------------
 
-const readBody = async (req: IncomingMessage): Promise<string> => {
-  const chunks: Array<Buffer> = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
-}
+/** Whether a webhook the merchant received is signed with the demo's secret. */
+const verifiedWebhook = (webhook: CapturedWebhook) =>
+  verifyWebhook({
+    secret: WEBHOOK_SECRET,
+    body: webhook.body,
+    header: String(webhook.headers['paykit-signature'] ?? ''),
+    now: new Date(),
+  })
 
 /** A merchant's webhook receiver: verifies each event with the core's `verifyWebhook`. */
-const startReceiver = async () => {
-  const received: Array<string> = []
-  const server = createServer((req, res) => {
-    void readBody(req).then((body) => {
-      const verified = verifyWebhook({
-        secret: WEBHOOK_SECRET,
-        body,
-        header: String(req.headers['paykit-signature'] ?? ''),
-        now: new Date(),
-      })
-      const event = validate(WebhookEvent)(JSON.parse(body))
-      received.push(
-        E.isRight(verified) && E.isRight(event)
-          ? `${event.right.type} for ${event.right.data.orderCode} (signature verified)`
-          : `refused: ${E.isLeft(verified) ? verified.left : 'not a webhook event'}`,
-      )
-      res.writeHead(E.isRight(verified) ? 204 : 400).end()
-    })
+const startReceiver = () =>
+  startWebhookReceiver({
+    path: '/webhooks/paykit',
+    answer: (webhook) => (E.isRight(verifiedWebhook(webhook)) ? 204 : 400),
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return { url: `http://127.0.0.1:${port}/webhooks/paykit`, received, close: () => server.close() }
-}
 
-/** Starts `paykit-sandbox` as its own process and waits for its `listening on` line. */
-const startSandboxProcess = (webhookUrl: string): Promise<{ url: string; child: ChildProcess }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [sandboxBin, '--port', '0', '--webhook-url', webhookUrl, '--webhook-secret', WEBHOOK_SECRET],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    )
-    child.once('error', reject)
-    child.once('exit', (code) => reject(new Error(`paykit-sandbox exited with ${code}`)))
-    if (child.stdout === null) return reject(new Error('paykit-sandbox has no stdout'))
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const match = /^listening on (http:\/\/\S+)$/.exec(line)
-      if (match?.[1] !== undefined) {
-        console.log(`paykit-sandbox: ${line}`)
-        resolve({ url: match[1], child })
-      }
-    })
-  })
+const describeWebhook = (webhook: CapturedWebhook): string => {
+  const verified = verifiedWebhook(webhook)
+  const event = validate(WebhookEvent)(JSON.parse(webhook.body))
+  return E.isRight(verified) && E.isRight(event)
+    ? `${event.right.type} for ${event.right.data.orderCode} (signature verified)`
+    : `refused: ${E.isLeft(verified) ? verified.left : 'not a webhook event'}`
+}
 
 const describeCharge = (r: ChargeResponse): string =>
   r.status === 'SUCCEEDED'
@@ -178,11 +152,14 @@ const describeCharge = (r: ChargeResponse): string =>
 
 const serviceFlow = async (): Promise<void> => {
   const receiver = await startReceiver()
-  const { url, child } = await startSandboxProcess(receiver.url)
-  child.removeAllListeners('exit')
+  const sandbox = await spawnSandbox({
+    args: ['--webhook-url', receiver.url, '--webhook-secret', WEBHOOK_SECRET],
+    stderr: 'inherit',
+  })
+  console.log(`paykit-sandbox: listening on ${sandbox.url}`)
   try {
     const client = createClient({
-      baseUrl: url,
+      baseUrl: sandbox.url,
       credentials: {
         clientId: defaultCredentials.clientId,
         clientSecret: defaultCredentials.clientSecret,
@@ -257,20 +234,7 @@ const serviceFlow = async (): Promise<void> => {
       }),
     )
     show('link', link)
-    const checkout = await fetch(link.paymentLinkUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        action: 'pay',
-        number: testCards.success.number,
-        expirationMonth: '12',
-        expirationYear: String(new Date().getFullYear() + 2),
-        cvv: '123',
-        cardHolder: 'ANA MORA',
-        email: 'ana@example.com',
-      }),
-      redirect: 'manual',
-    })
+    const checkout = await payOnCheckoutPage(link.paymentLinkUrl)
     show('checkout answered', checkout.status)
     const paid = await run(
       client.waitForOrderStatus(link.orderCode, ['PAID'], { timeoutMs: 5000, intervalMs: 50 }),
@@ -285,10 +249,10 @@ const serviceFlow = async (): Promise<void> => {
     })
     for (let i = 0; i < 50 && receiver.received.length === 0; i++)
       await new Promise((r) => setTimeout(r, 50))
-    show('webhooks received', receiver.received)
+    show('webhooks received', receiver.received.map(describeWebhook))
   } finally {
-    child.kill('SIGTERM')
-    receiver.close()
+    await sandbox.stop()
+    await receiver.close()
   }
 }
 

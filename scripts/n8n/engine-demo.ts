@@ -14,14 +14,15 @@
  * `scripts/demo.ts` calls {@link n8nEngineFlow}; `packages/n8n-nodes/test/demo.test.ts`
  * runs the same function, so the main job is tested.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createServer, type IncomingMessage } from 'node:http'
 import { createRequire } from 'node:module'
-import type { AddressInfo } from 'node:net'
-import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { defaultCredentials, testCards } from '@paykit/testkit'
+import {
+  defaultCredentials,
+  payOnCheckoutPage,
+  spawnSandbox,
+  startWebhookReceiver,
+} from '@paykit/testkit'
 import {
   baseNodeTypes,
   disposeExpressionEngine,
@@ -33,19 +34,12 @@ import {
 
 const root = new URL('../../', import.meta.url)
 const nodesPackage = fileURLToPath(new URL('packages/n8n-nodes/', root))
-const sandboxBin = fileURLToPath(new URL('packages/testkit/dist/bin/paykit-sandbox.js', root))
 const require = createRequire(new URL('packages/n8n-nodes/package.json', root))
 
 /** The node type names the example workflows use. */
 const PAYKIT = 'n8n-nodes-paykit.paykit'
 const PAYKIT_TRIGGER = 'n8n-nodes-paykit.paykitTrigger'
 const WEBHOOK_SECRET = 'demo-n8n-webhook-secret'
-
-/** One webhook request as the sandbox sent it: headers and the exact bytes. */
-interface CapturedRequest {
-  readonly headers: Record<string, string>
-  readonly rawBody: Buffer
-}
 
 /** What the section did, for a test to check. */
 export interface EngineDemoResult {
@@ -100,52 +94,6 @@ export const demoOrders = (n: number): ReadonlyArray<Record<string, unknown>> =>
       : { orderReference, orderName: `Order ${i + 1}`, amount: 10 + (i % 50) + 0.25 }
   })
 
-const startReceiver = async () => {
-  const received: Array<CapturedRequest> = []
-  const server = createServer((req: IncomingMessage, res) => {
-    const chunks: Array<Buffer> = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      received.push({
-        headers: Object.fromEntries(
-          Object.entries(req.headers).map(([k, v]) => [
-            k,
-            Array.isArray(v) ? v.join(', ') : String(v),
-          ]),
-        ),
-        rawBody: Buffer.concat(chunks),
-      })
-      res.writeHead(204).end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}/webhook/paykit`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
-}
-
-const startSandbox = (webhookUrl: string): Promise<{ url: string; child: ChildProcess }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [sandboxBin, '--port', '0', '--webhook-url', webhookUrl, '--webhook-secret', WEBHOOK_SECRET],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    )
-    child.once('error', reject)
-    child.once('exit', (code) => reject(new Error(`paykit-sandbox exited with ${code}`)))
-    if (child.stdout === null) return reject(new Error('paykit-sandbox has no stdout'))
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const match = /^listening on (http:\/\/\S+)$/.exec(line)
-      if (match?.[1] !== undefined) {
-        child.removeAllListeners('exit')
-        resolve({ url: match[1], child })
-      }
-    })
-  })
-
 /**
  * Runs the section against its own sandbox process and prints its progress.
  */
@@ -161,8 +109,11 @@ export const n8nEngineFlow = async (options: EngineDemoOptions = {}): Promise<En
   const credentialTypes = [new pkg.PaykitApi(), new pkg.PaykitWebhookApi()] as NonNullable<
     Parameters<typeof runWorkflow>[0]['credentialTypes']
   >
-  const receiver = await startReceiver()
-  const sandbox = await startSandbox(receiver.url)
+  const receiver = await startWebhookReceiver({ path: '/webhook/paykit' })
+  const sandbox = await spawnSandbox({
+    args: ['--webhook-url', receiver.url, '--webhook-secret', WEBHOOK_SECRET],
+    stderr: 'inherit',
+  })
   log(`paykit-sandbox (for n8n): listening on ${sandbox.url}, webhooks signed to ${receiver.url}`)
   // The credentials the examples name (ids `paykit-sandbox`, `paykit-webhook`).
   const credentials: CredentialStore = {
@@ -218,33 +169,25 @@ export const n8nEngineFlow = async (options: EngineDemoOptions = {}): Promise<En
     const chosen = written[Math.min(41, written.length - 1)]
     if (chosen === undefined) throw new Error('no payment link was created')
     const paidOrderCode = String(chosen.orderCode)
-    const checkout = await fetch(String(chosen.paymentLinkUrl), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        action: 'pay',
-        number: testCards.success.number,
-        expirationMonth: '12',
-        expirationYear: String(new Date().getFullYear() + 2),
-        cvv: '123',
-        cardHolder: 'ANA MORA',
-        email: 'ana@example.com',
-      }),
-      redirect: 'manual',
-    })
+    const checkout = await payOnCheckoutPage(String(chosen.paymentLinkUrl))
     log(
       `checkout page: ${String(chosen.orderReference)} (${paidOrderCode}) paid with a test card, the page answered ${checkout.status}`,
     )
 
     // 3. the signed order.paid webhook reaches the Paykit Trigger
-    let event: CapturedRequest | undefined
-    for (let i = 0; i < 100 && event === undefined; i++) {
-      event = receiver.received.find((r) => r.rawBody.toString('utf8').includes(paidOrderCode))
-      if (event === undefined) await new Promise((r) => setTimeout(r, 50))
-    }
-    if (event === undefined) throw new Error(`no order.paid webhook for ${paidOrderCode}`)
+    const event = await receiver
+      .waitFor((r) => r.body.includes(paidOrderCode))
+      .catch(() => {
+        throw new Error(`no order.paid webhook for ${paidOrderCode}`)
+      })
+    const headers = Object.fromEntries(
+      Object.entries(event.headers).map(([k, v]) => [
+        k,
+        Array.isArray(v) ? v.join(', ') : String(v),
+      ]),
+    )
     log(
-      `webhook: the sandbox POSTed order.paid, Paykit-Signature ${(event.headers['paykit-signature'] ?? '').slice(0, 24)}...`,
+      `webhook: the sandbox POSTed order.paid, Paykit-Signature ${(headers['paykit-signature'] ?? '').slice(0, 24)}...`,
     )
     const readBack = example('order-paid-read-back.json')
     const trigger = readBack.nodes.find((n) => n.type === PAYKIT_TRIGGER)
@@ -261,7 +204,7 @@ export const n8nEngineFlow = async (options: EngineDemoOptions = {}): Promise<En
         credentials,
         request: {
           method: 'POST',
-          headers: event.headers,
+          headers,
           body: JSON.parse(rawBody.toString('utf8')) as unknown,
           rawBody,
         },
@@ -303,7 +246,7 @@ export const n8nEngineFlow = async (options: EngineDemoOptions = {}): Promise<En
       tamperedStatus: tampered.response.statusCode,
     }
   } finally {
-    sandbox.child.kill('SIGTERM')
+    await sandbox.stop()
     await receiver.close()
     await disposeExpressionEngine()
   }

@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { spawnSandbox, type SandboxProcess } from '@paykit/testkit'
 
 // -------------------------------------------------------------------------------------
 // constants
@@ -276,34 +277,13 @@ const cliOrThrow = async (
   return result
 }
 
-const startSandbox = (
-  port: number,
-  webhookUrl: string,
-): Promise<{ url: string; child: ChildProcess }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        SANDBOX_BIN,
-        '--port',
-        String(port),
-        '--webhook-url',
-        webhookUrl,
-        '--webhook-secret',
-        WEBHOOK_SECRET,
-        '--control',
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'], detached: true },
-    )
-    child.once('error', reject)
-    child.once('exit', (code) => reject(new Error(`paykit-sandbox exited with ${String(code)}`)))
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const match = /^listening on (http:\/\/\S+)$/.exec(line)
-      if (match?.[1] !== undefined) {
-        child.removeAllListeners('exit')
-        resolve({ url: match[1], child })
-      }
-    })
+const startSandbox = (port: number, webhookUrl: string): Promise<SandboxProcess> =>
+  spawnSandbox({
+    bin: SANDBOX_BIN,
+    port,
+    args: ['--webhook-url', webhookUrl, '--webhook-secret', WEBHOOK_SECRET, '--control'],
+    stderr: 'inherit',
+    detached: true,
   })
 
 // -------------------------------------------------------------------------------------
@@ -401,7 +381,7 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
   const editorUrl = `http://127.0.0.1:${n8nPort}/`
   const triggerUrl = triggerProductionUrl(editorUrl)
   const cliEnv = async () => n8nEnv(userFolder, n8nPort, await freePort())
-  let sandbox: { url: string; child: ChildProcess } | undefined
+  let sandbox: SandboxProcess | undefined
   let n8n: ChildProcess | undefined
   const stop = async () => {
     await Promise.all([stopGroup(n8n), stopGroup(sandbox?.child, 2000)])

@@ -9,6 +9,7 @@ import { defaultCredentials, startSandbox } from '@paykit/testkit'
 import type { Sandbox } from '@paykit/testkit'
 import type { CredentialStore, RunWorkflowOptions, WorkflowJson } from '@paykit/testkit/n8n'
 import { baseNodeTypes, runWorkflow } from '@paykit/testkit/n8n'
+import { startCountingProxy } from '../../../scripts/lib/countingProxy.js'
 import type * as CredentialModule from '../credentials/PaykitApi.credentials.js'
 import type * as WebhookCredentialModule from '../credentials/PaykitWebhookApi.credentials.js'
 import type * as NodeModule from '../nodes/Paykit/Paykit.node.js'
@@ -102,64 +103,10 @@ export const useSandbox = async (
 
 /**
  * A pass-through HTTP proxy in front of `target` that counts what the node does on the
- * wire: the most requests in flight at once, the requests, and the TCP connections.
+ * wire (scripts/lib/countingProxy.ts, shared with the benchmarks), keeping every request
+ * for `seen()`; `onRequest` is called as each arrives (`n` counts from 1).
  */
-export const countingProxy = async (
+export const countingProxy = (
   target: string,
-  /** Called as each request arrives, before it is forwarded (`n` counts from 1). */
   onRequest: (n: number, path: string) => void = () => undefined,
-) => {
-  const { createServer, request } = await import('node:http')
-  let inFlight = 0
-  let maxInFlight = 0
-  let requests = 0
-  let connections = 0
-  const seen: Array<{
-    method: string
-    path: string
-    authorization: string | undefined
-    /** Requests in flight when this one arrived, itself included. */
-    inFlight: number
-  }> = []
-  const server = createServer((req, res) => {
-    seen.push({
-      method: req.method ?? '',
-      path: req.url ?? '',
-      authorization: req.headers.authorization,
-      inFlight: inFlight + 1,
-    })
-    onRequest(seen.length, req.url ?? '')
-    inFlight++
-    requests++
-    maxInFlight = Math.max(maxInFlight, inFlight)
-    const upstream = request(
-      new URL(req.url ?? '/', target),
-      { method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-        answer.on('end', () => inFlight--)
-      },
-    )
-    upstream.on('error', () => {
-      inFlight--
-      res.destroy()
-    })
-    req.pipe(upstream)
-  })
-  server.on('connection', () => connections++)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  const port = typeof address === 'object' && address !== null ? address.port : 0
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stats: () => ({ maxInFlight, requests, connections }),
-    /** Every request's method, path and Authorization header as sent. */
-    seen: (): ReadonlyArray<(typeof seen)[number]> => [...seen],
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
-}
+) => startCountingProxy(target, { onRequest, record: true })

@@ -1,9 +1,15 @@
-// A bare node:http server answering every request with the response given as JSON in
-// argv[2] ({ status, headers, body }): the peer each sandbox figure is compared with.
+// A bare node:http server answering every request with the response given as JSON in its
+// last argument ({ status, headers, body }): the peer each sandbox figure is compared with.
+// Started as the sandbox is (`--port <n>` first, then `listening on <url>` once it listens).
 import { Buffer } from 'node:buffer'
 import { createServer } from 'node:http'
+import { parseArgs } from 'node:util'
 
-const { status, headers, body } = JSON.parse(process.argv[2])
+const { values, positionals } = parseArgs({
+  options: { port: { type: 'string', default: '0' } },
+  allowPositionals: true,
+})
+const { status, headers, body } = JSON.parse(positionals.at(-1))
 const bytes = Buffer.from(body, 'utf8')
 const server = createServer((req, res) => {
   req.resume()
@@ -12,7 +18,7 @@ const server = createServer((req, res) => {
     res.end(bytes)
   })
 })
-server.listen(0, '127.0.0.1', () => {
+server.listen(Number(values.port), '127.0.0.1', () => {
   process.stdout.write(`listening on http://127.0.0.1:${server.address().port}\n`)
 })
 process.on('SIGINT', () => server.close(() => process.exit(0)))

@@ -2,12 +2,12 @@
 // Shared helpers of the sandbox benchmarks: start the sandbox and a bare node:http server
 // returning the same bytes (each in its own process), load them with autocannon from this
 // process, and read each server's resident memory.
-import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
+import { spawnSandbox } from '../dist/sandbox/spawnSandbox.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 export const API_KEY = 'sandbox-api-key'
@@ -26,21 +26,15 @@ export const flags = (extra = {}) =>
     strict: true,
   }).values
 
-/** Spawns `node <script> <args>` and resolves with its URL once it prints `listening on <url>`. */
+/**
+ * Spawns `node <nodeArgs> <script> --port 0 <args>` (the testkit's `spawnSandbox`) and
+ * resolves once it prints `listening on <url>`, with its pid for the memory figures.
+ */
 const startProcess = (script, args, nodeArgs = []) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
-    let out = ''
-    child.on('error', reject)
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)))
-    child.stdout.on('data', (d) => {
-      out += d
-      const m = /listening on (\S+)/.exec(out)
-      if (m !== null) resolve({ url: m[1], pid: child.pid, child })
-    })
-  })
+  spawnSandbox({ bin: script, args, nodeArgs, stderr: 'inherit' }).then((server) => ({
+    ...server,
+    pid: server.child.pid,
+  }))
 
 /**
  * The sandbox CLI (built: run `pnpm run build` first) with `--control` and `args`;
@@ -49,7 +43,7 @@ const startProcess = (script, args, nodeArgs = []) =>
 export const startSandbox = (args = [], { cpuProf = false } = {}) =>
   startProcess(
     process.env.SANDBOX_BIN ?? join(here, '..', 'dist', 'bin', 'paykit-sandbox.js'),
-    ['--port', '0', '--control', ...args],
+    ['--control', ...args],
     cpuProf ? ['--cpu-prof', '--cpu-prof-dir', join(process.cwd(), 'cpu-profiles')] : [],
   )
 
@@ -57,12 +51,7 @@ export const startSandbox = (args = [], { cpuProf = false } = {}) =>
 export const startBare = (response) =>
   startProcess(join(here, 'bare-server.mjs'), [JSON.stringify(response)])
 
-export const stop = (server) =>
-  new Promise((resolve) => {
-    server.child.removeAllListeners('exit')
-    server.child.once('exit', () => resolve())
-    server.child.kill('SIGINT')
-  })
+export const stop = (server) => server.stop('SIGINT')
 
 /** Resident memory of a process, in MB (Linux /proc). */
 export const rssMb = (pid) => {

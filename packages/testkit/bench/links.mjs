@@ -10,11 +10,11 @@
 // (default: the links' 1-minute expiry plus the default 24 h retention, so earlier links
 // expire and are dropped, as in a long-running sandbox); `--advance-seconds 0` keeps every
 // link. `SANDBOX_BIN=<path of another paykit-sandbox.js>` measures another build.
-import { spawn } from 'node:child_process'
 import { performance } from 'node:perf_hooks'
 import { Agent, request } from 'node:http'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { spawnSandbox } from '../dist/sandbox/spawnSandbox.js'
 import { API_KEY, flags, stop } from './lib.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -31,21 +31,13 @@ const report = 10_000
 
 /** The CLI with --control, answering memory questions over IPC (sandbox-with-memory.mjs). */
 const startSandbox = () =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--expose-gc', join(here, 'sandbox-with-memory.mjs'), '--port', '0', '--control'],
-      { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
-    )
-    let out = ''
-    child.on('error', reject)
-    child.on('exit', (code) => reject(new Error(`the sandbox exited with ${code}`)))
-    child.stdout.on('data', (d) => {
-      out += d
-      const m = /listening on (\S+)/.exec(out)
-      if (m !== null) resolve({ url: m[1], pid: child.pid, child })
-    })
-  })
+  spawnSandbox({
+    bin: join(here, 'sandbox-with-memory.mjs'),
+    nodeArgs: ['--expose-gc'],
+    args: ['--control'],
+    ipc: true,
+    stderr: 'inherit',
+  }).then((sandbox) => ({ ...sandbox, pid: sandbox.child.pid }))
 
 const memoryOf = (sandbox) =>
   new Promise((resolve) => {

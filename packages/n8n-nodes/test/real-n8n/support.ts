@@ -3,13 +3,8 @@
  * pinned full n8n, installed on first use, with the packed package installed as a community
  * package, and a sandbox), n8n's own data helpers, and headless Chromium.
  */
-import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import type {
-  Browser,
-  chromium as Chromium,
-} from '../../../testkit/node_modules/playwright-core/index.js'
 
 export {
   N8N_DIR,
@@ -21,7 +16,9 @@ export {
   type CliResult,
   type Stack,
 } from '../../../../scripts/n8n/stack.js'
-import { testCards } from '@paykit/testkit'
+// Headless Chromium as the testkit's browser tests launch it; the buyer's checkout payment.
+export { launchChromium } from '../../../../scripts/lib/chromium.js'
+export { payOnCheckoutPage } from '@paykit/testkit'
 import { N8N_DIR, type Stack } from '../../../../scripts/n8n/stack.js'
 
 /** Where this package's screenshots go (referenced from its README). */
@@ -50,29 +47,6 @@ export const rawOutputOf = (stdout: string): Record<string, unknown> => {
     }
   }
   throw new Error(`no JSON run data in n8n's output:\n${stdout.slice(-4000)}`)
-}
-
-const CHROMIUM = '/usr/bin/chromium'
-
-/** Headless Chromium, launched as the testkit's browser tests do (never skipped). */
-export const launchChromium = async (): Promise<Browser> => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `Chromium is missing at ${CHROMIUM}: install it (apt-get install -y --no-install-recommends chromium; scripts/run.sh test does it).`,
-    )
-  const require = createRequire(new URL('../../../testkit/package.json', import.meta.url))
-  const { chromium } = require('playwright-core') as { chromium: typeof Chromium }
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  })
 }
 
 /** An execution as n8n's `/rest/executions` lists it. */
@@ -115,20 +89,3 @@ export const executionRunData = async (stack: Pick<Stack, 'rest'>, id: string) =
       (data.resultData.runData[node]?.[0]?.data?.main[output] ?? []).map((i) => i.json),
   }
 }
-
-/** A checkout-page payment, as the buyer's browser posts it (`/pay/<code>`). */
-export const payOnCheckoutPage = (paymentLinkUrl: string) =>
-  fetch(paymentLinkUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      action: 'pay',
-      number: testCards.success.number,
-      expirationMonth: '12',
-      expirationYear: String(new Date().getUTCFullYear() + 2),
-      cvv: '123',
-      cardHolder: 'ANA MORA',
-      email: 'ana@example.com',
-    }),
-    redirect: 'manual',
-  })
