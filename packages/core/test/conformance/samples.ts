@@ -4,6 +4,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
 import { expect } from 'vitest'
 import { validate, type FieldError } from '@paykit/core'
+import { sandboxStore } from '../fixtures.js'
 
 /** The codecs of spec sections 2, 6.1 and 7.2 under test, re-exported for the suites. */
 export {
@@ -197,14 +198,7 @@ export const orderDetails = {
   paymentLinkUrl: 'https://pay.example.com/PL-ABC123',
   successUrl: 'https://shop.example.com/ok',
   cancelUrl: 'https://shop.example.com/cancel',
-  store: {
-    name: 'Paykit Sandbox Store',
-    countryCode: 'CRI',
-    currencyCode: 'USD',
-    currencySymbol: '$',
-    locale: 'es_CR',
-    timezone: 'America/Costa_Rica',
-  },
+  store: sandboxStore,
   payment: {
     authorizationCode: 'A1B2C3',
     voucherUrl: 'https://pay.example.com/voucher/42',

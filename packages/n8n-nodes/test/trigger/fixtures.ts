@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module'
 import { signWebhook } from '@paykit/core/webhook'
+import { defaultStore } from '@paykit/testkit'
 import type { IDataObject } from 'n8n-workflow'
 import type * as CredentialModule from '../../credentials/PaykitWebhookApi.credentials.js'
 import type * as TriggerModule from '../../nodes/PaykitTrigger/PaykitTrigger.node.js'
@@ -46,14 +47,7 @@ export const paidOrder = (over: IDataObject = {}): IDataObject => ({
   paymentLinkUrl: 'http://127.0.0.1:4010/pay/OC00001001',
   successUrl: null,
   cancelUrl: null,
-  store: {
-    name: 'Paykit Sandbox Store',
-    countryCode: 'CRI',
-    currencyCode: 'USD',
-    currencySymbol: '$',
-    locale: 'es_CR',
-    timezone: 'America/Costa_Rica',
-  },
+  store: { ...defaultStore },
   payment: {
     authorizationCode: 'A12345',
     voucherUrl: 'http://127.0.0.1:4010/voucher/OC00001001',

@@ -13,6 +13,7 @@ import {
   createCard,
   expectFieldError,
   expectProblem,
+  expectedStore,
   frameMessageIn,
   isoFractionalZ,
   isoMillisZ,
@@ -159,14 +160,7 @@ describe('mockPaymentService with native fetch', () => {
       orderStatus: 'PENDING',
       subtotal: 0.3,
       total: 0.3,
-      store: {
-        name: 'Paykit Sandbox Store',
-        countryCode: 'CRI',
-        currencyCode: 'USD',
-        currencySymbol: '$',
-        locale: 'es_CR',
-        timezone: 'America/Costa_Rica',
-      },
+      store: expectedStore,
     })
     expect(o.created).toMatch(isoMillisZ)
 

@@ -6,6 +6,7 @@ import {
   credentials,
   expectFieldError,
   expectProblem,
+  expectedStore,
   isoMillisZ,
   useCli,
 } from './support.js'
@@ -172,15 +173,6 @@ describe('creation accepted (spec 2.7)', () => {
     expect(a.json.orderId).not.toBe(b.json.orderId)
   })
 })
-
-const expectedStore = {
-  name: 'Paykit Sandbox Store',
-  countryCode: 'CRI',
-  currencyCode: 'USD',
-  currencySymbol: '$',
-  locale: 'es_CR',
-  timezone: 'America/Costa_Rica',
-}
 
 const fields28 = [
   'orderId',

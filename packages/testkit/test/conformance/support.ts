@@ -78,6 +78,16 @@ export const startReceiver = async (
   return { port: receiver.port, close: receiver.close }
 }
 
+/** The sandbox store of DESIGN.md, written out as a conformance author would. */
+export const expectedStore = {
+  name: 'Paykit Sandbox Store',
+  countryCode: 'CRI',
+  currencyCode: 'USD',
+  currencySymbol: '$',
+  locale: 'es_CR',
+  timezone: 'America/Costa_Rica',
+} as const
+
 /** Default credentials of DESIGN.md, written out as a conformance author would. */
 export const credentials = {
   clientId: 'sandbox-client',
