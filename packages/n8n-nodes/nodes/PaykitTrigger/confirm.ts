@@ -6,7 +6,7 @@
  * totals, starts nothing; a genuine one is emitted with the service's copy of the order.
  */
 import type { OrderDetails, OrderStatus, WebhookEvent } from '@paykit/core/pure'
-import { Money, canTransitionOrderStatus } from '@paykit/core/pure'
+import { Money, OrderFlow } from '@paykit/core/pure'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -37,7 +37,7 @@ export const needsConfirmation = (confirmation: Confirmation, signed: boolean): 
  */
 export const disagreement = (event: WebhookEvent, order: OrderDetails): string | undefined => {
   const reported = STATUS_OF_EVENT[event.type]
-  if (order.orderStatus !== reported && !canTransitionOrderStatus(order.orderStatus)(reported))
+  if (order.orderStatus !== reported && !OrderFlow.canTransition(order.orderStatus)(reported))
     return `the order is ${order.orderStatus} at Paykit, not ${reported}`
   if (order.orderReference !== event.data.orderReference)
     return 'the order reference differs from the one at Paykit'
