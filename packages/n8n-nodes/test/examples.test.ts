@@ -3,14 +3,18 @@
  * against the sandbox over HTTP.
  */
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { IDataObject } from 'n8n-workflow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { FrameMessage } from '@paykit/core'
 import type { Sandbox } from '@paykit/testkit'
-import { authenticateHeadless, defaultCredentials, testCards } from '@paykit/testkit'
+import {
+  authenticateHeadless,
+  defaultCredentials,
+  startWebhookReceiver,
+  testCards,
+  type WebhookReceiver,
+} from '@paykit/testkit'
 import type { CredentialStore, WorkflowJson } from '@paykit/testkit/n8n'
 import { runWebhook, runWorkflow } from '@paykit/testkit/n8n'
 import {
@@ -29,37 +33,19 @@ const example = (name: string): WorkflowJson =>
 const SECRET = 'whsec-example-3f9a'
 
 let sandbox: Sandbox
-let events: Array<{ headers: Record<string, string>; rawBody: Buffer }> = []
-let receiver: ReturnType<typeof createServer>
+let receiver: WebhookReceiver
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      events.push({
-        headers: Object.fromEntries(
-          Object.entries(req.headers).map(([k, v]) => [
-            k,
-            Array.isArray(v) ? v.join(', ') : String(v),
-          ]),
-        ),
-        rawBody: Buffer.concat(chunks),
-      })
-      res.end('ok')
-    })
-  })
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
-  const port = (receiver.address() as AddressInfo).port
+  receiver = await startWebhookReceiver({ path: '/webhook', answer: () => 200 })
   sandbox = await useSandbox({
-    webhookUrl: `http://127.0.0.1:${port}/webhook`,
+    webhookUrl: receiver.url,
     webhookSecret: SECRET,
     webhookRetryDelayMs: 10,
   })
 })
 afterAll(async () => {
   await sandbox.close()
-  await new Promise<void>((resolve) => receiver.close(() => resolve()))
+  await receiver.close()
 })
 
 /** The credentials the examples name, pointing at the sandbox. */
@@ -122,12 +108,17 @@ describe('examples/', () => {
       [{ amount: 42, orderReference: 'paid-example' }],
     )
     const orderCode = String(link.nodes['Link']?.[0]?.[0]?.json.orderCode)
-    events = []
     sandbox.payOrder(orderCode)
     await sandbox.webhooksIdle()
-    const event = events.find((e) => e.rawBody.toString().includes(orderCode))
+    const event = receiver.received.find((e) => e.body.includes(orderCode))
     if (event === undefined) throw new Error(`no webhook event for ${orderCode}`)
-    expect(event.headers['paykit-signature']).toMatch(/^t=\d+,v1=[0-9a-f]+$/)
+    const headers = Object.fromEntries(
+      Object.entries(event.headers).map(([k, v]) => [
+        k,
+        Array.isArray(v) ? v.join(', ') : String(v),
+      ]),
+    )
+    expect(headers['paykit-signature']).toMatch(/^t=\d+,v1=[0-9a-f]+$/)
 
     const workflow = example('order-paid-read-back.json')
     const trigger = workflow.nodes.find((n) => n.type === PAYKIT_TRIGGER)
@@ -141,7 +132,7 @@ describe('examples/', () => {
       credentials: exampleCredentials(),
       request: {
         method: 'POST',
-        headers: event.headers,
+        headers,
         body: JSON.parse(event.rawBody.toString()) as unknown,
         rawBody: event.rawBody,
       },

@@ -2,12 +2,14 @@
 // signature, a tampered body, a stale or future timestamp, a missing header and a header
 // repeated with two different values; an empty secret never verifies; and both stay pure
 // (same inputs, same output; never a throw). A real delivery from the sandbox verifies.
-import { createServer, type IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import * as fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
 import { signWebhook, verifyWebhook, verifyWebhookEvent } from '@paykit/core/webhook'
 import { describe, expect, it } from 'vitest'
+import {
+  startWebhookReceiver,
+  type CapturedWebhook,
+} from '../../src/sandbox/startWebhookReceiver.js'
 import { sandboxWith } from './support.js'
 
 const secret = 'whsec_ZZ5mQ2rT8vX1'
@@ -152,19 +154,10 @@ describe('verifyWebhook and verifyWebhookEvent are pure and total', () => {
 
 describe('a real delivery from the sandbox', () => {
   it('verifies with the shared secret and decodes; tampered or re-signed with another secret it does not', async () => {
-    const received: Array<{ headers: IncomingHttpHeaders; body: string }> = []
-    const receiver = createServer((req, res) => {
-      let text = ''
-      req.on('data', (c: Buffer) => (text += c.toString()))
-      req.on('end', () => {
-        received.push({ headers: req.headers, body: text })
-        res.writeHead(200).end()
-      })
-    })
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
-    const port = (receiver.address() as AddressInfo).port
+    const receiver = await startWebhookReceiver({ path: '/hook', answer: () => 200 })
+    const received = receiver.received
     const sandbox = await sandboxWith({
-      webhookUrl: `http://127.0.0.1:${port}/hook`,
+      webhookUrl: receiver.url,
       webhookSecret: secret,
     })
     try {
@@ -177,7 +170,7 @@ describe('a real delivery from the sandbox', () => {
       sandbox.payOrder(orderCode)
       await sandbox.webhooksIdle()
       expect(received).toHaveLength(1)
-      const delivery = received[0] as { headers: IncomingHttpHeaders; body: string }
+      const delivery = received[0] as CapturedWebhook
       const header = delivery.headers['paykit-signature'] as string
       const event = pure(verifyWebhookEvent, {
         secret,
@@ -191,7 +184,7 @@ describe('a real delivery from the sandbox', () => {
       refused({ secret, body: delivery.body, header, now: new Date(Date.now() + 600_000) })
     } finally {
       await sandbox.close()
-      await new Promise<void>((r) => receiver.close(() => r()))
+      await receiver.close()
     }
   })
 })

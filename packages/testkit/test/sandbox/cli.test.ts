@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import * as E from 'fp-ts/lib/Either.js'
 import { verifyWebhookEvent } from '@paykit/core/webhook'
 import { afterEach, describe, expect, it } from 'vitest'
+import { startWebhookReceiver } from '../../src/sandbox/startWebhookReceiver.js'
 import { clientOf } from './httpSuite.js'
 
 // The command as users run it: the built dist (`pnpm exec tsc -b` first).
@@ -77,19 +76,10 @@ describe('paykit-sandbox command', () => {
   })
 
   it('delivers signed webhooks with --webhook-url and --webhook-secret', async () => {
-    const received: Array<{ header: string | undefined; body: string }> = []
-    const receiver = createServer((req, res) => {
-      let body = ''
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-      req.on('end', () => {
-        const header = req.headers['paykit-signature']
-        received.push({ header: typeof header === 'string' ? header : undefined, body })
-        res.end()
-      })
-    })
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    const receiver = await startWebhookReceiver({ path: '/hook', answer: () => 200 })
+    const received = receiver.received
     try {
-      const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
+      const hook = receiver.url
       const child = run([
         '--port',
         '0',
@@ -109,15 +99,17 @@ describe('paykit-sandbox command', () => {
       const event = verifyWebhookEvent({
         secret: 'cli-whsec',
         body: hit?.body ?? '',
-        header: hit?.header,
+        header:
+          typeof hit?.headers['paykit-signature'] === 'string'
+            ? hit.headers['paykit-signature']
+            : undefined,
         now: new Date(),
       })
       expect(E.isRight(event) && event.right.type).toBe('order.cancelled')
       child.kill('SIGTERM')
       expect(await exitOf(child)).toBe(0)
     } finally {
-      receiver.closeAllConnections()
-      await new Promise((resolve) => receiver.close(resolve))
+      await receiver.close()
     }
   })
 
