@@ -10,8 +10,9 @@ import type { AddressInfo } from 'node:net'
 import { promisify } from 'node:util'
 import { runInNewContext } from 'node:vm'
 import { build } from 'esbuild'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CHROMIUM, launchChromium } from '../../../../scripts/lib/chromium.js'
 import {
   appFolder,
   BENCHMARKS,
@@ -25,7 +26,6 @@ import {
   type Measured,
 } from '../../scripts/bundle-size.js'
 
-const CHROMIUM = '/usr/bin/chromium'
 const run = promisify(execFile)
 const api = ['FrameMessage', 'decodeFrameEvent', 'listenForFrameMessage', 'openAuthenticationFrame']
 
@@ -160,10 +160,7 @@ describe('each bundle runs in Chromium', () => {
     })
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-    })
+    browser = await launchChromium()
   }, 60_000)
 
   afterAll(async () => {
