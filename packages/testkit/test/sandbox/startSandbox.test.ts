@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { verifyWebhook, verifyWebhookEvent, WEBHOOK_SIGNATURE_HEADER } from '@paykit/core/webhook'
 import { afterEach, describe, expect, it } from 'vitest'
 import { fc, test } from '@fast-check/vitest'
+import { payOnCheckoutPage } from '../../src/buyer/payOnCheckoutPage.js'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/startSandbox.js'
 import { startWebhookReceiver } from '../../src/sandbox/startWebhookReceiver.js'
 import { defaultCredentials } from '../../src/simulator/TestCards.js'
@@ -287,20 +288,12 @@ describe('startSandbox', () => {
       amount: 30,
       successUrl: 'https://shop.example/thanks',
     })
-    const form = new URLSearchParams({
-      action: 'pay',
+    const res = await payOnCheckoutPage(link.paymentLinkUrl, {
       number: '4242424242424242',
-      expirationMonth: '12',
       expirationYear: String(new Date().getUTCFullYear() + 1),
       cvv: '987',
       cardHolder: 'Grace Hopper',
       email: 'grace@example.com',
-    })
-    const res = await fetch(link.paymentLinkUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: form.toString(),
-      redirect: 'manual',
     })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe('https://shop.example/thanks')
