@@ -9,7 +9,7 @@ import {
   cardAt,
   fieldError,
   Money,
-  transitionOrderStatus,
+  OrderFlow,
   validate,
   type FieldError,
   type OrderDetails,
@@ -170,7 +170,7 @@ export const moveOrder = (
 ): E.Either<string, SimulatorState> => {
   const order = own(state.orders, orderCode)
   if (order === undefined) return E.left(`no order has code ${orderCode}`)
-  const moved = transitionOrderStatus(to)(order.status)
+  const moved = OrderFlow.transition(to)(order.status)
   if (E.isLeft(moved)) return E.left(moved.left.message)
   const updated: OrderRecord = {
     ...order,
