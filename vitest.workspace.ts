@@ -8,20 +8,28 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
 //
 // `pnpm test:quick` (PAYKIT_QUICK=1, the core and testkit projects): the unit and property
 // tests only, without the files that drive Chromium (testkit test/browser), the n8n engine
-// (testkit test/n8n), a spawned or packed package (bin, dist, package) or the sandbox at scale
-// (testkit test/reliability/load).
+// (testkit test/n8n), a spawned, packed or bundled package (bin, dist, package, the core's
+// browser bundles) or the sandbox under load, faults and fuzzing (testkit test/reliability;
+// its load test is in the project testkit-alone).
 const quick = process.env['PAYKIT_QUICK'] === '1'
 const slow = {
-  core: ['test/dist.test.ts', 'test/package.test.ts', 'test/node-floor.test.ts'],
+  core: [
+    'test/dist.test.ts',
+    'test/package.test.ts',
+    'test/node-floor.test.ts',
+    'test/browser/bundle.test.ts',
+  ],
   testkit: [
     'test/browser/**',
     'test/n8n/**',
     'test/bin/**',
     'test/package.test.ts',
     'test/properties/dist.test.ts',
-    'test/reliability/load.test.ts',
+    'test/reliability/**',
   ],
 }
+// Files that run alone, after all others (a time budget that a second worker would eat).
+const alone = ['test/reliability/load.test.ts']
 const skipWhenQuick = (files: ReadonlyArray<string>): { exclude?: Array<string> } =>
   quick ? { exclude: ['**/node_modules/**', ...files] } : {}
 
@@ -57,8 +65,20 @@ export default defineConfig({
           name: 'testkit',
           root: 'packages/testkit',
           include: ['test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...alone, ...(quick ? slow.testkit : [])],
           testTimeout: 30_000,
-          ...skipWhenQuick(slow.testkit),
+        },
+      },
+      {
+        // The sandbox at scale against its time budget (10,000 links in 25 s on 2 cores): on
+        // its own after every other file, as when one worker ran every file in turn.
+        test: {
+          name: 'testkit-alone',
+          root: 'packages/testkit',
+          include: alone,
+          testTimeout: 30_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
       {
