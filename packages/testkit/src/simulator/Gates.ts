@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { hash, timingSafeEqual } from 'node:crypto'
+import { sha256 } from '@noble/hashes/sha2.js'
 import { fieldError } from '@paykit/core/pure'
 import * as E from 'fp-ts/lib/Either.js'
 import type { SimRequest, SimResponse } from './Http.js'
@@ -97,12 +97,12 @@ export const jsonBody = (request: SimRequest): E.Either<SimResponse, unknown> =>
 export const formBody = (request: SimRequest): Readonly<Record<string, string>> =>
   Object.fromEntries(new URLSearchParams(request.body))
 
-// One-shot SHA-256 (no Hash object per request).
-const digest = (s: string): Buffer => hash('sha256', s, 'buffer')
+// SHA-256 in plain JavaScript (@noble/hashes), so that the simulator runs in a browser too.
+const digest = (s: string): Uint8Array => sha256(encoder.encode(s))
 
 // The digests of the configured secrets, computed once (a handful of strings).
-const expectedDigests = new Map<string, Buffer>()
-const expectedDigest = (s: string): Buffer => {
+const expectedDigests = new Map<string, Uint8Array>()
+const expectedDigest = (s: string): Uint8Array => {
   let d = expectedDigests.get(s)
   if (d === undefined) {
     if (expectedDigests.size >= 64) expectedDigests.clear()
@@ -112,16 +112,23 @@ const expectedDigest = (s: string): Buffer => {
   return d
 }
 
+// Equal-length byte arrays compared in time that does not depend on where they differ.
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
+  let diff = a.length ^ b.length
+  for (let i = 0; i < a.length; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0)
+  return diff === 0
+}
+
 /**
  * Whether `given` is the configured secret `expected`, in time that does not depend on
- * where they differ (`timingSafeEqual` over their SHA-256 digests, which have equal
- * lengths whatever the lengths of the secrets).
+ * where they differ (compared byte by byte without stopping, over their SHA-256 digests,
+ * which have equal lengths whatever the lengths of the secrets).
  *
  * @category gates
  * @since 0.1.0
  */
 export const sameSecret = (given: string, expected: string): boolean =>
-  timingSafeEqual(digest(given), expectedDigest(expected))
+  sameBytes(digest(given), expectedDigest(expected))
 
 const BEARER = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i
 
