@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { sameSecret } from '../../src/simulator/Gates.js'
 import { defaultCredentials } from '../../src/simulator/TestCards.js'
@@ -10,6 +11,16 @@ describe('credential comparison', () => {
     expect(sameSecret('sandbox', 'sandbox-secret')).toBe(false)
     expect(sameSecret('', 'sandbox-secret')).toBe(false)
     expect(sameSecret('é', 'é')).toBe(true)
+    expect(sameSecret('sandbox-secret-and-more', 'sandbox-secret')).toBe(false)
+  })
+
+  it('sameSecret is string equality, for any two strings', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {
+        expect(sameSecret(a, b)).toBe(a === b)
+        expect(sameSecret(a, a)).toBe(true)
+      }),
+    )
   })
 
   it('the API key and the client credentials are accepted, a near miss refused', () => {
