@@ -137,13 +137,24 @@ export const expirationYearFromInput = (value: unknown): unknown => {
 // requests
 // -------------------------------------------------------------------------------------
 
+/**
+ * A whole number given as text (`"3"`, `" 60 "`) as that number; any other value unchanged,
+ * for the core to judge (`"3.5"`, `"-1"` and `"three"` stay text and are refused there,
+ * naming the field). A form or a webhook gives a quantity as text.
+ */
+export const wholeNumberFromInput = (value: unknown): unknown => {
+  const whole = typeof value === 'string' ? wholeOf(value, /^\d{1,15}$/) : undefined
+  return whole === undefined ? value : Number(whole)
+}
+
 const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
   typeof u === 'object' && u !== null && !Array.isArray(u)
 
 /**
  * A payment-link request as an item gave it, with its amounts converted by
- * `amountFromInput`: `amount` and each `lineItems[k].product.price`. Everything else is
- * left for the core to judge; the input is copied where it changes, never modified.
+ * `amountFromInput` (`amount` and each `lineItems[k].product.price`) and its whole numbers
+ * by `wholeNumberFromInput` (`expirationMinutes`, each `lineItems[k].quantity`). Everything
+ * else is left for the core to judge; the input is copied where it changes, never modified.
  */
 export const paymentLinkRequestFromInput = (request: unknown): ConvertedRequest => {
   if (!isRecord(request)) return { request, errors: [] }
@@ -156,17 +167,22 @@ export const paymentLinkRequestFromInput = (request: unknown): ConvertedRequest 
   }
   const out: Record<string, unknown> = { ...request }
   if ('amount' in request) out.amount = converted('amount', request.amount)
+  if ('expirationMinutes' in request)
+    out.expirationMinutes = wholeNumberFromInput(request.expirationMinutes)
   if (Array.isArray(request.lineItems))
-    out.lineItems = request.lineItems.map((item: unknown, k) =>
-      isRecord(item) && isRecord(item.product) && 'price' in item.product
+    out.lineItems = request.lineItems.map((item: unknown, k) => {
+      if (!isRecord(item)) return item
+      const withQuantity =
+        'quantity' in item ? { ...item, quantity: wholeNumberFromInput(item.quantity) } : item
+      return isRecord(item.product) && 'price' in item.product
         ? {
-            ...item,
+            ...withQuantity,
             product: {
               ...item.product,
               price: converted(`lineItems[${k}].product.price`, item.product.price),
             },
           }
-        : item,
-    )
+        : withQuantity
+    })
   return { request: out, errors }
 }

@@ -7,6 +7,7 @@ import {
   expirationMonthFromInput,
   expirationYearFromInput,
   paymentLinkRequestFromInput,
+  wholeNumberFromInput,
 } from '../../shared/conversions.js'
 
 const amount = amountFromInput('amount')
@@ -265,6 +266,26 @@ describe('paymentLinkRequestFromInput', () => {
     expect(input.amount).toBe('40.80')
   })
 
+  it('converts quantities and expirationMinutes given as whole-number text; leaves other text for the core', () => {
+    const { request, errors } = paymentLinkRequestFromInput({
+      expirationMinutes: ' 60 ',
+      lineItems: [
+        { sku: 'MUG-LOGO', quantity: '3' },
+        { product: { name: 'Poster', price: '18.90' }, quantity: '2' },
+        { sku: 'PIN', quantity: '1.5' },
+      ],
+    })
+    expect(request).toEqual({
+      expirationMinutes: 60,
+      lineItems: [
+        { sku: 'MUG-LOGO', quantity: 3 },
+        { product: { name: 'Poster', price: 18.9 }, quantity: 2 },
+        { sku: 'PIN', quantity: '1.5' },
+      ],
+    })
+    expect(errors).toEqual([])
+  })
+
   it('adds no field the item did not have, and leaves anything but a record alone', () => {
     expect(paymentLinkRequestFromInput({ lineItems: 'none' })).toEqual({
       request: { lineItems: 'none' },
@@ -272,5 +293,18 @@ describe('paymentLinkRequestFromInput', () => {
     })
     for (const value of [undefined, null, '25.50', [{ amount: '1' }]])
       expect(paymentLinkRequestFromInput(value)).toEqual({ request: value, errors: [] })
+  })
+})
+
+describe('wholeNumberFromInput', () => {
+  it('takes a whole number written as text, and nothing else', () => {
+    expect(wholeNumberFromInput('3')).toBe(3)
+    expect(wholeNumberFromInput(' 1440 ')).toBe(1440)
+    for (const value of ['3.5', '-1', 'three', '', '1e3', 3, null, undefined])
+      expect(wholeNumberFromInput(value)).toBe(value)
+  })
+
+  test.prop([fc.nat()])('any natural number written as text reads back as itself', (n) => {
+    expect(wholeNumberFromInput(String(n))).toBe(n)
   })
 })

@@ -345,6 +345,19 @@ describe('Payment Link -> Create: amounts given as text', () => {
     expect(totals).toEqual(['25.50', '1234567.89', '42.00', '38.85'])
   })
 
+  it('From Input Item: quantities and the expiry as whole-number text (a form gives text) create the link', async () => {
+    const result = await run(sandbox, create({ orderSource: 'item' }), [
+      {
+        expirationMinutes: '60',
+        lineItems: [{ product: { name: 'Poster', price: '18.90' }, quantity: '2' }],
+      },
+    ])
+    expect(result.error).toBeUndefined()
+    const item = result.nodes['Create Link']?.[0]?.[0]?.json
+    expect(orderOf(item ?? {})?.total.toFixed(2)).toBe('37.80')
+    expect(orderOf(item ?? {})?.lineItems[0]?.quantity).toBe(2)
+  })
+
   it('From Input Item: a text with more digits than a JSON number holds is refused, not rounded', async () => {
     const before = checkoutRequests().length
     const result = await run(sandbox, create({ orderSource: 'item' }), [
