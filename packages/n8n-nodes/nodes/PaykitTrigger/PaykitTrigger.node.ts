@@ -21,7 +21,7 @@ import {
 import { executionClient } from '../../shared/client'
 import { PAYKIT_API } from '../../shared/transport'
 import { disagreement, needsConfirmation, type Confirmation } from './confirm'
-import { receive, refused, type Delivery, type Reception } from './receive'
+import { receive, refused, type Delivery, type Reply } from './receive'
 import { acceptOnce, seenRecently } from './replay'
 
 const CREDENTIAL = 'paykitWebhookApi'
@@ -62,10 +62,8 @@ function answer(this: IWebhookFunctions, status: number, body: IDataObject): IWe
 }
 
 /** Answers a `Reply` reception itself: JSON for 200, problem details otherwise. */
-function replyWith(this: IWebhookFunctions, reception: Reception): IWebhookResponseData {
-  return reception._tag === 'Reply'
-    ? answer.call(this, reception.status, reception.body)
-    : answer.call(this, 200, { received: true })
+function replyWith(this: IWebhookFunctions, reply: Reply): IWebhookResponseData {
+  return answer.call(this, reply.status, reply.body)
 }
 
 /**
@@ -77,7 +75,7 @@ function replyWith(this: IWebhookFunctions, reception: Reception): IWebhookRespo
 async function confirmWithService(
   this: IWebhookFunctions,
   event: WebhookEvent,
-): Promise<E.Either<Reception, OrderDetails>> {
+): Promise<E.Either<Reply, OrderDetails>> {
   if (this.getNode().credentials?.[PAYKIT_API] === undefined)
     return E.left(
       refused(

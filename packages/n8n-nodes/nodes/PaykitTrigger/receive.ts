@@ -42,6 +42,13 @@ export interface Settings {
   readonly now: Date
 }
 
+/** An answer that emits nothing: its status and JSON body. */
+export interface Reply {
+  readonly _tag: 'Reply'
+  readonly status: number
+  readonly body: IDataObject
+}
+
 /** What to do: emit the event (JSON as the service sent it), or answer and emit nothing. */
 export type Reception =
   | {
@@ -49,7 +56,7 @@ export type Reception =
       readonly event: WebhookEvent
       readonly signedAt: Date | undefined
     }
-  | { readonly _tag: 'Reply'; readonly status: number; readonly body: IDataObject }
+  | Reply
 
 // -------------------------------------------------------------------------------------
 // constructors
@@ -57,10 +64,10 @@ export type Reception =
 
 const UNAUTHORIZED_TYPE = 'https://tools.ietf.org/html/rfc7235#section-3.1'
 
-const reply = (status: number, body: IDataObject): Reception => ({ _tag: 'Reply', status, body })
+const reply = (status: number, body: IDataObject): Reply => ({ _tag: 'Reply', status, body })
 
 /** 401 problem details with the core's reason (it names no secret and no signature). */
-export const unauthorized = (reason: string): Reception =>
+export const unauthorized = (reason: string): Reply =>
   reply(401, {
     type: UNAUTHORIZED_TYPE,
     title: 'Unauthorized',
@@ -69,11 +76,11 @@ export const unauthorized = (reason: string): Reception =>
   })
 
 /** Problem details of another refusal (`detail` says why; no value of the body). */
-export const refused = (status: number, title: string, detail: string): Reception =>
+export const refused = (status: number, title: string, detail: string): Reply =>
   reply(status, { type: 'about:blank', title, status, detail })
 
 /** 400 problem details naming the fields, as the service's own 400 does. */
-export const badRequest = (detail: string, errors: ReadonlyArray<FieldError>): Reception =>
+export const badRequest = (detail: string, errors: ReadonlyArray<FieldError>): Reply =>
   reply(400, { ...validationProblem(errors), detail } as unknown as IDataObject)
 
 // -------------------------------------------------------------------------------------
