@@ -92,6 +92,21 @@ module.exports = {
       },
     },
     {
+      name: 'testkit-msw-runs-in-a-browser',
+      severity: 'error',
+      comment:
+        "`@paykit/testkit/msw` runs in a browser (MSW's setupWorker): no Node built-in, and of the testkit only the simulator and the service shell (no nock, no sandbox).",
+      from: { path: '^packages/testkit/src/msw/' },
+      to: { path: '^packages/testkit/src/(nock|sandbox|buyer|bin|n8n|vitest|engines)/|^nock$' },
+    },
+    {
+      name: 'testkit-msw-imports-no-node-built-in',
+      severity: 'error',
+      comment: '`@paykit/testkit/msw` runs in a browser: no Node built-in.',
+      from: { path: '^packages/testkit/src/msw/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'testkit-n8n-harness-stands-alone',
       severity: 'error',
       comment:

@@ -83,10 +83,10 @@ describe('the @example blocks of the core and testkit', () => {
   mkdirSync(modules)
   for (const name of readdirSync(join(ROOT, 'node_modules')))
     if (!name.startsWith('.')) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name))
-  // What a user of the entries installs beside them: io-ts (core's peer), and n8n-workflow,
-  // n8n-core and n8n-nodes-base for `@paykit/testkit/n8n`.
+  // What a user of the entries installs beside them: io-ts (core's peer), n8n-workflow,
+  // n8n-core and n8n-nodes-base for `@paykit/testkit/n8n`, msw for `@paykit/testkit/msw`.
   symlinkSync(join(ROOT, 'packages', 'core', 'node_modules', 'io-ts'), join(modules, 'io-ts'))
-  for (const name of ['n8n-workflow', 'n8n-core'])
+  for (const name of ['n8n-workflow', 'n8n-core', 'msw'])
     symlinkSync(join(ROOT, 'packages', 'testkit', 'node_modules', name), join(modules, name))
   // n8n's built-in nodes, which runWorkflow and baseNodeType load (an optional peer).
   symlinkSync(

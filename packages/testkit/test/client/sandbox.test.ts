@@ -1,7 +1,4 @@
-import { startSandbox } from '../../src/sandbox/startSandbox.js'
+import { sandboxFake } from './fakes.js'
 import { describeClientAgainst } from './suite.js'
 
-describeClientAgainst('the sandbox over HTTP', async () => {
-  const sandbox = await startSandbox({ expirySweepMs: 0 })
-  return { ...sandbox, baseUrl: sandbox.url }
-})
+describeClientAgainst('the sandbox over HTTP', sandboxFake)

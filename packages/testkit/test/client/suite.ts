@@ -472,3 +472,139 @@ export const describeClientAgainst = (name: string, start: () => Promise<Fake>):
     })
   })
 }
+
+// ------------------------------------------------------------------ the scenario table
+
+/**
+ * One scenario of the table every fake runs (test/client/scenarios.test.ts): what the
+ * client gets, written short (`ok ...` for a Right, the error's tag and what it names for
+ * a Left), so that the three fakes' columns compare as text.
+ */
+export interface Scenario {
+  readonly name: string
+  readonly expected: string
+  readonly run: (fake: Fake, client: Client) => Promise<string>
+}
+
+const outcome = <A>(r: E.Either<PaykitError, A>, ok: (a: A) => string): string => {
+  if (E.isRight(r)) return `ok ${ok(r.right)}`
+  const e = r.left
+  switch (e._tag) {
+    case 'ValidationError':
+      return `ValidationError ${e.fieldErrors.map((f) => f.path).join(',')}`
+    case 'HttpError':
+      return `HttpError ${e.status}${e.outcomeUnknown ? ' outcomeUnknown' : ''}`
+    case 'Unauthorized':
+      return `Unauthorized ${e.credential}`
+    default:
+      return `${e._tag}${e.outcomeUnknown ? ' outcomeUnknown' : ''}`
+  }
+}
+
+const chargeResult = (r: {
+  readonly status: string
+  readonly error?: { readonly code: string } | null
+}): string => (r.error == null ? r.status : `${r.status} ${r.error.code}`)
+
+/** The scenarios, each with the result every fake must give. */
+export const scenarios: ReadonlyArray<Scenario> = [
+  {
+    name: 'token',
+    expected: 'ok Bearer token',
+    run: async (_f, c) =>
+      outcome(await c.getToken()(), (t) => (t.length > 0 ? 'Bearer token' : '')),
+  },
+  {
+    name: 'card saved',
+    expected: 'ok VISA CRI',
+    run: async (_f, c) =>
+      outcome(
+        await c.createPaymentMethod(card(testCards.success.number))(),
+        (pm) => `${pm.bin.brand} ${pm.bin.countryCode}`,
+      ),
+  },
+  {
+    name: 'card refused naming the field',
+    expected: 'ValidationError card.number',
+    run: async (_f, c) =>
+      outcome(await c.createPaymentMethod(card('4242424242424241'))(), () => 'saved'),
+  },
+  ...(
+    [
+      ['charge SUCCESS', testCards.success.number, 'ok SUCCEEDED'],
+      ['charge 3DS', testCards.authentication.number, 'ok AUTHENTICATION_REQUIRED'],
+      ['charge declined', testCards.declined.number, 'ok FAILED CARD_DECLINED'],
+    ] as const
+  ).map(([name, number, expected]): Scenario => ({
+    name,
+    expected,
+    run: async (_f, c) => {
+      const pm = right(await c.createPaymentMethod(card(number))())
+      return outcome(await c.charge(chargeOf(pm.id))(), chargeResult)
+    },
+  })),
+  {
+    name: 'duplicate order',
+    expected: 'ok FAILED DUPLICATE_ORDER',
+    run: async (_f, c) => {
+      const pm = right(await c.createPaymentMethod(card(testCards.success.number))())
+      const request = chargeOf(pm.id)
+      right(await c.charge(request)())
+      return outcome(await c.charge(request)(), chargeResult)
+    },
+  },
+  {
+    name: 'link created + order read back',
+    expected: 'ok PENDING 40 ref-7',
+    run: async (_f, c) => {
+      const link = right(await c.createPaymentLink({ amount: 40, orderReference: 'ref-7' })())
+      return outcome(
+        await c.getOrder(link.orderCode)(),
+        (o) => `${o.orderStatus} ${o.total.toString()} ${o.orderReference}`,
+      )
+    },
+  },
+  {
+    name: 'link expired',
+    expected: 'ok CANCELLED',
+    run: async (f, c) => {
+      const link = right(await c.createPaymentLink({ amount: 5, expirationMinutes: 1 })())
+      f.advanceClock(61_000)
+      return outcome(await c.getOrder(link.orderCode)(), (o) => o.orderStatus)
+    },
+  },
+  {
+    name: 'fault 500 on a link',
+    expected: 'HttpError 500 outcomeUnknown',
+    run: async (f, c) => {
+      const path = `${new URL(f.baseUrl).pathname.replace(/\/+$/, '')}/paymentlink/checkout`
+      f.injectFault({ kind: 'status500' }, { method: 'POST', path, times: 1 })
+      return outcome(await c.createPaymentLink({ amount: 5 })(), (l) => l.orderCode)
+    },
+  },
+  {
+    name: 'processed-then-500 charge',
+    expected: 'HttpError 500 outcomeUnknown; charge recorded',
+    run: async (f, c) => {
+      const pm = right(await c.createPaymentMethod(card(testCards.success.number))())
+      const path = `${new URL(f.baseUrl).pathname.replace(/\/+$/, '')}/charges`
+      f.injectFault({ kind: 'processedThen500' }, { method: 'POST', path, times: 1 })
+      const request = chargeOf(pm.id)
+      const first = outcome(await c.charge(request)(), chargeResult)
+      // The same charge again: the service says it already has it.
+      const again = outcome(await c.charge(request)(), chargeResult)
+      return `${first}; ${again === 'ok FAILED DUPLICATE_ORDER' ? 'charge recorded' : again}`
+    },
+  },
+  {
+    name: '401 wrong secret',
+    expected: 'Unauthorized clientCredentials',
+    run: async (f) => {
+      const wrong = createClient({
+        baseUrl: f.baseUrl,
+        credentials: { ...tokenOnly, clientSecret: 'wrong-secret' },
+      })
+      return outcome(await wrong.getToken()(), () => 'token')
+    },
+  },
+]

@@ -1,0 +1,25 @@
+/**
+ * `@paykit/testkit/msw`: the simulator as MSW 2 request handlers, for `setupServer` (Node)
+ * and `setupWorker` (a browser, through MSW's service worker). msw is an optional peer
+ * dependency; this entry imports no Node built-in, so a browser bundle takes it whole, with
+ * the test credentials and cards (the root `@paykit/testkit` is Node-only).
+ *
+ * @module @paykit/testkit/msw
+ * @since 0.1.0
+ */
+
+// -------------------------------------------------------------------------------------
+// handlers
+// -------------------------------------------------------------------------------------
+export {
+  MSW_HANG_MS,
+  paykitHandlers,
+  type PaykitHandlers,
+  type PaykitHandlersOptions,
+} from './paykitHandlers.js'
+export type { ServiceControls } from '../service/ServiceControls.js'
+
+// -------------------------------------------------------------------------------------
+// test data
+// -------------------------------------------------------------------------------------
+export { defaultCredentials, testCards } from '../simulator/TestCards.js'

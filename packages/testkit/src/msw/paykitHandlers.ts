@@ -1,0 +1,223 @@
+/**
+ * The simulator behind MSW 2: request handlers for every path and method under one base
+ * URL (the API and the hosted 3DS and checkout pages), for `setupServer` in Node and
+ * `setupWorker` in a browser. No Node built-in: the same module runs in both.
+ *
+ * @since 0.1.0
+ */
+import { http, type HttpHandler } from 'msw'
+import { makeLiveService, type LiveServiceOptions } from '../service/LiveService.js'
+import { controlsOf, type ServiceControls } from '../service/ServiceControls.js'
+import type { SimRequest, SimResponse } from '../simulator/Http.js'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * Options of {@link paykitHandlers}: the simulator's options (`baseUrl` is the origin, and
+ * optional path prefix, the handlers answer; client id and secret, API key, token
+ * lifetime, ...) and the wall clock (`now`).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type PaykitHandlersOptions = LiveServiceOptions
+
+/**
+ * The handlers and the controls of the fake behind them (the same controls as the nock
+ * mock and the sandbox). Control methods throw an `Error` saying why when the simulator
+ * refuses (an unknown authentication id or order code, a result already recorded, ...).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface PaykitHandlers extends ServiceControls {
+  /** The MSW request handlers: give them to `setupServer(...)` or `setupWorker(...)`. */
+  readonly handlers: ReadonlyArray<HttpHandler>
+  /** The base URL the handlers answer on. */
+  readonly baseUrl: string
+  /** Back to the initial state: no tokens, orders, events, faults or request log. */
+  readonly reset: () => void
+  /** Answers every request held by a `hang` or a latency now, as a dropped connection. */
+  readonly release: () => void
+}
+
+// -------------------------------------------------------------------------------------
+// constants
+// -------------------------------------------------------------------------------------
+
+/**
+ * Longest a `hang` holds a request (unless the client gives up first): past any sensible
+ * client timeout, yet bounded.
+ *
+ * @example
+ * ```ts
+ * import { MSW_HANG_MS } from '@paykit/testkit/msw'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(MSW_HANG_MS, 10 * 60 * 1000)
+ * ```
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const MSW_HANG_MS = 10 * 60 * 1000
+
+// -------------------------------------------------------------------------------------
+// helpers
+// -------------------------------------------------------------------------------------
+
+const basePathOf = (url: URL): string => url.pathname.replace(/\/+$/, '')
+
+const headersOf = (request: Request): Record<string, string> => {
+  const headers: Record<string, string> = {}
+  request.headers.forEach((value, name) => {
+    headers[name.toLowerCase()] = value
+  })
+  return headers
+}
+
+const simRequestOf = async (request: Request): Promise<SimRequest> => {
+  const url = new URL(request.url)
+  return {
+    method: request.method.toUpperCase(),
+    path: `${url.pathname}${url.search}`,
+    headers: headersOf(request),
+    body: request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text(),
+  }
+}
+
+const responseOf = (
+  response: SimResponse,
+  body: string | ReadableStream<Uint8Array> = response.body,
+): Response =>
+  new Response(response.status === 204 || response.status === 304 ? null : body, {
+    status: response.status,
+    headers: response.headers,
+  })
+
+/**
+ * A body that sends the first half of `text`'s bytes, then fails (the stream errors, as a
+ * connection reset mid-body does): `Faults.truncatedPart`'s cut, without Node's Buffer.
+ */
+const truncatedStream = (text: string): ReadableStream<Uint8Array> => {
+  const bytes = new TextEncoder().encode(text)
+  const part = bytes.subarray(
+    0,
+    Math.min(Math.floor(bytes.length / 2), Math.max(bytes.length - 1, 0)),
+  )
+  let sent = false
+  // The part on the first read, the failure on the next: the client gets the bytes first.
+  return new ReadableStream({
+    pull(controller) {
+      if (sent) controller.error(new TypeError('response truncated: connection reset'))
+      else controller.enqueue(part)
+      sent = true
+    },
+  })
+}
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * MSW request handlers answering with the simulator, and the controls to inspect and
+ * steer it. Faults act as on a real connection: `connectionReset` is a network error
+ * (`Response.error()`), `hang` holds the answer until the client gives up, `truncatedBody`
+ * sends half the body and then fails the stream. Requests outside `baseUrl` match no
+ * handler: MSW's `onUnhandledRequest` decides what happens to them.
+ *
+ * @example
+ * ```ts
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import { createClient } from '@paykit/core'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { paykitHandlers } from '@paykit/testkit/msw'
+ * import { setupServer } from 'msw/node'
+ * import assert from 'node:assert/strict'
+ *
+ * const paykit = paykitHandlers({ baseUrl: 'https://paykit.test' })
+ * const server = setupServer(...paykit.handlers)
+ * server.listen({ onUnhandledRequest: 'error' })
+ * try {
+ *   const client = createClient({ baseUrl: paykit.baseUrl, credentials: defaultCredentials })
+ *   const link = await client.createPaymentLink({ amount: 19.99 })()
+ *   assert.ok(E.isRight(link))
+ *   paykit.payOrder(link.right.orderCode) // as the buyer on the hosted checkout
+ *   const order = await client.getOrder(link.right.orderCode)()
+ *   assert.ok(E.isRight(order) && order.right.orderStatus === 'PAID')
+ *   assert.deepEqual(paykit.events().map((e) => e.type), ['order.paid'])
+ * } finally {
+ *   server.close()
+ *   paykit.release()
+ * }
+ * ```
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const paykitHandlers = (options: PaykitHandlersOptions): PaykitHandlers => {
+  const base = new URL(options.baseUrl)
+  const root = `${base.origin}${basePathOf(base)}`
+  const service = makeLiveService(options)
+  const held = new Set<{
+    readonly timer: ReturnType<typeof setTimeout>
+    readonly release: () => void
+  }>()
+
+  /**
+   * Waits `ms`, or until the client aborts or `release()`; true when cut short. A hang's
+   * timer does not keep Node alive (`unref`, absent in a browser); a latency's does, so a
+   * script awaiting a slow answer does not exit early.
+   */
+  const wait = (ms: number, signal: AbortSignal, keepAlive: boolean): Promise<boolean> =>
+    new Promise((resolve) => {
+      const entry = {
+        timer: setTimeout(() => settle(false), ms),
+        release: () => settle(true),
+      }
+      const settle = (cut: boolean): void => {
+        clearTimeout(entry.timer)
+        held.delete(entry)
+        signal.removeEventListener('abort', entry.release)
+        resolve(cut)
+      }
+      const timer = entry.timer as { unref?: () => void }
+      if (!keepAlive) timer.unref?.()
+      signal.addEventListener('abort', entry.release, { once: true })
+      held.add(entry)
+    })
+
+  const answer = async (request: Request): Promise<Response> => {
+    const { decision, response } = service.exchange(await simRequestOf(request))
+    if (decision.latencyMs > 0 && (await wait(decision.latencyMs, request.signal, true)))
+      return Response.error()
+    switch (decision.failure?.kind) {
+      case 'connectionReset':
+        return Response.error()
+      case 'hang':
+        await wait(MSW_HANG_MS, request.signal, false)
+        return Response.error()
+      case 'truncatedBody':
+        return responseOf(response, truncatedStream(response.body))
+      default:
+        return responseOf(response)
+    }
+  }
+
+  return {
+    // The base URL itself and everything below it, any method.
+    handlers: [
+      http.all(root === base.origin ? `${root}/` : root, ({ request }) => answer(request)),
+      http.all(`${root}/*`, ({ request }) => answer(request)),
+    ],
+    baseUrl: options.baseUrl,
+    ...controlsOf(service),
+    reset: service.reset,
+    release: () => {
+      for (const entry of [...held]) entry.release()
+    },
+  }
+}

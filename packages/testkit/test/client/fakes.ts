@@ -1,0 +1,52 @@
+/**
+ * The three fakes the client suite and the scenario table run on, each as a `Fake`: the
+ * nock mock and MSW's `setupServer` (in process, on a base URL with a path prefix) and the
+ * sandbox (real HTTP on 127.0.0.1).
+ */
+import { setupServer } from 'msw/node'
+import nock from 'nock'
+import { paykitHandlers } from '../../src/msw/paykitHandlers.js'
+import { mockPaymentService } from '../../src/nock/mockPaymentService.js'
+import { startSandbox } from '../../src/sandbox/startSandbox.js'
+import type { Fake } from './suite.js'
+
+export const nockFake = async (): Promise<Fake> => {
+  const mock = mockPaymentService({ baseUrl: 'https://api.paykit.test/v1' })
+  return {
+    ...mock,
+    close: async () => {
+      mock.restore()
+      nock.enableNetConnect()
+    },
+  }
+}
+
+export const sandboxFake = async (): Promise<Fake> => {
+  const sandbox = await startSandbox({ expirySweepMs: 0 })
+  return { ...sandbox, baseUrl: sandbox.url }
+}
+
+export const mswFake = async (): Promise<Fake> => {
+  const paykit = paykitHandlers({ baseUrl: 'https://msw.paykit.test/v1' })
+  const server = setupServer(...paykit.handlers)
+  // Anything else is a test's mistake, except the sandbox of another test in this process.
+  server.listen({
+    onUnhandledRequest: (request, print) => {
+      if (new URL(request.url).hostname !== '127.0.0.1') print.error()
+    },
+  })
+  return {
+    ...paykit,
+    close: async () => {
+      server.close()
+      paykit.release()
+    },
+  }
+}
+
+/** The fakes by name, as the table prints them. */
+export const fakes = [
+  ['nock', nockFake],
+  ['sandbox', sandboxFake],
+  ['msw', mswFake],
+] as const

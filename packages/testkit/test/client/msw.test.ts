@@ -1,0 +1,4 @@
+import { mswFake } from './fakes.js'
+import { describeClientAgainst } from './suite.js'
+
+describeClientAgainst("MSW's setupServer", mswFake)
