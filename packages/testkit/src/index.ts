@@ -59,6 +59,7 @@ export {
   type LoggedRequest,
   type RequestLog,
 } from './service/RequestLog.js'
+export * from './service/RequestAssertions.js'
 export type { PersistentRecord } from './simulator/HashTrie.js'
 export type { Deadline, DeadlineKind, TimeIndex } from './simulator/TimeIndex.js'
 export type { EventLog } from './simulator/EventLog.js'
