@@ -6,6 +6,9 @@
  * Choice: source maps are shipped, so `src` is shipped with them (every `sources` entry of
  * every map resolves inside the tarball, and go-to-definition lands on the TypeScript);
  * `.tsbuildinfo`, tests and anything else are not.
+ *
+ * Also what every published package.json says about where it comes from
+ * ({@link publishedMetadataProblems}), checked on the three tarballs.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -122,4 +125,57 @@ export const danglingReferences = (
     if (!existsSync(join(packageDir, path))) problems.push(`package.json points at ${t}, missing`)
   }
   return problems
+}
+
+/** The repository every published package names (npm's provenance checks it against the workflow's). */
+export const REPOSITORY_URL = 'git+https://github.com/paykit/paykit.git'
+
+const nonBlank = (v: unknown): boolean => typeof v === 'string' && v.trim() !== ''
+
+/**
+ * What a packed package.json lacks to be published with provenance from
+ * `packages/<directory>`: `repository` (this repository, with `directory`), `bugs`,
+ * `homepage`, `license`, `author`, `keywords`, `files`, `publishConfig` `{ access: public,
+ * provenance: true }`, not private, and no `workspace:` range left. Empty when all is there.
+ */
+export const publishedMetadataProblems = (
+  packageJson: object,
+  directory: string,
+): ReadonlyArray<string> => {
+  const manifest = packageJson as Readonly<Record<string, unknown>>
+  const field = (name: string): Readonly<Record<string, unknown>> => {
+    const v = manifest[name]
+    return v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {}
+  }
+  const checks: ReadonlyArray<readonly [boolean, string]> = [
+    [field('repository')['type'] === 'git', 'repository.type is not git'],
+    [field('repository')['url'] === REPOSITORY_URL, `repository.url is not ${REPOSITORY_URL}`],
+    [
+      field('repository')['directory'] === `packages/${directory}`,
+      `repository.directory is not packages/${directory}`,
+    ],
+    [
+      /^https:\/\/github\.com\/paykit\/paykit\/issues$/.test(String(field('bugs')['url'])),
+      "bugs.url is not the repository's issues",
+    ],
+    [
+      String(manifest['homepage']).startsWith(
+        `https://github.com/paykit/paykit/tree/main/packages/${directory}`,
+      ),
+      `homepage is not packages/${directory} in the repository`,
+    ],
+    [manifest['license'] === 'MIT', 'license is not MIT'],
+    [nonBlank(field('author')['name']), 'author.name is missing'],
+    [
+      Array.isArray(manifest['keywords']) && manifest['keywords'].length > 0,
+      'keywords are missing',
+    ],
+    [Array.isArray(manifest['files']) && manifest['files'].length > 0, 'files is missing'],
+    [field('publishConfig')['access'] === 'public', 'publishConfig.access is not public'],
+    [field('publishConfig')['provenance'] === true, 'publishConfig.provenance is not true'],
+    [manifest['private'] === undefined, 'private is set'],
+    [nonBlank(manifest['version']), 'version is missing'],
+    [!JSON.stringify(manifest).includes('"workspace:'), 'a workspace: range is left'],
+  ]
+  return checks.filter(([ok]) => !ok).map(([, problem]) => problem)
 }

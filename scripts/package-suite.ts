@@ -3,7 +3,14 @@
  * `packages/{core,testkit}/test/package.test.ts` (the helpers are in `package-check.ts`).
  */
 import { describe, expect, it } from 'vitest'
-import { danglingReferences, disallowedFiles, pack, tarballFiles, unpack } from './package-check.js'
+import {
+  danglingReferences,
+  disallowedFiles,
+  pack,
+  publishedMetadataProblems,
+  tarballFiles,
+  unpack,
+} from './package-check.js'
 
 /** Packs package `name` as `pnpm publish` would (after `pnpm run build`) and checks what ships. */
 export const describeTarball = (name: 'core' | 'testkit') =>
@@ -16,7 +23,17 @@ export const describeTarball = (name: 'core' | 'testkit') =>
       expect(disallowedFiles(files)).toEqual([])
       expect(files).toContain('package.json')
       expect(files).toContain('README.md')
+      expect(files).toContain('LICENSE')
       expect(files.some((f) => f.endsWith('.tsbuildinfo'))).toBe(false)
+    })
+
+    it('says where it comes from and how it is published (repository, bugs, homepage, provenance)', async () => {
+      const { readFile } = await import('node:fs/promises')
+      const manifest = JSON.parse(await readFile(`${dir}/package.json`, 'utf8')) as Record<
+        string,
+        unknown
+      >
+      expect(publishedMetadataProblems(manifest, name)).toEqual([])
     })
 
     it('has every file package.json and the source maps point at', () => {

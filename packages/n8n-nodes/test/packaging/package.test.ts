@@ -25,6 +25,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { publishedMetadataProblems } from '../../../../scripts/package-check.js'
 
 const packageDir = resolve(import.meta.dirname, '../..')
 const require = createRequire(import.meta.url)
@@ -122,15 +123,13 @@ describe('the packed n8n-nodes-paykit', () => {
     expect(manifest.private).toBeUndefined()
     expect(manifest.keywords).toContain('n8n-community-node-package')
     expect(manifest.description).toMatch(/\S/)
-    expect(manifest.license).toBe('MIT')
-    expect(manifest.homepage).toMatch(/^https:\/\//)
     expect(manifest.author?.name).toMatch(/\S/)
     expect(manifest.author?.email).toMatch(/^[^@\s]+@[^@\s]+$/)
     expect(manifest.files).toEqual(['dist'])
     expect(manifest.dependencies ?? {}).toEqual({})
     expect(manifest.optionalDependencies ?? {}).toEqual({})
     expect(manifest.peerDependencies).toEqual({ 'n8n-workflow': '*' })
-    expect(JSON.stringify(manifest)).not.toContain('workspace:')
+    expect(publishedMetadataProblems(manifest, 'n8n-nodes')).toEqual([])
     const lifecycle = ['preinstall', 'install', 'postinstall', 'prepare']
     expect(Object.keys(manifest.scripts ?? {}).filter((s) => lifecycle.includes(s))).toEqual([])
     expect(manifest.n8n?.n8nNodesApiVersion).toBe(1)
