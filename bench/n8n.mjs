@@ -148,14 +148,18 @@ const credentials = () => ({
   },
 })
 
-const orders = (n) =>
-  Array.from({ length: n }, (_, i) => ({
+// References new in every run: the node (1.1) creates one link per order reference.
+let round = 0
+const orders = (n) => {
+  round += 1
+  return Array.from({ length: n }, (_, i) => ({
     json: {
       amount: 10 + (i % 90),
-      orderReference: `bench-${i}`,
+      orderReference: `bench-${round}-${i}`,
       orderName: `Bench order ${i}`,
     },
   }))
+}
 
 /** One run of `kind` over `n` orders: wall time and what the proxy saw. */
 const runOnce = async (kind, n) => {

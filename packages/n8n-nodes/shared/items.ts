@@ -122,6 +122,12 @@ export const runOperation = async <A>(
         const cause = result.left
         return E.left({ error: toNodeError(node, cause, i, credentialFailure()), cause })
       },
+    // A send that throws (n8n's de-duplication store failing) fails its item only.
+    (reason, i) => {
+      if (!continueOnFail) stopped = true
+      const message = reason instanceof Error ? reason.message : String(reason)
+      return { error: new NodeOperationError(redactedNode(node), message, { itemIndex: i }) }
+    },
   )()
 
   if (!continueOnFail) {

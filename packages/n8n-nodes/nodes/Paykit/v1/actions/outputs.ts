@@ -1,7 +1,9 @@
 /**
  * The Paykit node's outputs: one for most operations; for a charge, by default one per
  * outcome (Succeeded, Authentication Required, Failed), as n8n's If and Switch nodes
- * branch, so that a declined charge cannot flow on as if it were paid.
+ * branch, so that a declined charge cannot flow on as if it were paid; for a link creation
+ * with One Link per Order Reference, Created and Already Requested, so that an order whose
+ * link an earlier run requested is neither lost nor sent on as if it had a new link.
  */
 import type { INodeExecutionData } from 'n8n-workflow'
 
@@ -12,13 +14,18 @@ import type { INodeExecutionData } from 'n8n-workflow'
 /** The names of the charge outputs, in order. */
 export const CHARGE_OUTPUT_NAMES = ['Succeeded', 'Authentication Required', 'Failed'] as const
 
+/** The names of the link creation's outputs with One Link per Order Reference, in order. */
+export const LINK_OUTPUT_NAMES = ['Created', 'Already Requested'] as const
+
 /**
  * The outputs for the node's parameters. n8n evaluates it from the description as an
  * expression (`={{(fn)($parameter)}}`), so it stands alone: no import, no closure.
  */
 export const configuredOutputs = (parameters: {
   readonly resource?: unknown
+  readonly operation?: unknown
   readonly chargeOutputs?: unknown
+  readonly oneLinkPerReference?: unknown
 }): Array<{ type: 'main'; displayName?: string }> =>
   parameters.resource === 'charge' && parameters.chargeOutputs !== 'single'
     ? [
@@ -26,7 +33,14 @@ export const configuredOutputs = (parameters: {
         { type: 'main', displayName: 'Authentication Required' },
         { type: 'main', displayName: 'Failed' },
       ]
-    : [{ type: 'main' }]
+    : parameters.resource === 'paymentLink' &&
+        parameters.operation === 'create' &&
+        parameters.oneLinkPerReference === true
+      ? [
+          { type: 'main', displayName: 'Created' },
+          { type: 'main', displayName: 'Already Requested' },
+        ]
+      : [{ type: 'main' }]
 
 // -------------------------------------------------------------------------------------
 // rules
@@ -47,3 +61,14 @@ export const byChargeStatus = (
   }
   return outputs
 }
+
+/**
+ * Link creation items: created links (and error items of Continue On Fail) on Created,
+ * the items whose order reference an earlier run requested on Already Requested.
+ */
+export const byAlreadyRequested = (
+  items: ReadonlyArray<INodeExecutionData>,
+): INodeExecutionData[][] => [
+  items.filter((item) => item.json.alreadyRequested !== true),
+  items.filter((item) => item.json.alreadyRequested === true),
+]

@@ -1,12 +1,13 @@
 /**
  * The router of the Paykit node, version 1: the operation of the node's resource and
  * operation parameters, refused to an AI agent unless its file says it is safe as a tool,
- * its items on one output, or for a charge by default one per outcome.
+ * its items on one output, or for a charge by default one per outcome, or for a link
+ * creation with One Link per Order Reference Created and Already Requested.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow'
 import { NodeOperationError } from 'n8n-workflow'
 import { redactedNode } from '../../../../shared/errors'
-import { byChargeStatus } from './outputs'
+import { byAlreadyRequested, byChargeStatus } from './outputs'
 import { RESOURCES } from './resources'
 
 /** Runs the operation the node's parameters name and gives the node's outputs. */
@@ -31,5 +32,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
   const items = await action.execute(this)
   if (resource === 'charge' && this.getNodeParameter('chargeOutputs', 0, 'byStatus') !== 'single')
     return byChargeStatus(items)
+  if (
+    resource === 'paymentLink' &&
+    operationName === 'create' &&
+    this.getNodeParameter('oneLinkPerReference', 0, false) === true
+  )
+    return byAlreadyRequested(items)
   return [items]
 }

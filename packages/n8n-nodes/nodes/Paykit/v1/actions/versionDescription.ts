@@ -9,12 +9,15 @@ import { RESOURCES } from './resources'
 
 const resources = Object.values(RESOURCES)
 
-/** Version 1 of the Paykit node, without what its base description gives. */
+/**
+ * Versions 1 and 1.1 of the Paykit node, without what its base description gives. They
+ * differ only in a default: 1.1 (new nodes) creates one link per order reference.
+ */
 export const versionDescription: Omit<
   INodeTypeDescription,
   'displayName' | 'name' | 'icon' | 'group' | 'description'
 > = {
-  version: 1,
+  version: [1, 1.1],
   subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
   defaults: { name: 'Paykit' },
   usableAsTool: true,

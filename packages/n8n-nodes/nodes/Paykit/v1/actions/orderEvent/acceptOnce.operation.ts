@@ -12,15 +12,13 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow'
 import { NodeOperationError } from 'n8n-workflow'
+import { DEFAULT_HISTORY_SIZE, inTurn, nodeKey } from '../../../../../shared/deduplication'
 import { redactedNode } from '../../../../../shared/errors'
 import type { OperationDescription, WholeBatch } from '../Action'
 
 // -------------------------------------------------------------------------------------
 // description
 // -------------------------------------------------------------------------------------
-
-/** The most event ids Accept Once remembers, by default (n8n's Remove Duplicates' default). */
-export const DEFAULT_HISTORY_SIZE = 10_000
 
 /** Order Event → Accept Once: its entry in the Operation list and its fields. */
 export const description: OperationDescription = {
@@ -71,22 +69,6 @@ export const description: OperationDescription = {
 // utils
 // -------------------------------------------------------------------------------------
 
-/** The tail of the queue of checks of each node in this process. */
-const queues = new Map<string, Promise<unknown>>()
-
-/** Runs `task` after every earlier task of `key` in this process has ended. */
-const inTurn = async <A>(key: string, task: () => Promise<A>): Promise<A> => {
-  const previous = queues.get(key) ?? Promise.resolve()
-  const run = previous.then(task, task)
-  const tail = run.catch(() => undefined)
-  queues.set(key, tail)
-  try {
-    return await run
-  } finally {
-    if (queues.get(key) === tail) queues.delete(key)
-  }
-}
-
 const idOf = (ctx: IExecuteFunctions, i: number): string => {
   const value = ctx.getNodeParameter('eventId', i, '') as unknown
   const id = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : ''
@@ -114,8 +96,7 @@ const acceptOnce = async (ctx: IExecuteFunctions): Promise<INodeExecutionData[]>
   const options = ctx.getNodeParameter('options', 0, {}) as { readonly historySize?: number }
   const historySize = Math.max(1, Math.floor(options.historySize ?? DEFAULT_HISTORY_SIZE))
   const unique = [...new Set(ids)]
-  const key = `${String(ctx.getWorkflow().id)}/${ctx.getNode().id}`
-  const checked = await inTurn(key, () =>
+  const checked = await inTurn(nodeKey(ctx), () =>
     ctx.helpers.checkProcessedAndRecord(unique, 'node', {
       mode: 'entries',
       maxEntries: historySize,

@@ -5,11 +5,24 @@
  * webhook's `"25.50"`, an expression's result) are converted exactly before the core
  * validates the request (`shared/conversions`); the request, validated once here, is sent
  * as it is (`createValidatedPaymentLink`).
+ *
+ * One Link per Order Reference (on by default from version 1.1): the service cannot look
+ * a link up by `orderReference`, so a re-run of an execution (n8n's retry of a crashed or
+ * failed one, the user's) would create a second link for every order it had done. The
+ * node records each reference in n8n's de-duplication store just BEFORE sending it: a
+ * crash between the record and the request leaves that order without a link, never with
+ * two. A reference recorded before comes out on the Already Requested output; a creation
+ * the service refused (nothing created) is forgotten so a corrected run can create it; one
+ * whose outcome is unknown stays recorded.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type { FieldError, PaymentLinkRequest as PaymentLinkRequestType } from '@paykit/core/pure'
+import type {
+  FieldError,
+  PaykitError,
+  PaymentLinkRequest as PaymentLinkRequestType,
+} from '@paykit/core/pure'
 import {
   PaymentLinkRequest,
   PaymentLinkResponse,
@@ -18,6 +31,8 @@ import {
 } from '@paykit/core/pure'
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow'
 import { paymentLinkRequestFromInput } from '../../../../../shared/conversions'
+import type { ReferenceMemory } from '../../../../../shared/deduplication'
+import { DEFAULT_HISTORY_SIZE, referenceMemory } from '../../../../../shared/deduplication'
 import type { Operation } from '../../../../../shared/items'
 import type { OperationDescription } from '../Action'
 
@@ -37,6 +52,43 @@ const retryUncertain: INodeProperties = {
   default: false,
   description:
     'Whether to send a link creation again when it may have reached the service (a timeout, a dropped connection). A repeat can create a second link for the order.',
+}
+
+const oneLinkPerReference: INodeProperties = {
+  displayName: 'One Link per Order Reference',
+  name: 'oneLinkPerReference',
+  type: 'boolean',
+  default: true,
+  description:
+    "Whether to remember each order reference this node sends (in n8n's database) and never create a second link for it: when a re-run of an execution gives a reference again, the item goes to the Already Requested output instead. Items without an order reference are always created.",
+}
+
+/** Version 1 keeps its behaviour (off unless turned on); new nodes (1.1) have it on. */
+const oneLinkPerReferenceByVersion: ReadonlyArray<INodeProperties> = [
+  {
+    ...oneLinkPerReference,
+    displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+  },
+  { ...oneLinkPerReference, default: false, displayOptions: { show: { '@version': [1] } } },
+]
+
+const createAgain: INodeProperties = {
+  displayName: 'Create Again for a Known Reference',
+  name: 'createAgain',
+  type: 'boolean',
+  default: false,
+  description:
+    'Whether to create a link even when this node has requested one for the order reference before (with One Link per Order Reference; an expression can choose per item, e.g. for an order whose link expired). The reference stays remembered.',
+}
+
+const historySize: INodeProperties = {
+  displayName: 'Reference History Size',
+  name: 'referenceHistorySize',
+  type: 'number',
+  typeOptions: { minValue: 1 },
+  default: DEFAULT_HISTORY_SIZE,
+  description:
+    'How many order references One Link per Order Reference remembers; past that the oldest are forgotten, and a re-run that gives one of those creates a second link',
 }
 
 /** Payment Link → Create: its entry in the Operation list, its fields and options. */
@@ -278,8 +330,9 @@ export const description: OperationDescription = {
         },
       ],
     },
+    ...oneLinkPerReferenceByVersion,
   ],
-  options: [retryUncertain],
+  options: [retryUncertain, createAgain, historySize],
 }
 
 // -------------------------------------------------------------------------------------
@@ -398,10 +451,71 @@ const requestErrors = (
 // operation
 // -------------------------------------------------------------------------------------
 
+/** One memory per node run: `prepare` sees each item, the run's claims go together. */
+const memories = new WeakMap<IExecuteFunctions, ReferenceMemory>()
+
+const memoryOf = (ctx: IExecuteFunctions): ReferenceMemory => {
+  const known = memories.get(ctx)
+  if (known !== undefined) return known
+  const size = ctx.getNodeParameter('options.referenceHistorySize', 0, DEFAULT_HISTORY_SIZE)
+  const memory = referenceMemory(ctx, Math.max(1, Math.floor(Number(size) || DEFAULT_HISTORY_SIZE)))
+  memories.set(ctx, memory)
+  return memory
+}
+
+/** The reference of item `i` to remember, when One Link per Order Reference is on. */
+const onceOf = (
+  ctx: IExecuteFunctions,
+  i: number,
+  request: PaymentLinkRequestType,
+): CreateInput['once'] => {
+  const reference = request.orderReference
+  if (ctx.getNodeParameter('oneLinkPerReference', 0, false) !== true) return undefined
+  if (reference === undefined || reference === '') return undefined
+  const again = ctx.getNodeParameter('options.createAgain', i, false) === true
+  return { memory: memoryOf(ctx), reference, again }
+}
+
 interface CreateInput {
   readonly request: PaymentLinkRequestType
   readonly retry: boolean
+  readonly once: { memory: ReferenceMemory; reference: string; again: boolean } | undefined
 }
+
+const createLink = (
+  client: Parameters<Operation<CreateInput>['send']>[0],
+  { request, retry }: CreateInput,
+  signal: AbortSignal | undefined,
+) =>
+  pipe(
+    client.createValidatedPaymentLink(request, { retry, ...(signal ? { signal } : {}) }),
+    TE.map((link): IDataObject => PaymentLinkResponse.encode(link)),
+  )
+
+/**
+ * The creation under One Link per Order Reference: recorded first, then sent; forgotten
+ * again when the service refused it (nothing was created).
+ */
+const createOnce =
+  (
+    client: Parameters<Operation<CreateInput>['send']>[0],
+    input: CreateInput & { once: NonNullable<CreateInput['once']> },
+    signal: AbortSignal | undefined,
+  ): TE.TaskEither<PaykitError, IDataObject> =>
+  async () => {
+    const { memory, reference, again } = input.once
+    const fresh = await memory.claim(reference, again).catch((reason: unknown) => {
+      throw new Error(
+        `Could not record the order reference in n8n's de-duplication store, so nothing was sent: ${reason instanceof Error ? reason.message : String(reason)}`,
+      )
+    })
+    if (!fresh) return E.right({ orderReference: reference, alreadyRequested: true })
+    const result = await createLink(client, input, signal)()
+    // If forgetting fails the reference stays recorded: the safe side (no second link).
+    if (E.isLeft(result) && !result.left.outcomeUnknown)
+      await memory.release(reference).catch(() => undefined)
+    return result
+  }
 
 /** Payment Link → Create: items side by side; an AI agent may run it. */
 export const operation: Operation<CreateInput> = {
@@ -415,11 +529,10 @@ export const operation: Operation<CreateInput> = {
     const errors = requestErrors(conversion, E.isLeft(checked) ? checked.left : [])
     return errors.length > 0 || E.isLeft(checked)
       ? E.left(validationError(prefixed(prefix, errors), 'payment link request'))
-      : E.right({ request: checked.right, retry })
+      : E.right({ request: checked.right, retry, once: onceOf(ctx, i, checked.right) })
   },
-  send: (client, { request, retry }, signal) =>
-    pipe(
-      client.createValidatedPaymentLink(request, { retry, ...(signal ? { signal } : {}) }),
-      TE.map((link): IDataObject => PaymentLinkResponse.encode(link)),
-    ),
+  send: (client, input, signal) =>
+    input.once === undefined
+      ? createLink(client, input, signal)
+      : createOnce(client, { ...input, once: input.once }, signal),
 }
