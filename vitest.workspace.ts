@@ -90,6 +90,16 @@ export default defineConfig({
         },
       },
       {
+        // The release set-up, which cannot run here: the GitHub workflows through
+        // action-validator, Changesets' config through changeset version on a copy.
+        test: {
+          name: 'release',
+          root: 'scripts/release',
+          include: ['*.test.ts'],
+          testTimeout: 60_000,
+        },
+      },
+      {
         // README snippets and the sources' @example blocks type-checked and run, and the
         // @example coverage of the public exports; the packed tarballs installed into clean
         // npm and pnpm projects (minutes: they install and compile real projects).
