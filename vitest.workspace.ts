@@ -64,9 +64,12 @@ export default defineConfig({
         test: {
           name: 'testkit',
           root: 'packages/testkit',
-          include: ['test/**/*.test.ts'],
+          include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
           exclude: ['**/node_modules/**', ...alone, ...(quick ? slow.testkit : [])],
           testTimeout: 30_000,
+          // The testkit's own @fast-check/vitest links another copy of vitest (its @types/node
+          // differs from the root's): inlined, its `vitest` import is the running one.
+          server: { deps: { inline: ['@fast-check/vitest'] } },
         },
       },
       {

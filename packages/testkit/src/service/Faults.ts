@@ -68,9 +68,36 @@ export interface Latency {
 export type Fault = Failure | Latency
 
 /**
+ * What a request asks the service to do, in the core client's words: `getToken`,
+ * `createPaymentMethod`, `charge` (a first attempt, `authenticationId` null),
+ * `chargeAfter3ds` (the repeat carrying an `authenticationId`), `createPaymentLink`,
+ * `getOrder`, and the pages a buyer opens: `authenticationPage` (the 3DS frame) and
+ * `checkoutPage` (the hosted checkout and its voucher).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Operation =
+  | 'getToken'
+  | 'createPaymentMethod'
+  | 'charge'
+  | 'chargeAfter3ds'
+  | 'createPaymentLink'
+  | 'getOrder'
+  | 'authenticationPage'
+  | 'checkoutPage'
+
+/**
  * Which requests a fault applies to. `method` is compared case-insensitively; `path` is a
  * pattern over the path without its query string, where `*` stands for one path segment
- * (no `/`) and `**` for anything. An absent member matches every request.
+ * (no `/`) and `**` for anything; `operation` is what the request asks for
+ * ({@link operationOf}); `orderId` is the merchant's order of the request
+ * ({@link orderIdOf}: a charge's `order.id`, a link's `orderReference`, an order code in
+ * the path). An absent member matches every request.
+ *
+ * Among the matching requests, `nth` lets the first `nth - 1` through (counted from when
+ * the rule was added) and `probability` applies the rule to each eligible one with that
+ * chance, drawn from the plan's seed ({@link seeded}), so a run replays.
  *
  * @category model
  * @since 0.1.0
@@ -78,11 +105,16 @@ export type Fault = Failure | Latency
 export interface Target {
   readonly method?: string
   readonly path?: string
+  readonly operation?: Operation
+  readonly orderId?: string
+  readonly nth?: number
+  readonly probability?: number
 }
 
 /**
  * One entry of the plan: `remaining` is how many more matching requests it applies to
- * (`undefined`: every one until the plan is cleared).
+ * (`undefined`: every one until the plan is cleared); `seen` counts the matching requests
+ * so far, for `nth`.
  *
  * @category model
  * @since 0.1.0
@@ -90,17 +122,20 @@ export interface Target {
 export interface FaultRule extends Target {
   readonly fault: Fault
   readonly remaining?: number
+  readonly seen?: number
 }
 
 /**
  * The rules in the order they were added; for each request the first matching failure
- * and the first matching latency apply.
+ * and the first matching latency apply. `seed` is the state of the generator that draws
+ * the `probability` of a rule (0 unless {@link seeded}).
  *
  * @category model
  * @since 0.1.0
  */
 export interface FaultPlan {
   readonly rules: ReadonlyArray<FaultRule>
+  readonly seed?: number
 }
 
 /**
@@ -124,6 +159,8 @@ export interface RequestLine {
   readonly method: string
   /** The path, with or without a query string. */
   readonly path: string
+  /** The raw body, read only by a rule with an `operation` or an `orderId`. */
+  readonly body?: string
 }
 
 // -------------------------------------------------------------------------------------
@@ -320,6 +357,42 @@ export const connectionReset: Failure = { kind: 'connectionReset' }
 export const hang: Failure = { kind: 'hang' }
 
 /**
+ * `connectionReset` by the name that says what the service did: the request is processed
+ * (a charge, a link recorded), then the connection is reset before any answer.
+ *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(Faults.processedThenReset, Faults.connectionReset)
+ * assert.equal(Faults.processesRequest(Faults.processedThenReset), true)
+ * ```
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const processedThenReset: Failure = connectionReset
+
+/**
+ * `hang` by the name that says what the service did: the request is processed, then no
+ * answer comes and the client's timeout fires.
+ *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(Faults.processedThenTimeout, Faults.hang)
+ * assert.equal(Faults.processesRequest(Faults.processedThenTimeout), true)
+ * ```
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const processedThenTimeout: Failure = hang
+
+/**
  * `ms` milliseconds of extra delay before the answer (negative or non-finite values count
  * as 0).
  *
@@ -413,14 +486,16 @@ const NonNegativeInt = t.refinement(
   'NonNegativeInt',
 )
 const PositiveCount = t.refinement(t.number, (n) => Number.isSafeInteger(n) && n > 0, 'PositiveInt')
+const Probability = t.refinement(t.number, (n) => n >= 0 && n <= 1, 'Probability')
 
 /**
  * A fault as JSON (the sandbox's `POST /__sandbox/faults` body):
  * `{ "fault": "status500" | "processedThen500" | "malformedBody" | "offContractBody" |
  * "truncatedBody" | "connectionReset" | "hang" | "latency", "ms"?: n, "method"?: "POST",
- * "path"?: "/charges", "times"?: n }`.
+ * "path"?: "/charges", "times"?: n, "operation"?: "chargeAfter3ds", "orderId"?: "o1",
+ * "nth"?: n, "probability"?: p }`.
  * `ms` is the latency's delay; `times` limits the fault to the next `times` matching
- * requests.
+ * requests; the others are those of {@link Target}.
  *
  * @example
  * ```ts
@@ -434,6 +509,9 @@ const PositiveCount = t.refinement(t.number, (n) => Number.isSafeInteger(n) && n
  * assert.ok(E.isRight(Faults.FaultInjection.decode({ fault: 'processedThen500' })))
  * assert.ok(E.isLeft(Faults.FaultInjection.decode({ fault: 'explode' })))
  * assert.ok(E.isLeft(Faults.FaultInjection.decode({ fault: 'hang', times: 0 })))
+ * const third = Faults.FaultInjection.decode({ fault: 'hang', operation: 'charge', nth: 3 })
+ * assert.ok(E.isRight(third))
+ * assert.ok(E.isLeft(Faults.FaultInjection.decode({ fault: 'hang', probability: 2 })))
  * ```
  *
  * @category codecs
@@ -453,7 +531,25 @@ export const FaultInjection = t.intersection(
         latency: null,
       }),
     }),
-    t.partial({ ms: NonNegativeInt, method: t.string, path: t.string, times: PositiveCount }),
+    t.partial({
+      ms: NonNegativeInt,
+      method: t.string,
+      path: t.string,
+      times: PositiveCount,
+      operation: t.keyof({
+        getToken: null,
+        createPaymentMethod: null,
+        charge: null,
+        chargeAfter3ds: null,
+        createPaymentLink: null,
+        getOrder: null,
+        authenticationPage: null,
+        checkoutPage: null,
+      }),
+      orderId: t.string,
+      nth: PositiveCount,
+      probability: Probability,
+    }),
   ],
   'FaultInjection',
 )
@@ -493,10 +589,21 @@ export const ruleOf = (injection: FaultInjection): FaultRule => {
     injection.fault === 'latency' ? latency(injection.ms ?? 0) : { kind: injection.fault }
   return {
     fault,
-    ...(injection.method === undefined ? {} : { method: injection.method }),
-    ...(injection.path === undefined ? {} : { path: injection.path }),
+    ...targetOf(injection),
     ...(injection.times === undefined ? {} : { remaining: injection.times }),
   }
+}
+
+/** The members of `target` that are set (an absent member must stay absent). */
+const targetOf = (target: Target): Target => {
+  const out: { -readonly [K in keyof Target]: Target[K] } = {}
+  if (target.method !== undefined) out.method = target.method
+  if (target.path !== undefined) out.path = target.path
+  if (target.operation !== undefined) out.operation = target.operation
+  if (target.orderId !== undefined) out.orderId = target.orderId
+  if (target.nth !== undefined) out.nth = target.nth
+  if (target.probability !== undefined) out.probability = target.probability
+  return out
 }
 
 // -------------------------------------------------------------------------------------
@@ -529,8 +636,7 @@ export const inject =
   (plan: FaultPlan): FaultPlan =>
     add({
       fault,
-      ...(target.method === undefined ? {} : { method: target.method }),
-      ...(target.path === undefined ? {} : { path: target.path }),
+      ...targetOf(target),
       ...(target.times === undefined ? {} : { remaining: target.times }),
     })(plan)
 
@@ -556,7 +662,7 @@ export const add =
   (plan: FaultPlan): FaultPlan =>
     rule.remaining !== undefined && !(Number.isSafeInteger(rule.remaining) && rule.remaining > 0)
       ? plan
-      : { rules: [...plan.rules, rule] }
+      : { ...plan, rules: [...plan.rules, rule] }
 
 /**
  * Removes every rule.
@@ -573,7 +679,41 @@ export const add =
  * @category combinators
  * @since 0.1.0
  */
-export const clear = (_plan: FaultPlan): FaultPlan => empty
+export const clear = (plan: FaultPlan): FaultPlan =>
+  plan.seed === undefined ? empty : { rules: [], seed: plan.seed }
+
+/**
+ * The plan with its generator set to `seed` (any integer; draw it from fast-check, e.g.
+ * `fc.integer()`, so that a failing run replays with the same faults). Only rules with a
+ * `probability` draw from it.
+ *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const plan = Faults.inject(Faults.processedThen500, { operation: 'charge', probability: 0.5 })(
+ *   Faults.seeded(42)(Faults.empty),
+ * )
+ * const hits = (p: Faults.FaultPlan): ReadonlyArray<boolean> => {
+ *   const out: Array<boolean> = []
+ *   for (let i = 0; i < 20; i++) {
+ *     const [decision, next] = Faults.take({ method: 'POST', path: '/charges', body: '{}' })(p)
+ *     out.push(decision.failure !== undefined)
+ *     p = next
+ *   }
+ *   return out
+ * }
+ * assert.deepEqual(hits(plan), hits(plan)) // the same seed, the same faults
+ * assert.ok(hits(plan).includes(true) && hits(plan).includes(false))
+ * ```
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const seeded =
+  (seed: number) =>
+  (plan: FaultPlan): FaultPlan => ({ ...plan, seed: seed | 0 })
 
 // -------------------------------------------------------------------------------------
 // destructors
@@ -589,8 +729,95 @@ const patternRegExp = (pattern: string): RegExp =>
       .join('.*')}$`,
   )
 
+const OPERATIONS: ReadonlyArray<readonly [RegExp, string, Operation]> = [
+  [/\/token$/, 'POST', 'getToken'],
+  [/\/paymentmethods$/, 'POST', 'createPaymentMethod'],
+  [/\/charges$/, 'POST', 'charge'],
+  [/\/paymentlink\/checkout$/, 'POST', 'createPaymentLink'],
+  [/\/paymentlink\/order\/[^/]+$/, 'GET', 'getOrder'],
+  [/\/3ds\/[^/]+$/, '', 'authenticationPage'],
+  [/\/pay\/[^/]+(?:\/voucher)?$/, '', 'checkoutPage'],
+]
+
+const jsonOf = (body: string | undefined): Record<string, unknown> | undefined => {
+  if (body === undefined || body === '') return undefined
+  try {
+    const json: unknown = JSON.parse(body)
+    return typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
- * Whether `rule` applies to `request`.
+ * What `request` asks the service to do (`undefined` for a request of no operation: an
+ * unknown path, a wrong method). A `POST /charges` whose body carries a string
+ * `authenticationId` is `chargeAfter3ds`, any other `charge`.
+ *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const first = { method: 'POST', path: '/charges', body: '{"authenticationId":null}' }
+ * assert.equal(Faults.operationOf(first), 'charge')
+ * const retry = { method: 'POST', path: '/charges', body: '{"authenticationId":"auth_1"}' }
+ * assert.equal(Faults.operationOf(retry), 'chargeAfter3ds')
+ * assert.equal(Faults.operationOf({ method: 'GET', path: '/v1/paymentlink/order/OC1?x=1' }), 'getOrder')
+ * assert.equal(Faults.operationOf({ method: 'DELETE', path: '/charges' }), undefined)
+ * ```
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const operationOf = (request: RequestLine): Operation | undefined => {
+  const pathname = request.path.split('?')[0] ?? ''
+  const method = request.method.toUpperCase()
+  const found = OPERATIONS.find(([re, m]) => (m === '' || m === method) && re.test(pathname))
+  if (found === undefined) return undefined
+  if (found[2] !== 'charge') return found[2]
+  return typeof jsonOf(request.body)?.['authenticationId'] === 'string'
+    ? 'chargeAfter3ds'
+    : 'charge'
+}
+
+/**
+ * The merchant's order a request is about: a charge's `order.id`, a payment link's
+ * `orderReference`, or the order code in the path of `GET /paymentlink/order/{orderCode}`
+ * and the checkout page (`undefined` when it names none).
+ *
+ * @example
+ * ```ts
+ * import { Faults } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * const charge = { method: 'POST', path: '/charges', body: '{"order":{"id":"o1","amount":5}}' }
+ * assert.equal(Faults.orderIdOf(charge), 'o1')
+ * const link = { method: 'POST', path: '/paymentlink/checkout', body: '{"orderReference":"o2"}' }
+ * assert.equal(Faults.orderIdOf(link), 'o2')
+ * assert.equal(Faults.orderIdOf({ method: 'GET', path: '/paymentlink/order/OC00001001' }), 'OC00001001')
+ * assert.equal(Faults.orderIdOf({ method: 'POST', path: '/token', body: '{}' }), undefined)
+ * ```
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const orderIdOf = (request: RequestLine): string | undefined => {
+  const pathname = request.path.split('?')[0] ?? ''
+  const code = /\/(?:paymentlink\/order|pay)\/([^/]+)(?:\/voucher)?$/.exec(pathname)?.[1]
+  if (code !== undefined) return decodeURIComponent(code)
+  const json = jsonOf(request.body)
+  const order = json?.['order']
+  const id =
+    typeof order === 'object' && order !== null
+      ? (order as Record<string, unknown>)['id']
+      : json?.['orderReference']
+  return typeof id === 'string' ? id : undefined
+}
+
+/**
+ * Whether `rule` applies to `request` by what the request is (method, path, operation,
+ * order id); `nth` and `probability` are counted and drawn by {@link take}.
  *
  * @example
  * ```ts
@@ -603,6 +830,8 @@ const patternRegExp = (pattern: string): RegExp =>
  * assert.equal(Faults.matches(order)({ path: '/paymentlink/*' }), false) // `*` is one segment
  * assert.equal(Faults.matches(order)({ method: 'POST' }), false)
  * assert.equal(Faults.matches(order)({}), true)
+ * assert.equal(Faults.matches(order)({ operation: 'getOrder', orderId: 'OC00001001' }), true)
+ * assert.equal(Faults.matches(order)({ operation: 'charge' }), false)
  * ```
  *
  * @category destructors
@@ -613,14 +842,26 @@ export const matches =
   (rule: Target): boolean => {
     if (rule.method !== undefined && rule.method.toUpperCase() !== request.method.toUpperCase())
       return false
+    if (rule.operation !== undefined && operationOf(request) !== rule.operation) return false
+    if (rule.orderId !== undefined && orderIdOf(request) !== rule.orderId) return false
     if (rule.path === undefined) return true
     const pathname = request.path.split('?')[0] ?? ''
     return patternRegExp(rule.path).test(pathname)
   }
 
+/** One step of mulberry32: the next state and a number in [0, 1). */
+const draw = (seed: number): readonly [number, number] => {
+  const next = (seed + 0x6d2b79f5) | 0
+  let x = Math.imul(next ^ (next >>> 15), next | 1)
+  x ^= x + Math.imul(x ^ (x >>> 7), x | 61)
+  return [next, ((x ^ (x >>> 14)) >>> 0) / 4294967296]
+}
+
 /**
  * Decides the fault for one request and uses up one count of each rule that applied:
- * the first matching failure and the first matching latency.
+ * the first matching failure and the first matching latency. A matching rule with `nth`
+ * counts the request (in `seen`) and applies from the `nth` on; one with `probability`
+ * applies when the plan's generator draws under it.
  *
  * @example
  * ```ts
@@ -633,6 +874,22 @@ export const matches =
  * const [decision, next] = Faults.take({ method: 'POST', path: '/charges' })(plan)
  * assert.deepEqual(decision, { latencyMs: 100, failure: Faults.connectionReset })
  * assert.equal(next.rules.length, 1) // the reset is used up; the latency stays
+ *
+ * // the second first-attempt charge of order o1 only
+ * let second = Faults.inject(Faults.processedThen500, {
+ *   operation: 'charge',
+ *   orderId: 'o1',
+ *   nth: 2,
+ *   times: 1,
+ * })(Faults.empty)
+ * const charge = { method: 'POST', path: '/charges', body: '{"order":{"id":"o1"}}' }
+ * const kinds: Array<string | undefined> = []
+ * for (let i = 0; i < 3; i++) {
+ *   const [d, p] = Faults.take(charge)(second)
+ *   kinds.push(d.failure?.kind)
+ *   second = p
+ * }
+ * assert.deepEqual(kinds, [undefined, 'processedThen500', undefined])
  * ```
  *
  * @category destructors
@@ -642,19 +899,39 @@ export const take =
   (request: RequestLine) =>
   (plan: FaultPlan): readonly [Decision, FaultPlan] => {
     const applies = matches(request)
-    const failureIndex = plan.rules.findIndex((r) => r.fault.kind !== 'latency' && applies(r))
-    const latencyIndex = plan.rules.findIndex((r) => r.fault.kind === 'latency' && applies(r))
+    let seed = plan.seed ?? 0
+    let failureIndex = -1
+    let latencyIndex = -1
+    const counted = plan.rules.map((rule, i): FaultRule => {
+      if (!applies(rule)) return rule
+      const seen = (rule.seen ?? 0) + 1
+      const isLatency = rule.fault.kind === 'latency'
+      const eligible =
+        (rule.nth === undefined || seen >= rule.nth) &&
+        (isLatency ? latencyIndex < 0 : failureIndex < 0)
+      let fires = eligible
+      if (eligible && rule.probability !== undefined) {
+        const [next, x] = draw(seed)
+        seed = next
+        fires = x < rule.probability
+      }
+      if (fires) {
+        if (isLatency) latencyIndex = i
+        else failureIndex = i
+      }
+      return rule.nth === undefined ? rule : { ...rule, seen }
+    })
     const failureRule = plan.rules[failureIndex]
     const latencyRule = plan.rules[latencyIndex]
     const decision: Decision = {
       latencyMs: latencyRule?.fault.kind === 'latency' ? latencyRule.fault.ms : 0,
       failure: failureRule?.fault.kind === 'latency' ? undefined : failureRule?.fault,
     }
-    const rules = plan.rules.flatMap((rule, i): ReadonlyArray<FaultRule> => {
+    const rules = counted.flatMap((rule, i): ReadonlyArray<FaultRule> => {
       if ((i !== failureIndex && i !== latencyIndex) || rule.remaining === undefined) return [rule]
       return rule.remaining > 1 ? [{ ...rule, remaining: rule.remaining - 1 }] : []
     })
-    return [decision, { rules }]
+    return [decision, plan.seed === undefined && seed === 0 ? { rules } : { rules, seed }]
   }
 
 /**

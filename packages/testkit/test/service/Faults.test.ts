@@ -152,7 +152,8 @@ describe('failures', () => {
         typeof (v as { kind?: unknown }).kind === 'string' &&
         (v as { kind?: unknown }).kind !== 'latency',
     )
-    expect(constants.map((f) => f.kind).sort()).toEqual(
+    // an alias (processedThenReset, processedThenTimeout) is the same constant
+    expect([...new Set(constants)].map((f) => f.kind).sort()).toEqual(
       [...Faults.failures.map((f) => f.kind)].sort(),
     )
     for (const { kind } of constants)
@@ -218,5 +219,100 @@ describe('responses', () => {
   it('negative latencies count as none', () => {
     expect(Faults.latency(-5).ms).toBe(0)
     expect(Faults.latency(Number.NaN).ms).toBe(0)
+  })
+})
+
+describe('targeting by predicate and probability', () => {
+  const chargeOf = (orderId: string, authenticationId: string | null = null) => ({
+    method: 'POST',
+    path: '/charges',
+    body: JSON.stringify({ order: { id: orderId, amount: 5 }, cardId: 'pm_1', authenticationId }),
+  })
+  const failuresOf = (
+    plan: Faults.FaultPlan,
+    requests: ReadonlyArray<Faults.RequestLine>,
+  ): ReadonlyArray<string | undefined> => {
+    const out: Array<string | undefined> = []
+    let p = plan
+    for (const request of requests) {
+      const [decision, next] = Faults.take(request)(p)
+      out.push(decision.failure?.kind)
+      p = next
+    }
+    return out
+  }
+
+  it('the 3DS retry of order o1, and only it', () => {
+    const plan = Faults.inject(Faults.processedThen500, {
+      operation: 'chargeAfter3ds',
+      orderId: 'o1',
+    })(Faults.empty)
+    expect(
+      failuresOf(plan, [
+        chargeOf('o1'),
+        chargeOf('o2', 'auth_1'),
+        chargeOf('o1', 'auth_2'),
+        { method: 'POST', path: '/paymentlink/checkout', body: '{"orderReference":"o1"}' },
+      ]),
+    ).toEqual([undefined, undefined, 'processedThen500', undefined])
+  })
+
+  it('the nth matching call: earlier ones pass, later ones too once `times` is used up', () => {
+    const plan = Faults.inject(Faults.processedThenReset, {
+      operation: 'charge',
+      nth: 2,
+      times: 1,
+    })(Faults.empty)
+    const token = { method: 'POST', path: '/token', body: '{}' }
+    expect(failuresOf(plan, [chargeOf('a'), token, chargeOf('b'), chargeOf('c')])).toEqual([
+      undefined,
+      undefined,
+      'connectionReset',
+      undefined,
+    ])
+  })
+
+  test.prop([fc.integer(), fc.double({ min: 0, max: 1, noNaN: true })])(
+    'a probability replays with its seed and fires about as often as it says',
+    (seed, probability) => {
+      const plan = Faults.inject(Faults.hang, { operation: 'charge', probability })(
+        Faults.seeded(seed)(Faults.empty),
+      )
+      const requests = Array.from({ length: 400 }, (_, i) => chargeOf(`o${i}`))
+      const once = failuresOf(plan, requests)
+      expect(failuresOf(plan, requests)).toEqual(once)
+      const rate = once.filter((k) => k === 'hang').length / requests.length
+      expect(Math.abs(rate - probability)).toBeLessThan(0.12)
+      if (probability === 0) expect(rate).toBe(0)
+      if (probability === 1) expect(rate).toBe(1)
+    },
+  )
+
+  it('the names of "processed, then 500 / reset / timeout" all process the request', () => {
+    expect(
+      [Faults.processedThen500, Faults.processedThenReset, Faults.processedThenTimeout].map(
+        Faults.processesRequest,
+      ),
+    ).toEqual([true, true, true])
+    expect(Faults.processedThenTimeout).toBe(Faults.hang)
+  })
+
+  it('the JSON form carries the targeting into the rule', () => {
+    const decoded = Faults.FaultInjection.decode({
+      fault: 'processedThen500',
+      operation: 'createPaymentLink',
+      orderId: 'o9',
+      nth: 2,
+      probability: 0.5,
+      times: 1,
+    })
+    expect(E.isRight(decoded) && Faults.ruleOf(decoded.right)).toEqual({
+      fault: Faults.processedThen500,
+      operation: 'createPaymentLink',
+      orderId: 'o9',
+      nth: 2,
+      probability: 0.5,
+      remaining: 1,
+    })
   })
 })
