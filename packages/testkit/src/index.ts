@@ -77,6 +77,8 @@ export * from './sandbox/Webhooks.js'
 export * from './sandbox/Control.js'
 export * from './sandbox/spawnSandbox.js'
 export * from './sandbox/startWebhookReceiver.js'
+export * from './service/WebhookDelivery.js'
+export * from './memory/memoryPaymentService.js'
 export { REDACTED, redactBody, redactHeaders } from '@paykit/core'
 
 // -------------------------------------------------------------------------------------
@@ -87,6 +89,10 @@ export * from './arbitraries/Token.js'
 export * from './arbitraries/PaymentMethod.js'
 export * from './arbitraries/Charge.js'
 export * from './arbitraries/PaymentLink.js'
+export * from './arbitraries/Order.js'
+export * from './arbitraries/WebhookEvent.js'
+export * from './arbitraries/Authentication.js'
+export * from './arbitraries/Problem.js'
 export * as Arbitraries from './arbitraries/index.js'
 
 // -------------------------------------------------------------------------------------

@@ -11,6 +11,11 @@ import { makeLiveService, type LiveServiceOptions } from '../service/LiveService
 import { logEntry, type LoggedRequest } from '../service/RequestLog.js'
 import { controlsOf, type ServiceControls } from '../service/ServiceControls.js'
 import type { SimRequest } from '../simulator/Http.js'
+import {
+  makeWebhookOutbox,
+  type WebhookOutbox,
+  type WebhookOutboxOptions,
+} from '../service/WebhookDelivery.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -48,6 +53,8 @@ export interface PaymentServiceMock extends ServiceControls {
   readonly assertNoUnexpectedRequests: () => void
   /** nock's pending mocks of this origin (the interceptors never hit yet). */
   readonly pendingMocks: () => ReadonlyArray<string>
+  /** An outbox delivering this mock's webhook events to `options.handler` (see `makeWebhookOutbox`). */
+  readonly webhooks: (options: WebhookOutboxOptions) => WebhookOutbox
   /** Removes the interceptors and releases every held request and timer. */
   readonly restore: () => void
 }
@@ -366,6 +373,7 @@ export const mockPaymentService = (options: MockPaymentServiceOptions): PaymentS
         )
     },
     pendingMocks: () => scope.pendingMocks(),
+    webhooks: (outbox) => makeWebhookOutbox(service, outbox),
     restore: () => {
       for (const interceptor of [...interceptors, ...unmatched]) nock.removeInterceptor(interceptor)
       for (const entry of held) {

@@ -1,11 +1,12 @@
 /**
  * Webhook delivery of the sandbox: every new order event is POSTed as JSON to the
- * configured URL, signed with the core's `signWebhook` when a secret is set, retried with
+ * configured URL, encoded and signed by `signedWebhook` when a secret is set, retried with
  * exponential backoff on failure, and every attempt is logged.
  *
  * @since 0.1.0
  */
-import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WebhookEvent } from '@paykit/core/webhook'
+import type { WebhookEvent } from '@paykit/core/webhook'
+import { signedWebhook } from '../service/WebhookDelivery.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -203,18 +204,8 @@ export const makeWebhookDispatcher = (options: WebhookOptions): WebhookDispatche
 
   const attempt = async (event: WebhookEvent, n: number, gen: number): Promise<void> => {
     if (closed || gen !== generation) return settle()
-    // Encoded by the core's codec: amounts travel as JSON numbers.
-    const body = JSON.stringify(WebhookEvent.encode(event))
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': 'paykit-sandbox',
-    }
-    if (options.secret !== undefined && options.secret !== '')
-      headers[WEBHOOK_SIGNATURE_HEADER] = signWebhook({
-        secret: options.secret,
-        body,
-        timestamp: now(),
-      })
+    // The one encoder: amounts travel as JSON numbers; signed when a secret is set.
+    const { body, headers } = signedWebhook(event, options.secret ?? '', { timestamp: now() })
     const controller = new AbortController()
     controllers.add(controller)
     const timer = setTimeout(() => controller.abort(), timeoutMs)
