@@ -14,7 +14,10 @@
  * 2. replays: one signed event delivered 20 times in a row, 20 at once, and re-signed,
  *    runs what follows Order Event → Accept Once exactly once;
  * 5. unsigned events: confirmed with the service (Paykit API credential), a forged one
- *    starts nothing and a genuine one runs its workflow once.
+ *    starts nothing and a genuine one runs its workflow once;
+ * 6. payment links (One Link per Order Reference, n8n's database as its store): the same
+ *    orders posted again, and 5 executions at once of overlapping orders, create each link
+ *    once.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
@@ -209,6 +212,44 @@ const acceptOnceWorkflow = {
   settings: { executionOrder: 'v1' },
 }
 
+/** Webhook → Split Out (body.orders) → Paykit Payment Link → Create (version 1.1: on). */
+const linksOnceWorkflow = {
+  name: 'One link per order reference (safety test)',
+  nodes: [
+    {
+      id: 'l1',
+      name: 'Orders',
+      type: 'n8n-nodes-base.webhook',
+      typeVersion: 2.1,
+      position: [0, 0],
+      webhookId: '3a7c9e1f-5b2d-4f6a-8c0e-1d3b5f7a9c2e',
+      parameters: { httpMethod: 'POST', path: 'paykit-links-once', options: {} },
+    },
+    {
+      id: 'l2',
+      name: 'Each Order',
+      type: 'n8n-nodes-base.splitOut',
+      typeVersion: 1,
+      position: [240, 0],
+      parameters: { fieldToSplitOut: 'body.orders', options: {} },
+    },
+    {
+      id: 'l3',
+      name: 'Create Link',
+      type: 'n8n-nodes-paykit.paykit',
+      typeVersion: 1.1,
+      position: [480, 0],
+      parameters: { resource: 'paymentLink', operation: 'create', orderSource: 'item' },
+      credentials,
+    },
+  ],
+  connections: {
+    Orders: { main: [[{ node: 'Each Order', type: 'main', index: 0 }]] },
+    'Each Order': { main: [[{ node: 'Create Link', type: 'main', index: 0 }]] },
+  },
+  settings: { executionOrder: 'v1' },
+}
+
 /** Creates a workflow through n8n's REST API and publishes it, as the editor does. */
 const publish = async (workflow: Record<string, unknown>) => {
   const created = (await stack.rest('/workflows', {
@@ -229,6 +270,7 @@ const CVV_PATTERN = new RegExp(`(?<![0-9])${CVV}(?![0-9])`)
 let cardWorkflowId = ''
 let acceptOnceWorkflowId = ''
 let webhookCardWorkflowId = ''
+let linksOnceWorkflowId = ''
 
 beforeAll(async () => {
   vault = await startVault()
@@ -240,6 +282,7 @@ beforeAll(async () => {
   cardWorkflowId = await publish(cardWorkflow('paykitCardVault', 'paykit-card-vault', vault.url))
   webhookCardWorkflowId = await publish(cardWorkflow('paykitCardHook', 'paykit-card-hook'))
   acceptOnceWorkflowId = await publish(acceptOnceWorkflow)
+  linksOnceWorkflowId = await publish(linksOnceWorkflow)
   await publish(unsignedWorkflow)
   // n8n registers a published workflow's webhooks a moment after answering: wait for the
   // last one (an empty body is refused by the trigger with 400 and starts nothing).
@@ -482,4 +525,59 @@ describe('unsigned order events confirmed with the service', () => {
       },
     ])
   }, 60_000)
+})
+
+describe('payment links in a running n8n', () => {
+  /** The links the sandbox created (200 to POST /paymentlink/checkout), by order reference. */
+  const linksByReference = async (): Promise<Map<string, number>> => {
+    const log = (await (await fetch(`${stack.sandboxUrl}/__sandbox/requests`)).json()) as Array<{
+      method: string
+      path: string
+      status?: number
+      body: string
+    }>
+    const counts = new Map<string, number>()
+    for (const r of log) {
+      if (r.method !== 'POST' || r.path !== '/paymentlink/checkout' || r.status !== 200) continue
+      const reference = String((JSON.parse(r.body) as { orderReference?: string }).orderReference)
+      counts.set(reference, (counts.get(reference) ?? 0) + 1)
+    }
+    return counts
+  }
+  const post = (orders: ReadonlyArray<{ orderReference: string; amount: number }>) =>
+    fetch(`${stack.editorUrl}webhook/paykit-links-once`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ orders }),
+    })
+  const ordersOf = (prefix: string, count: number) =>
+    Array.from({ length: count }, (_, i) => ({ orderReference: `${prefix}-${i}`, amount: 7 + i }))
+
+  it('the same orders run twice, then 5 executions at once of overlapping orders: each link created once', async () => {
+    const first = ordersOf('once-a', 10)
+    const more = ordersOf('once-b', 10)
+    expect((await post(first)).status).toBe(200)
+    await finished(linksOnceWorkflowId, 1)
+    expect((await post(first)).status).toBe(200) // a re-run of the same orders
+    await finished(linksOnceWorkflowId, 2)
+    const burst = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => post([...more.slice(i), ...first.slice(0, 3)])),
+    )
+    expect(burst.every((r) => r.status === 200)).toBe(true)
+    const executions = await finished(linksOnceWorkflowId, 7)
+    expect(executions.every((e) => e.status === 'success')).toBe(true)
+
+    const links = await linksByReference()
+    for (const o of [...first, ...more]) expect(links.get(o.orderReference)).toBe(1)
+    let created = 0
+    let already = 0
+    for (const e of executions) {
+      const run = await executionRunData(stack, e.id)
+      created += run.items('Create Link', 0).length
+      already += run.items('Create Link', 1).length
+    }
+    // 20 links; the rest (10 again, 15 of the 3 shared, 30 of the burst's overlap) reported.
+    expect(created).toBe(20)
+    expect(already).toBe(10 + 15 + 30)
+  }, 180_000)
 })
