@@ -2,12 +2,14 @@
  * The checks of a published tarball, as a vitest suite shared by
  * `packages/{core,testkit}/test/package.test.ts` (the helpers are in `package-check.ts`).
  */
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import {
   danglingReferences,
   disallowedFiles,
   pack,
   publishedMetadataProblems,
+  ROOT,
   tarballFiles,
   unpack,
 } from './package-check.js'
@@ -55,4 +57,25 @@ export const describeTarball = (name: 'core' | 'testkit') =>
       expect(Object.keys(manifest['dependencies'] ?? {})).not.toContain('fp-ts')
       expect(Object.keys(manifest['dependencies'] ?? {})).not.toContain('io-ts')
     })
+
+    // Only a package with workspace dependencies (the testkit's @paykit/core) has this check.
+    const source = JSON.parse(readFileSync(`${ROOT}/packages/${name}/package.json`, 'utf8')) as {
+      readonly dependencies?: Readonly<Record<string, string>>
+    }
+    const workspaceDependencies = Object.entries(source.dependencies ?? {})
+      .filter(([, range]) => range.startsWith('workspace:'))
+      .map(([dependency]) => dependency)
+    if (workspaceDependencies.length > 0)
+      it('depends on its workspace packages at their current versions (workspace:^ as ^x.y.z)', () => {
+        const packed = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as typeof source
+        for (const dependency of workspaceDependencies) {
+          const { version } = JSON.parse(
+            readFileSync(
+              `${ROOT}/packages/${dependency.replace('@paykit/', '')}/package.json`,
+              'utf8',
+            ),
+          ) as { readonly version: string }
+          expect(packed.dependencies?.[dependency], dependency).toBe(`^${version}`)
+        }
+      })
   })
