@@ -113,6 +113,16 @@ export default defineConfig({
           testTimeout: 600_000,
         },
       },
+      {
+        // openapi.yaml (issue 21): regenerated and compared, linted, its request schemas
+        // against the codecs (ajv), the sandbox's conformance tests through a Prism proxy.
+        test: {
+          name: 'openapi',
+          root: 'scripts/openapi',
+          include: ['*.test.ts'],
+          testTimeout: 300_000,
+        },
+      },
     ],
   },
 })

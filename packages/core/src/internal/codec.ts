@@ -8,6 +8,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { validatesThrough } from './expected.js'
 import { type FieldIssue, issuedError, type IssuedError, kindOf, type ValueKind } from './issue.js'
+import { hinted } from './schemaHint.js'
 import {
   FAIL,
   failed,
@@ -66,7 +67,7 @@ export const refine = <A, O>(
   name = `Refined<${codec.name}>`,
   quick?: Quick,
 ): t.Type<A, O, unknown> =>
-  combinator(
+  ruleRecorded(
     new t.Type<A, O, unknown>(
       name,
       (u): u is A => codec.is(u) && predicate(u),
@@ -89,7 +90,16 @@ export const refine = <A, O>(
       }
       return isRefusingAbsent(inner) ? refusesAbsent(refined) : refined
     },
+    issue,
   )
+
+/** `combinator`, recording the rule the refinement checks for the OpenAPI generator. */
+const ruleRecorded = <T extends object>(
+  outer: T,
+  inner: t.Decoder<unknown, unknown>,
+  build: FastPathBuilder,
+  issue: FieldIssue,
+): T => hinted(combinator(outer, inner, build), { issue })
 
 /** Decodes `undefined` (an absent field) as `value`; everything else goes to `codec`. */
 export const withDefault = <A, O>(codec: t.Type<A, O, unknown>, value: A): t.Type<A, O, unknown> =>
@@ -165,12 +175,9 @@ export const withRule = <A, O>(
 // -------------------------------------------------------------------------------------
 
 /** A string with at least one non-blank character: a blank one is `required`. */
-export const NonEmptyString = refine(
-  t.string,
-  (s) => s.trim().length > 0,
-  REQUIRED,
-  'NonEmptyString',
-  { check: 'nonBlank' },
+export const NonEmptyString = hinted(
+  refine(t.string, (s) => s.trim().length > 0, REQUIRED, 'NonEmptyString', { check: 'nonBlank' }),
+  { pattern: /\S/ },
 )
 
 /**
@@ -237,23 +244,37 @@ const parsesAsHttpUrl = (s: string): boolean => {
   }
 }
 
+/**
+ * What every http(s) URL starts with, as the WHATWG parser reads it (leading spaces and
+ * controls dropped, the scheme in any case, the slashes optional): the part of `HttpUrl`
+ * that a pattern can say.
+ */
+// eslint-disable-next-line no-control-regex -- the controls the URL parser drops
+export const HTTP_URL_START = /^[\u0000-\u0020]*[Hh][Tt][Tt][Pp][Ss]?:/
+
 /** An absolute http or https URL. */
-export const HttpUrl = refine(
-  t.string,
-  // One test of the plain form, which has no `xn--` to search for: most URLs are of it.
-  (s) => PLAIN_HTTP_URL.test(s) || parsesAsHttpUrl(s),
-  { code: 'url' },
-  'HttpUrl',
+export const HttpUrl = hinted(
+  refine(
+    t.string,
+    // One test of the plain form, which has no `xn--` to search for: most URLs are of it.
+    (s) => PLAIN_HTTP_URL.test(s) || parsesAsHttpUrl(s),
+    { code: 'url' },
+    'HttpUrl',
+  ),
+  { pattern: HTTP_URL_START },
 )
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}Z$/
 
 /** ISO 8601 UTC date-time with fractional seconds and a trailing Z (spec 2.5, 2.8). */
-export const IsoDateTime = refine(
-  t.string,
-  (s) => ISO_UTC.test(s) && !Number.isNaN(Date.parse(s)),
-  { code: 'dateTime' },
-  'IsoDateTime',
+export const IsoDateTime = hinted(
+  refine(
+    t.string,
+    (s) => ISO_UTC.test(s) && !Number.isNaN(Date.parse(s)),
+    { code: 'dateTime' },
+    'IsoDateTime',
+  ),
+  { pattern: ISO_UTC },
 )
 
 /** `codec` or null. */
@@ -352,26 +373,29 @@ export const nullAsAbsent = <A, O>(
   codec: t.Type<A, O, unknown>,
   key: string,
 ): t.Type<A, O, unknown> =>
-  combinator(
-    new t.Type<A, O, unknown>(
-      codec.name,
-      codec.is,
-      (u, c) => {
-        if (!t.UnknownRecord.is(u) || u[key] !== null) return codec.validate(u, c)
-        const { [key]: _null, ...rest } = u
-        return codec.validate(rest, c)
+  hinted(
+    combinator(
+      new t.Type<A, O, unknown>(
+        codec.name,
+        codec.is,
+        (u, c) => {
+          if (!t.UnknownRecord.is(u) || u[key] !== null) return codec.validate(u, c)
+          const { [key]: _null, ...rest } = u
+          return codec.validate(rest, c)
+        },
+        codec.encode,
+      ),
+      codec,
+      (compile) => {
+        const inner = compile(codec)
+        return (u) => {
+          if (!t.UnknownRecord.is(u) || u[key] !== null) return inner(u)
+          const { [key]: _null, ...rest } = u
+          return inner(rest)
+        }
       },
-      codec.encode,
     ),
-    codec,
-    (compile) => {
-      const inner = compile(codec)
-      return (u) => {
-        if (!t.UnknownRecord.is(u) || u[key] !== null) return inner(u)
-        const { [key]: _null, ...rest } = u
-        return inner(rest)
-      }
-    },
+    { nullAsAbsent: key },
   )
 
 const isBlank = (u: unknown): boolean => typeof u === 'string' && u.trim() === ''
@@ -387,7 +411,7 @@ export const oneOf = <L extends string>(
   const is = (u: unknown): u is L =>
     typeof u === 'string' && (values as ReadonlyArray<string>).includes(u)
   const issue: FieldIssue = { code: 'oneOf', values }
-  return withFastPath(
+  const codec = withFastPath(
     new t.Type<L, L, unknown>(
       name,
       (u): u is L => typeof u === 'string' && (values as ReadonlyArray<string>).includes(u),
@@ -399,6 +423,7 @@ export const oneOf = <L extends string>(
     ),
     () => (u) => (is(u) ? u : FAIL),
   )
+  return hinted(codec, { type: 'string', issue })
 }
 
 // -------------------------------------------------------------------------------------
@@ -475,7 +500,7 @@ export const chosenByKey = <A, O>(
   [first, firstCodec]: readonly [string, t.Decoder<unknown, unknown>],
   [second, secondCodec]: readonly [string, t.Decoder<unknown, unknown>],
 ): t.Type<A, O, unknown> =>
-  withFastPath(codec, (compile) => {
+  withFastPath(hinted(codec, { alternatives: [firstCodec, secondCodec] }), (compile) => {
     const firstOf = compile(firstCodec)
     const secondOf = compile(secondCodec)
     // One read per key, each at its own site (a keyed read of both would miss V8's cache).
@@ -502,7 +527,7 @@ export const atLeastOneOf = (
 ): t.Type<object, object, unknown> => {
   const given = (u: Readonly<Record<string, unknown>>): boolean =>
     keys.some((k) => u[k] !== undefined)
-  return withFastPath(
+  const rule = withFastPath(
     new t.Type<object, object, unknown>(
       name,
       (u): u is object => isObject(u) && given(u),
@@ -514,4 +539,5 @@ export const atLeastOneOf = (
     ),
     () => withOneOfForm((u) => (!isObject(u) || given(u) ? NO_MEMBERS : FAIL), keys),
   )
+  return hinted(rule, { type: 'object', atLeastOne: keys })
 }

@@ -19,6 +19,9 @@ export const validatesThrough = <T extends object>(outer: T, inner: Decoder): T 
   return outer
 }
 
+/** The codec that `codec` validates its input through, if a combinator recorded one. */
+export const baseOf = (codec: object): Decoder | undefined => bases.get(codec)
+
 interface Tagged {
   readonly _tag?: string
   readonly type?: Decoder

@@ -11,6 +11,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
+import { hinted } from '../internal/schemaHint.js'
 import * as Money from './Money.js'
 import { MoneyFromNumber } from './Money.js'
 import {
@@ -101,22 +102,26 @@ export const ChargeOrderRequest = exactStruct(
  * @category codecs
  * @since 0.1.0
  */
-export const CountryCode: t.Type<string, string, unknown> = new t.Type<string, string, unknown>(
-  'CountryCode',
-  (u): u is string => typeof u === 'string' && /^[A-Z]{2,3}$/.test(u),
-  (u, c) =>
-    typeof u === 'string' && /^[A-Za-z]{2,3}$/.test(u.trim())
-      ? t.success(u.trim().toUpperCase())
-      : failure(
-          u,
-          c,
-          typeof u !== 'string'
-            ? requiredOrType(u, 'string')
-            : u.trim() === ''
-              ? { code: 'required' }
-              : { code: 'countryCode' },
-        ),
-  t.identity,
+export const CountryCode: t.Type<string, string, unknown> = hinted(
+  new t.Type<string, string, unknown>(
+    'CountryCode',
+    (u): u is string => typeof u === 'string' && /^[A-Z]{2,3}$/.test(u),
+    (u, c) =>
+      typeof u === 'string' && /^[A-Za-z]{2,3}$/.test(u.trim())
+        ? t.success(u.trim().toUpperCase())
+        : failure(
+            u,
+            c,
+            typeof u !== 'string'
+              ? requiredOrType(u, 'string')
+              : u.trim() === ''
+                ? { code: 'required' }
+                : { code: 'countryCode' },
+          ),
+    t.identity,
+  ),
+  // Read trimmed and in any case.
+  { type: 'string', pattern: /^\s*[A-Za-z]{2,3}\s*$/, issue: { code: 'countryCode' } },
 )
 
 /**
@@ -387,14 +392,21 @@ export const ChargeOrder = t.type(
 export const CHARGE_STATUSES = ['FAILED', 'SUCCEEDED', 'AUTHENTICATION_REQUIRED'] as const
 
 const nullWhen = (status: ChargeStatus): t.Type<null, null, unknown> =>
-  new t.Type<null, null, unknown>(
-    'null',
-    (u): u is null => u === null,
-    (u, c) =>
-      u === null
-        ? t.success(null)
-        : failure(u, c, u === undefined ? { code: 'required' } : { code: 'nullForStatus', status }),
-    t.identity,
+  hinted(
+    new t.Type<null, null, unknown>(
+      'null',
+      (u): u is null => u === null,
+      (u, c) =>
+        u === null
+          ? t.success(null)
+          : failure(
+              u,
+              c,
+              u === undefined ? { code: 'required' } : { code: 'nullForStatus', status },
+            ),
+      t.identity,
+    ),
+    { type: 'null' },
   )
 
 /**
@@ -575,34 +587,35 @@ const isChargeStatus = (u: unknown): u is ChargeStatus =>
  * @category codecs
  * @since 0.1.0
  */
-export const ChargeResponse: t.Type<ChargeResponse, ChargeResponseOutput, unknown> = new t.Type<
-  ChargeResponse,
-  ChargeResponseOutput,
-  unknown
->(
-  'ChargeResponse',
-  (u): u is ChargeResponse =>
-    t.UnknownRecord.is(u) && isChargeStatus(u['status']) && byStatus[u['status']].is(u),
-  (u, c) => {
-    if (!t.UnknownRecord.is(u)) return failure(u, c, requiredOrType(u, 'object'))
-    const status = u['status']
-    if (!isChargeStatus(status))
-      return E.left([
-        failureAt(
-          u,
-          c,
-          ['status'],
-          status === undefined ? { code: 'required' } : { code: 'oneOf', values: CHARGE_STATUSES },
-        ),
-      ])
-    return byStatus[status].validate(u, c) as t.Validation<ChargeResponse>
-  },
-  (a) =>
-    a.status === 'FAILED'
-      ? ChargeFailed.encode(a)
-      : a.status === 'SUCCEEDED'
-        ? ChargeSucceeded.encode(a)
-        : ChargeAuthenticationRequired.encode(a),
+export const ChargeResponse: t.Type<ChargeResponse, ChargeResponseOutput, unknown> = hinted(
+  new t.Type<ChargeResponse, ChargeResponseOutput, unknown>(
+    'ChargeResponse',
+    (u): u is ChargeResponse =>
+      t.UnknownRecord.is(u) && isChargeStatus(u['status']) && byStatus[u['status']].is(u),
+    (u, c) => {
+      if (!t.UnknownRecord.is(u)) return failure(u, c, requiredOrType(u, 'object'))
+      const status = u['status']
+      if (!isChargeStatus(status))
+        return E.left([
+          failureAt(
+            u,
+            c,
+            ['status'],
+            status === undefined
+              ? { code: 'required' }
+              : { code: 'oneOf', values: CHARGE_STATUSES },
+          ),
+        ])
+      return byStatus[status].validate(u, c) as t.Validation<ChargeResponse>
+    },
+    (a) =>
+      a.status === 'FAILED'
+        ? ChargeFailed.encode(a)
+        : a.status === 'SUCCEEDED'
+          ? ChargeSucceeded.encode(a)
+          : ChargeAuthenticationRequired.encode(a),
+  ),
+  { alternatives: [ChargeFailed, ChargeSucceeded, ChargeAuthenticationRequired] },
 )
 
 // -------------------------------------------------------------------------------------

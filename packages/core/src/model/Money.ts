@@ -12,6 +12,7 @@ import type * as Ord_ from 'fp-ts/lib/Ord.js'
 import type * as t from 'io-ts'
 import { decoding, refineNumber, requiredOrType } from '../internal/codec.js'
 import { decimalFromNumber } from '../internal/decimal.js'
+import { hinted } from '../internal/schemaHint.js'
 
 // 40 significant digits: exact for 10^9 prices x 10^6 quantities x many lines.
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN })
@@ -360,19 +361,22 @@ const FINITE = { code: 'finite' } as const
  * @category codecs
  * @since 0.1.0
  */
-export const MoneyFromNumber: t.Type<Money, number, unknown> = decoding(
-  'Money',
-  isMoney,
-  (u) =>
-    typeof u === 'number'
-      ? Number.isFinite(u)
-        ? ofFinite(u)
-        : undefined
-      : isMoney(u) && u.isFinite()
-        ? u
-        : undefined,
-  (u) => (typeof u === 'number' ? FINITE : requiredOrType(u, 'number')),
-  toNumber,
+export const MoneyFromNumber: t.Type<Money, number, unknown> = hinted(
+  decoding(
+    'Money',
+    isMoney,
+    (u) =>
+      typeof u === 'number'
+        ? Number.isFinite(u)
+          ? ofFinite(u)
+          : undefined
+        : isMoney(u) && u.isFinite()
+          ? u
+          : undefined,
+    (u) => (typeof u === 'number' ? FINITE : requiredOrType(u, 'number')),
+    toNumber,
+  ),
+  { type: 'number' },
 )
 
 /**

@@ -11,6 +11,7 @@
  */
 import * as t from 'io-ts'
 import { Int, IsoDateTime, nullable, refine, unrolled } from '../internal/codec.js'
+import { hinted } from '../internal/schemaHint.js'
 import { MoneyFromNumber } from './Money.js'
 import { OrderStatus } from './OrderStatus.js'
 
@@ -48,7 +49,9 @@ const isLocale = (s: string): boolean => {
  * @category codecs
  * @since 0.1.0
  */
-export const Locale = refine(t.string, isLocale, { code: 'locale' }, 'Locale')
+export const Locale = hinted(refine(t.string, isLocale, { code: 'locale' }, 'Locale'), {
+  pattern: /^[a-z]{2,3}_[A-Z]{2}$/, // what isLocale checks, for the OpenAPI document
+})
 
 // [A-Za-z_-]
 const isAreaChar = (c: number): boolean => isUpper(c) || isLower(c) || c === 95 || c === 45
@@ -90,7 +93,9 @@ const isTimeZone = (s: string): boolean => {
  * @category codecs
  * @since 0.1.0
  */
-export const TimeZone = refine(t.string, isTimeZone, { code: 'timeZone' }, 'TimeZone')
+export const TimeZone = hinted(refine(t.string, isTimeZone, { code: 'timeZone' }, 'TimeZone'), {
+  pattern: /^(?:UTC|GMT|[A-Z][A-Za-z_-]*(?:\/[A-Za-z0-9_+-]+)+)$/, // what isTimeZone checks
+})
 
 // -------------------------------------------------------------------------------------
 // codecs

@@ -20,6 +20,7 @@ import {
   withInputRule,
 } from '../internal/codec.js'
 import type { FieldIssue } from '../internal/issue.js'
+import { hinted } from '../internal/schemaHint.js'
 
 // -------------------------------------------------------------------------------------
 // rules
@@ -198,19 +199,23 @@ const EXPIRED: FieldIssue = { code: 'expired' }
  * @category codecs
  * @since 0.1.0
  */
-export const CardNumber: t.Type<string, string, unknown> = new t.Type<string, string, unknown>(
-  'CardNumber',
-  (u): u is string => typeof u === 'string' && /^\d{12,19}$/.test(u) && luhn(u),
-  (u, c) => {
-    if (typeof u !== 'string') return failure(u, c, requiredOrType(u, 'string'))
-    if (u.trim() === '') return failure(u, c, REQUIRED)
-    const digits = u.replace(/ /g, '')
-    if (!/^\d+$/.test(digits)) return failure(u, c, DIGITS)
-    if (digits.length < 12 || digits.length > 19) return failure(u, c, DIGIT_COUNT)
-    if (!luhn(digits)) return failure(u, c, LUHN)
-    return t.success(digits)
-  },
-  t.identity,
+export const CardNumber: t.Type<string, string, unknown> = hinted(
+  new t.Type<string, string, unknown>(
+    'CardNumber',
+    (u): u is string => typeof u === 'string' && /^\d{12,19}$/.test(u) && luhn(u),
+    (u, c) => {
+      if (typeof u !== 'string') return failure(u, c, requiredOrType(u, 'string'))
+      if (u.trim() === '') return failure(u, c, REQUIRED)
+      const digits = u.replace(/ /g, '')
+      if (!/^\d+$/.test(digits)) return failure(u, c, DIGITS)
+      if (digits.length < 12 || digits.length > 19) return failure(u, c, DIGIT_COUNT)
+      if (!luhn(digits)) return failure(u, c, LUHN)
+      return t.success(digits)
+    },
+    t.identity,
+  ),
+  // The form a pattern can say (12 to 19 digits, spaces anywhere); the Luhn check it cannot.
+  { type: 'string', pattern: /^ *(?:\d *){12,19}$/, issue: LUHN },
 )
 
 /**
@@ -218,22 +223,25 @@ export const CardNumber: t.Type<string, string, unknown> = new t.Type<string, st
  * `issue`, a value of another kind a type error.
  */
 const pattern = (re: RegExp, issue: FieldIssue, name: string): t.Type<string, string, unknown> =>
-  new t.Type<string, string, unknown>(
-    name,
-    (u): u is string => typeof u === 'string' && re.test(u),
-    (u, c) =>
-      typeof u === 'string' && re.test(u)
-        ? t.success(u)
-        : failure(
-            u,
-            c,
-            typeof u !== 'string'
-              ? requiredOrType(u, 'string')
-              : u.trim() === ''
-                ? REQUIRED
-                : issue,
-          ),
-    t.identity,
+  hinted(
+    new t.Type<string, string, unknown>(
+      name,
+      (u): u is string => typeof u === 'string' && re.test(u),
+      (u, c) =>
+        typeof u === 'string' && re.test(u)
+          ? t.success(u)
+          : failure(
+              u,
+              c,
+              typeof u !== 'string'
+                ? requiredOrType(u, 'string')
+                : u.trim() === ''
+                  ? REQUIRED
+                  : issue,
+            ),
+      t.identity,
+    ),
+    { type: 'string', pattern: re, issue },
   )
 
 /**

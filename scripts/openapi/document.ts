@@ -1,0 +1,418 @@
+// The OpenAPI 3.1 document of the service (SERVICE-SPEC.md, with DESIGN.md's choices where the
+// spec says "not shown"): every endpoint, the two credentials, the webhook, the 3DS frame
+// message, each schema walked from the core's codecs (./schema.ts) and each example the
+// simulator's real answer (./examples.ts). The rules a schema cannot say are in the
+// `description`s, in the words of the core's doc comments.
+import {
+  AccessToken,
+  AuthenticationStatus,
+  BILLING_INFO_COUNTRIES,
+  BillingInfo,
+  Bin,
+  Buyer,
+  ChargeAuthentication,
+  ChargeAuthenticationRequired,
+  ChargeError,
+  ChargeFailed,
+  ChargeOrder,
+  ChargeOrderRequest,
+  ChargeRequest,
+  ChargeResponse,
+  ChargeSucceeded,
+  FrameMessage,
+  FrameMessageType,
+  LineItem,
+  Metadata,
+  OrderDetails,
+  OrderLineItem,
+  OrderMetadata,
+  OrderStatus,
+  Payment,
+  PaymentLinkRequest,
+  PaymentLinkResponse,
+  PaymentMethod,
+  paymentMethodRequestAt,
+  ProblemDetails,
+  Product,
+  ProductLineItem,
+  ServerProblem,
+  SkuLineItem,
+  Store,
+  TokenRequest,
+  TotalDetails,
+  ValidationProblem,
+  WEBHOOK_SIGNATURE_HEADER,
+  WebhookEvent,
+  WebhookEventType,
+} from '@paykit/core'
+import { EXAMPLE_BASE_URL, EXAMPLE_TIME, type Examples, runExamples } from './examples.js'
+import { type Components, type Decoder, type Schema, schemaOf } from './schema.js'
+
+// -------------------------------------------------------------------------------------
+// components
+// -------------------------------------------------------------------------------------
+
+/**
+ * The codecs written as components, with what their schema cannot say. The payment-method
+ * request is the codec at a fixed date: its structure is the same at any date, and the
+ * expiry rule is in its description.
+ */
+const COMPONENTS: ReadonlyArray<readonly [string, Decoder, string?]> = [
+  ['TokenRequest', TokenRequest, 'Body of POST /token (spec 4.1).'],
+  ['AccessToken', AccessToken, 'Answer of POST /token (spec 2.1).'],
+  [
+    'PaymentMethodRequest',
+    paymentMethodRequestAt(EXAMPLE_TIME),
+    'Body of POST /paymentmethods (spec 2.2). Unknown fields are stripped. Rules no schema says: card.number (spaces allowed, removed) passes the Luhn check; the expiry (card.expirationMonth of card.expirationYear) is not in the past at the service clock.',
+  ],
+  ['PaymentMethod', PaymentMethod, 'Answer of POST /paymentmethods (spec 2.3).'],
+  ['Bin', Bin],
+  [
+    'ChargeRequest',
+    ChargeRequest,
+    `Body of POST /charges (spec 2.4). Unknown fields are stripped. Rule no schema says: billingInfo is required when the card issuer country (bin.countryCode of the payment method cardId names) is ${BILLING_INFO_COUNTRIES.join(' or ')}; null reads as absent. The request that completes a 3DS flow carries the same order and cardId and the authenticationId of the frame message.`,
+  ],
+  ['ChargeOrderRequest', ChargeOrderRequest],
+  ['BillingInfo', BillingInfo],
+  [
+    'ChargeResponse',
+    ChargeResponse,
+    'Answer of POST /charges (spec 2.5), one shape per status: in every status the fields not listed as non-null for it are null.',
+  ],
+  ['ChargeFailed', ChargeFailed],
+  ['ChargeSucceeded', ChargeSucceeded],
+  ['ChargeAuthenticationRequired', ChargeAuthenticationRequired],
+  ['ChargeError', ChargeError],
+  ['ChargeAuthentication', ChargeAuthentication],
+  ['ChargeOrder', ChargeOrder],
+  [
+    'PaymentLinkRequest',
+    PaymentLinkRequest,
+    "Body of POST /paymentlink/checkout (spec 2.6). Unknown fields are stripped; orderName, expirationMinutes and product.requiresShipping get their defaults. Rules no schema says: with both amount and lineItems, amount equals the line-item total (product price, or the catalogue's price of a sku, times quantity); every sku is a product of the merchant's catalogue.",
+  ],
+  [
+    'LineItem',
+    LineItem,
+    'Exactly one of sku (a product of the catalogue) or product (a one-time product).',
+  ],
+  ['SkuLineItem', SkuLineItem],
+  ['ProductLineItem', ProductLineItem],
+  ['Product', Product],
+  ['Metadata', Metadata],
+  ['PaymentLinkResponse', PaymentLinkResponse, 'Answer of POST /paymentlink/checkout (spec 2.7).'],
+  [
+    'OrderDetails',
+    OrderDetails,
+    'Answer of GET /paymentlink/order/{orderCode} (spec 2.8). orderReference, description, successUrl and cancelUrl are null when the request gave none; payment is null until the order is PAID.',
+  ],
+  ['OrderLineItem', OrderLineItem],
+  ['OrderStatus', OrderStatus],
+  ['TotalDetails', TotalDetails],
+  ['Store', Store],
+  ['Payment', Payment],
+  ['Buyer', Buyer],
+  ['OrderMetadata', OrderMetadata],
+  [
+    'ProblemDetails',
+    ProblemDetails,
+    'Problem details (RFC 7807) of a refused request other than 400 and 500: 401 (missing, unknown or expired credential), 404, 413, 415.',
+  ],
+  [
+    'ValidationProblem',
+    ValidationProblem,
+    "400 (spec 7.2): errors maps each broken field's path (card.number, lineItems[2].product.price) to its messages.",
+  ],
+  ['ServerProblem', ServerProblem, '500 (spec 7.2): no errors member.'],
+  [
+    'FrameMessage',
+    FrameMessage,
+    "The message the 3DS frame at authentication.url posts to the embedding page (spec 6.1, browser postMessage, not HTTP). When MessageType is authentication.complete and Status is SUCCESS, the merchant repeats POST /charges with authenticationId set to AuthenticationId. OrderId is the merchant's order.id.",
+  ],
+  ['FrameMessageType', FrameMessageType],
+  ['AuthenticationStatus', AuthenticationStatus],
+  [
+    'WebhookEvent',
+    WebhookEvent,
+    'An order event (DESIGN.md; the spec shows none): data is the order as GET /paymentlink/order/{orderCode} reads it.',
+  ],
+  ['WebhookEventType', WebhookEventType],
+]
+
+const componentNames: Components = new Map(COMPONENTS.map(([name, codec]) => [codec, name]))
+
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
+
+const schemas = (examples: Examples): Record<string, Schema> =>
+  Object.fromEntries(
+    COMPONENTS.map(([name, codec, description]) => {
+      const schema = schemaOf(codec, componentNames)
+      // The frame message travels by postMessage, not HTTP: its example sits in its schema.
+      const example = name === 'FrameMessage' ? { examples: [examples.frameMessage] } : {}
+      return [name, description === undefined ? schema : { description, ...schema, ...example }]
+    }),
+  )
+
+// -------------------------------------------------------------------------------------
+// paths
+// -------------------------------------------------------------------------------------
+
+type Exchanges = Examples['exchanges']
+
+const examplesOf = (
+  exchanges: Exchanges,
+  pick: 'request' | 'response',
+  names: ReadonlyArray<string>,
+): Record<string, { value: unknown }> =>
+  Object.fromEntries(
+    names.map((name) => {
+      const exchange = exchanges[name]
+      if (exchange === undefined) throw new Error(`no example ${name}`)
+      return [name, { value: exchange[pick] }]
+    }),
+  )
+
+const JSON_MEDIA = 'application/json'
+
+const body = (schema: string, examples: Record<string, { value: unknown }>): object => ({
+  required: true,
+  content: { [JSON_MEDIA]: { schema: ref(schema), examples } },
+})
+
+const answer = (
+  description: string,
+  schema: string,
+  examples?: Record<string, { value: unknown }>,
+): object => ({
+  description,
+  content: { [JSON_MEDIA]: { schema: ref(schema), ...(examples ? { examples } : {}) } },
+})
+
+/** The refusals every JSON endpoint can give (the sandbox's gates, DESIGN.md). */
+const refusals = (exchanges: Exchanges, badRequest: ReadonlyArray<string>): object => ({
+  '400': answer(
+    'The body breaks a rule or is not JSON: errors names each field.',
+    'ValidationProblem',
+    examplesOf(exchanges, 'response', badRequest),
+  ),
+  '413': answer('The body is larger than the service accepts.', 'ProblemDetails'),
+  '415': answer('The body is not sent as application/json.', 'ProblemDetails'),
+})
+
+const unauthorized = (exchanges: Exchanges, names: ReadonlyArray<string>): object => ({
+  '401': answer(
+    'The credential is missing, unknown or expired.',
+    'ProblemDetails',
+    names.length > 0 ? examplesOf(exchanges, 'response', names) : undefined,
+  ),
+})
+
+const serverError = (examples: Examples): object => ({
+  '500': answer('The service failed (spec 7.2).', 'ServerProblem', {
+    serverProblem: { value: examples.serverProblem },
+  }),
+})
+
+const paths = (examples: Examples): object => {
+  const x = examples.exchanges
+  return {
+    '/token': {
+      post: {
+        operationId: 'createToken',
+        summary: 'Obtain an access token (spec 4.1)',
+        description:
+          'Client credentials in a JSON body; the token is sent as Authorization: Bearer <token> on the other endpoints and lives expiresIn seconds.',
+        tags: ['Authentication'],
+        security: [],
+        requestBody: body('TokenRequest', examplesOf(x, 'request', ['token'])),
+        responses: {
+          '200': answer('The access token.', 'AccessToken', examplesOf(x, 'response', ['token'])),
+          ...refusals(x, ['tokenInvalid']),
+          ...unauthorized(x, ['tokenRefused']),
+          ...serverError(examples),
+        },
+      },
+    },
+    '/paymentmethods': {
+      post: {
+        operationId: 'createPaymentMethod',
+        summary: 'Register a card as a payment method (spec 4.2)',
+        tags: ['Cards'],
+        security: [{ accessToken: [] }],
+        requestBody: body('PaymentMethodRequest', examplesOf(x, 'request', ['paymentMethod'])),
+        responses: {
+          '200': answer(
+            'The payment method; its id is the cardId of a charge.',
+            'PaymentMethod',
+            examplesOf(x, 'response', ['paymentMethod', 'paymentMethodUsa']),
+          ),
+          ...refusals(x, ['paymentMethodRefused']),
+          ...unauthorized(x, ['chargeUnauthorized']),
+          ...serverError(examples),
+        },
+      },
+    },
+    '/charges': {
+      post: {
+        operationId: 'createCharge',
+        summary: 'Charge a payment method, or repeat the charge after 3DS (spec 4.3)',
+        description:
+          'A charge ends FAILED or SUCCEEDED, or answers AUTHENTICATION_REQUIRED: the buyer then completes 3DS in a frame opened at authentication.url (its message: FrameMessage), and the merchant repeats the charge with the same order and cardId and the authenticationId received. A charge of an order that already succeeded is FAILED with code DUPLICATE_ORDER.',
+        tags: ['Charges'],
+        security: [{ accessToken: [] }],
+        requestBody: body(
+          'ChargeRequest',
+          examplesOf(x, 'request', [
+            'chargeSucceeded',
+            'chargeWithBillingInfo',
+            'chargeAfterAuthentication',
+          ]),
+        ),
+        responses: {
+          '200': answer(
+            'The charge: FAILED, SUCCEEDED or AUTHENTICATION_REQUIRED.',
+            'ChargeResponse',
+            examplesOf(x, 'response', [
+              'chargeSucceeded',
+              'chargeFailed',
+              'chargeAuthenticationRequired',
+              'chargeAfterAuthentication',
+            ]),
+          ),
+          ...refusals(x, ['chargeRefused']),
+          ...unauthorized(x, ['chargeUnauthorized']),
+          ...serverError(examples),
+        },
+      },
+    },
+    '/paymentlink/checkout': {
+      post: {
+        operationId: 'createPaymentLink',
+        summary: 'Create a hosted payment link (spec 4.4)',
+        tags: ['Payment links'],
+        security: [{ apiKey: [] }, { accessToken: [] }],
+        requestBody: body(
+          'PaymentLinkRequest',
+          examplesOf(x, 'request', ['paymentLinkFromAmount', 'paymentLinkFromLineItems']),
+        ),
+        responses: {
+          '200': answer(
+            'The link.',
+            'PaymentLinkResponse',
+            examplesOf(x, 'response', ['paymentLinkFromAmount', 'paymentLinkFromLineItems']),
+          ),
+          ...refusals(x, ['paymentLinkRefused']),
+          ...unauthorized(x, []),
+          ...serverError(examples),
+        },
+      },
+    },
+    '/paymentlink/order/{orderCode}': {
+      get: {
+        operationId: 'getOrder',
+        summary: 'Read a payment-link order (spec 4.5)',
+        description:
+          'An unpaid link past its expirationMinutes reads as CANCELLED; payment is null until the order is PAID.',
+        tags: ['Payment links'],
+        security: [{ apiKey: [] }, { accessToken: [] }],
+        parameters: [
+          {
+            name: 'orderCode',
+            in: 'path',
+            required: true,
+            description: 'The orderCode returned at link creation.',
+            schema: { type: 'string' },
+          },
+        ],
+        responses: {
+          '200': answer(
+            'The order.',
+            'OrderDetails',
+            examplesOf(x, 'response', ['orderPending', 'orderPaid']),
+          ),
+          ...unauthorized(x, []),
+          '404': answer(
+            'No order has this code (or it was dropped after its retention).',
+            'ProblemDetails',
+            examplesOf(x, 'response', ['orderNotFound']),
+          ),
+          ...serverError(examples),
+        },
+      },
+    },
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// document
+// -------------------------------------------------------------------------------------
+
+/** The whole document, as plain JSON (the same on every run). */
+export const openApiDocument = (): object => {
+  const examples = runExamples()
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Payment service (paykit)',
+      version: '0.1.0',
+      description:
+        "The card-payment service of SERVICE-SPEC.md as paykit implements it: generated from @paykit/core's io-ts codecs by scripts/openapi/generate.ts (do not edit by hand), examples from the testkit simulator's answers. Rules a JSON Schema cannot say are in the descriptions.",
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: EXAMPLE_BASE_URL, description: 'paykit-sandbox --port 4010' }],
+    tags: [
+      { name: 'Authentication', description: 'Client credentials for an access token.' },
+      { name: 'Cards', description: 'Payment methods from card data.' },
+      { name: 'Charges', description: 'Charges with optional 3DS.' },
+      { name: 'Payment links', description: 'Hosted payment links and their orders.' },
+      { name: 'Order events', description: 'Webhooks of order events.' },
+    ],
+    paths: paths(examples),
+    webhooks: {
+      orderEvent: {
+        post: {
+          operationId: 'orderEvent',
+          summary: 'An order event, sent to the configured webhook URL',
+          description: `Sent on order.paid, order.cancelled and order.finalized. With a secret configured, the ${WEBHOOK_SIGNATURE_HEADER} header is t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">.`,
+          tags: ['Order events'],
+          security: [], // the signature header is the credential
+          parameters: [
+            {
+              name: WEBHOOK_SIGNATURE_HEADER,
+              in: 'header',
+              required: false,
+              description: 'Present when a webhook secret is configured.',
+              schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$' },
+            },
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              [JSON_MEDIA]: {
+                schema: ref('WebhookEvent'),
+                examples: { orderPaid: { value: examples.webhookEvent } },
+              },
+            },
+          },
+          responses: { '200': { description: 'Received (any 2xx).' } },
+        },
+      },
+    },
+    components: {
+      schemas: schemas(examples),
+      securitySchemes: {
+        accessToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'The access token of POST /token (client credentials: clientId and clientSecret in a JSON body, not an RFC 6749 form, so not an oauth2 flow here).',
+        },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "The merchant's secret API key, sent as a bearer credential, for the payment-link endpoints (spec 4.4, 4.5); the sandbox also takes an access token there.",
+        },
+      },
+    },
+  }
+}
