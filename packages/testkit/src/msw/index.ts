@@ -13,6 +13,7 @@
 // -------------------------------------------------------------------------------------
 export {
   MSW_HANG_MS,
+  MSW_PAGE_SHELL,
   paykitHandlers,
   type PaykitHandlers,
   type PaykitHandlersOptions,

@@ -64,6 +64,64 @@ export interface PaykitHandlers extends ServiceControls {
  */
 export const MSW_HANG_MS = 10 * 60 * 1000
 
+/**
+ * The page a browser test's web server answers for a navigation to a hosted page (the 3DS
+ * frame, the checkout) under `baseUrl` on its own origin. MSW's service worker lets every
+ * navigation through to the network, so it never reaches the handlers; this shell, loaded
+ * in the navigated window (within the worker's scope, so the worker controls it), fetches
+ * its own address through the worker and writes the answer in, and sends each form of the
+ * page the same way (a form POST is a navigation too). The frame's message then comes from
+ * the frame's window and origin, as with the sandbox.
+ *
+ * @example
+ * ```ts
+ * import { MSW_PAGE_SHELL } from '@paykit/testkit/msw'
+ * import { createServer } from 'node:http'
+ * import assert from 'node:assert/strict'
+ *
+ * // Beside the app and mockServiceWorker.js: every navigation to /paykit/... gets the shell.
+ * const server = createServer((req, res) => {
+ *   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+ *   res.end(MSW_PAGE_SHELL)
+ * })
+ * await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+ * try {
+ *   const { port } = server.address() as { port: number }
+ *   const page = await fetch(`http://127.0.0.1:${port}/paykit/3ds/auth-1`)
+ *   assert.equal(await page.text(), MSW_PAGE_SHELL) // then, in a browser, the frame itself
+ * } finally {
+ *   server.close()
+ * }
+ * ```
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const MSW_PAGE_SHELL = `<!doctype html>
+<html><head><meta charset="utf-8"><title>Loading</title></head><body><script>
+(() => {
+  const show = async (url, init) => {
+    const html = await (await fetch(url, init)).text()
+    document.open()
+    document.write(html)
+    document.close()
+    // document.open() removed every listener: listen again on the new page.
+    document.addEventListener('submit', submit)
+  }
+  const submit = (event) => {
+    const form = event.target
+    if (!(form instanceof HTMLFormElement)) return
+    event.preventDefault()
+    const fields = new URLSearchParams(new FormData(form, event.submitter))
+    const url = new URL(form.getAttribute('action') || location.href, location.href)
+    if (form.method === 'post') void show(url, { method: 'POST', body: fields })
+    else void show(url.pathname + '?' + fields)
+  }
+  void show(location.href)
+})()
+</script></body></html>
+`
+
 // -------------------------------------------------------------------------------------
 // helpers
 // -------------------------------------------------------------------------------------

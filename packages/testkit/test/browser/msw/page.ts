@@ -1,0 +1,88 @@
+// The merchant's page of test/browser/Msw.test.ts, bundled by esbuild for the browser: MSW's
+// worker with the testkit's handlers on this origin's /paykit, the core's client (its fetch
+// goes through the worker) and the core's 3DS frame listener, handed to the test on `window`.
+import * as E from 'fp-ts/lib/Either.js'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import { setupWorker } from 'msw/browser'
+import { createClient, networkError, type Client } from '@paykit/core'
+import { openAuthenticationFrame } from '@paykit/core/browser'
+import {
+  defaultCredentials,
+  paykitHandlers,
+  testCards,
+  type PaykitHandlers,
+} from '../../../src/msw/index.js'
+
+export interface MswPage {
+  readonly paykit: PaykitHandlers
+  readonly client: Client
+  /** A card of the 3DS test card, charged with 3DS through the frame in `#three-ds`. */
+  readonly chargeWith3ds: (orderId: string) => Promise<unknown>
+  /** A payment link whose checkout opens in an iframe `#checkout`: its order code. */
+  readonly openCheckout: (amount: number) => Promise<string>
+}
+
+declare global {
+  interface Window {
+    mswPage: Promise<MswPage>
+  }
+}
+
+const start = async (): Promise<MswPage> => {
+  const paykit = paykitHandlers({ baseUrl: `${location.origin}/paykit` })
+  const worker = setupWorker(...paykit.handlers)
+  await worker.start({
+    serviceWorker: { url: '/mockServiceWorker.js' },
+    onUnhandledRequest: 'error',
+    quiet: true,
+  })
+  const client = createClient({ baseUrl: paykit.baseUrl, credentials: defaultCredentials })
+  const container = (id: string): HTMLElement => {
+    const element = document.getElementById(id)
+    if (element === null) throw new Error(`the page has no #${id}`)
+    return element
+  }
+  // The frame's own failures (timeout, abort) as the client's error type: the flow ends.
+  const threeDs = (url: string, id: string) =>
+    TE.mapLeft((e: { readonly _tag: string }) => networkError('3DS frame', 'no', 'other', e._tag))(
+      openAuthenticationFrame({
+        url,
+        authenticationId: id,
+        container: container('three-ds'),
+        timeoutMs: 30_000,
+      }),
+    )
+  return {
+    paykit,
+    client,
+    chargeWith3ds: async (orderId) => {
+      const card = await client.createPaymentMethod({
+        card: {
+          number: testCards.authentication.number,
+          expirationMonth: '12',
+          expirationYear: String(new Date().getUTCFullYear() + 3),
+          cvv: '123',
+          cardHolder: 'Ada Buyer',
+        },
+      })()
+      if (E.isLeft(card)) return card
+      return client.chargeWith3ds(
+        { order: { id: orderId, amount: 25.5 }, cardId: card.right.id },
+        threeDs,
+      )()
+    },
+    openCheckout: async (amount) => {
+      const link = await client.createPaymentLink({ amount })()
+      if (E.isLeft(link)) throw new Error(link.left.message)
+      const frame = document.createElement('iframe')
+      frame.id = 'checkout'
+      frame.style.width = '600px'
+      frame.style.height = '800px'
+      frame.src = link.right.paymentLinkUrl
+      container('pages').appendChild(frame)
+      return link.right.orderCode
+    },
+  }
+}
+
+window.mswPage = start()
