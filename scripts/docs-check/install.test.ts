@@ -20,6 +20,7 @@ const common = {
   'fast-check': '4.10.2',
   '@types/node': '24.19.2',
   vitest: '5.1.0',
+  msw: '2.15.0', // the optional peer of @paykit/testkit/msw, for its README snippets
 }
 
 const cases = [
