@@ -1,14 +1,18 @@
 /**
  * Arbitraries of the body of `POST /charges` (the core's `ChargeRequest` and
  * `chargeRequestFor(paymentMethod)`): valid charges with and without `billingInfo`
- * (alpha-2 and alpha-3 country codes), and charges broken in exactly one way.
+ * (alpha-2 and alpha-3 country codes), and charges broken in exactly one way; and of its
+ * answer (the core's `ChargeResponse`), in every status.
  *
  * @since 0.1.0
  */
 import {
+  CHARGE_STATUSES,
   requiresBillingInfo,
   type BillingInfo,
   type ChargeRequestInput,
+  type ChargeResponseOutput,
+  type ChargeStatus,
   type PaymentMethod,
 } from '@paykit/core'
 import * as fc from 'fast-check'
@@ -18,6 +22,7 @@ import {
   amount,
   blank,
   breakAt,
+  isoDateTime,
   notANumber,
   notAString,
   notAnObject,
@@ -388,3 +393,125 @@ export const invalidChargeRequestFor = (
   paymentMethod: ChargedPaymentMethod,
 ): fc.Arbitrary<Invalid> =>
   invalidCharge(chargeRequestForPaymentMethod(paymentMethod), requiresBillingInfo(paymentMethod))
+
+// -------------------------------------------------------------------------------------
+// responses
+// -------------------------------------------------------------------------------------
+
+/**
+ * Options of {@link chargeResponse}: the statuses to draw from (all three by default), the
+ * order charged (its `id` becomes a success's `order.reference`, its `amount` the
+ * amount), and the service's address of a 3DS frame.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface ChargeResponseArbitraryOptions {
+  readonly statuses?: ReadonlyArray<ChargeStatus>
+  readonly order?: { readonly id: string; readonly amount: number }
+  readonly baseUrl?: string
+}
+
+/**
+ * The failure codes the sandbox answers a FAILED charge with (DESIGN.md).
+ *
+ * @example
+ * ```ts
+ * import { CHARGE_FAILURE_CODES } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.ok(CHARGE_FAILURE_CODES.includes('FRAUD_PREVENT')) // the spec's sample code
+ * ```
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const CHARGE_FAILURE_CODES: ReadonlyArray<string> = [
+  'FRAUD_PREVENT',
+  'CARD_DECLINED',
+  'AUTHENTICATION_FAILED',
+  'DUPLICATE_ORDER',
+]
+
+const serviceId = (prefix: string): fc.Arbitrary<string> =>
+  fc.integer({ min: 1, max: 999_999 }).map((n) => `${prefix}_${n.toString().padStart(6, '0')}`)
+
+/**
+ * A `POST /charges` answer as JSON, in one of `statuses`, with the fields spec 2.5 sets
+ * for that status and every other one null: FAILED with an `error` (a sandbox code),
+ * SUCCEEDED with the `order` (`reference` the merchant's order id), AUTHENTICATION_REQUIRED
+ * with the `authentication` (`url` the service's 3DS frame of `id`).
+ *
+ * @example
+ * ```ts
+ * import { chargeResponse } from '@paykit/testkit'
+ * import { ChargeResponse, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * const order = { id: 'o1', amount: 12.5 }
+ * fc.assert(
+ *   fc.property(chargeResponse({ order }), (json) => {
+ *     const response = validate(ChargeResponse)(json)
+ *     assert.ok(response._tag === 'Right')
+ *     if (response.right.status === 'SUCCEEDED') assert.equal(response.right.order.reference, 'o1')
+ *     if (response.right.status === 'FAILED') assert.equal(response.right.order, null)
+ *   }),
+ *   { numRuns: 30 },
+ * )
+ * ```
+ *
+ * @category responses
+ * @since 0.1.0
+ */
+export const chargeResponse = (
+  options: ChargeResponseArbitraryOptions = {},
+): fc.Arbitrary<ChargeResponseOutput> => {
+  const statuses = options.statuses ?? CHARGE_STATUSES
+  if (statuses.length === 0) throw new RangeError('chargeResponse: statuses is empty')
+  const baseUrl = options.baseUrl ?? 'http://127.0.0.1:4010'
+  const order = options.order
+  const orderArb =
+    order === undefined
+      ? fc.record({ id: text(64), amount: amount(1, 100_000_000) })
+      : fc.constant(order)
+  const byStatus: Record<ChargeStatus, fc.Arbitrary<ChargeResponseOutput>> = {
+    FAILED: fc
+      .record({ code: fc.constantFrom(...CHARGE_FAILURE_CODES), createdAt: isoDateTime() })
+      .map(({ code, createdAt }) => ({
+        status: 'FAILED' as const,
+        message: 'The charge failed',
+        error: { code, message: `The charge was refused: ${code}` },
+        authentication: null,
+        order: null,
+        createdAt,
+      })),
+    SUCCEEDED: fc
+      .record({
+        order: orderArb,
+        id: serviceId('ord'),
+        currency: fc.constantFrom('USD', 'CRC', 'MXN'),
+        authorizationCode: fc.integer({ min: 100_000, max: 999_999 }).map(String),
+        createdAt: isoDateTime(),
+      })
+      .map(({ order: charged, id, currency, authorizationCode, createdAt }) => ({
+        status: 'SUCCEEDED' as const,
+        message: 'The charge succeeded',
+        error: null,
+        authentication: null,
+        order: { id, reference: charged.id, amount: charged.amount, currency, authorizationCode },
+        createdAt,
+      })),
+    AUTHENTICATION_REQUIRED: fc
+      .record({ id: serviceId('auth'), createdAt: isoDateTime() })
+      .map(({ id, createdAt }) => ({
+        status: 'AUTHENTICATION_REQUIRED' as const,
+        message: 'The card requires 3DS authentication',
+        error: null,
+        authentication: { url: `${baseUrl}/3ds/${id}`, id },
+        order: null,
+        createdAt,
+      })),
+  }
+  return fc.oneof(...statuses.map((status) => byStatus[status]))
+}

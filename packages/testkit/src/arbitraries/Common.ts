@@ -500,3 +500,28 @@ export const notAnObject: fc.Arbitrary<unknown> = fc.oneof(
  */
 export const amount = (minCents: number, maxCents: number): fc.Arbitrary<number> =>
   fc.integer({ min: minCents, max: maxCents }).map((cents) => cents / 100)
+
+/**
+ * A UTC date and time as the service writes it (`createdAt`, `created`): ISO 8601 with
+ * milliseconds and a trailing `Z`, from `min` to `max` (2020 to 2035 by default).
+ *
+ * @example
+ * ```ts
+ * import { isoDateTime } from '@paykit/testkit'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * for (const at of fc.sample(isoDateTime(), 20)) {
+ *   assert.match(at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+ *   assert.equal(new Date(at).toISOString(), at)
+ * }
+ * ```
+ *
+ * @category leaf arbitraries
+ * @since 0.1.0
+ */
+export const isoDateTime = (
+  min: Date = new Date('2020-01-01T00:00:00.000Z'),
+  max: Date = new Date('2035-12-31T23:59:59.999Z'),
+): fc.Arbitrary<string> =>
+  fc.integer({ min: min.getTime(), max: max.getTime() }).map((ms) => new Date(ms).toISOString())

@@ -6,8 +6,15 @@
  *
  * @since 0.1.0
  */
-import { Money, type LineItemInput, type PaymentLinkRequestInput } from '@paykit/core'
+import {
+  Money,
+  type LineItemInput,
+  type PaymentLinkRequestInput,
+  type PaymentLinkResponse,
+} from '@paykit/core'
 import * as fc from 'fast-check'
+import type * as t from 'io-ts'
+import { orderCodeOf } from '../simulator/PaymentLinks.js'
 import type { Invalid, Key } from './Common.js'
 import {
   amount,
@@ -644,3 +651,36 @@ export const invalidPaymentLinkRequest = (
   }
   return fc.oneof(...cases)
 }
+
+// -------------------------------------------------------------------------------------
+// responses
+// -------------------------------------------------------------------------------------
+
+/**
+ * A `POST /paymentlink/checkout` answer as JSON (the core's `PaymentLinkResponse`): an
+ * `orderId`, its `orderCode` in the sandbox's form and the link's `/pay/<orderCode>` on
+ * `baseUrl` (the sandbox's address by default).
+ *
+ * @example
+ * ```ts
+ * import { paymentLinkResponse } from '@paykit/testkit'
+ * import { PaymentLinkResponse, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * for (const json of fc.sample(paymentLinkResponse('https://pay.example.com'), 20)) {
+ *   assert.ok(validate(PaymentLinkResponse)(json)._tag === 'Right')
+ *   assert.equal(json.paymentLinkUrl, `https://pay.example.com/pay/${json.orderCode}`)
+ * }
+ * ```
+ *
+ * @category responses
+ * @since 0.1.0
+ */
+export const paymentLinkResponse = (
+  baseUrl = 'http://127.0.0.1:4010',
+): fc.Arbitrary<t.OutputOf<typeof PaymentLinkResponse>> =>
+  fc.integer({ min: 1, max: 99_999_999 }).map((orderId) => {
+    const orderCode = orderCodeOf(orderId)
+    return { orderCode, orderId, paymentLinkUrl: `${baseUrl}/pay/${orderCode}` }
+  })

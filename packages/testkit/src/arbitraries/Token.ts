@@ -1,10 +1,10 @@
 /**
  * Arbitraries of the body of `POST /token` (the core's `TokenRequest`): valid client
- * credentials, and bodies broken in exactly one way.
+ * credentials, and bodies broken in exactly one way; and of its answer (`AccessToken`).
  *
  * @since 0.1.0
  */
-import type { TokenRequest } from '@paykit/core'
+import type { AccessToken, TokenRequest } from '@paykit/core'
 import * as fc from 'fast-check'
 import type * as t from 'io-ts'
 import type { Invalid } from './Common.js'
@@ -86,3 +86,34 @@ export const invalidTokenRequest = (): fc.Arbitrary<Invalid> =>
       ]),
     ),
   )
+
+// -------------------------------------------------------------------------------------
+// responses
+// -------------------------------------------------------------------------------------
+
+/**
+ * A `POST /token` answer as JSON (the core's `AccessToken`): a non-blank token, type
+ * `Bearer`, a lifetime of 1 s to 1 day (the sandbox's is 3600 s).
+ *
+ * @example
+ * ```ts
+ * import { accessToken } from '@paykit/testkit'
+ * import { AccessToken, validate } from '@paykit/core'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * for (const json of fc.sample(accessToken(), 20)) {
+ *   const token = validate(AccessToken)(json)
+ *   assert.ok(token._tag === 'Right' && token.right.expiresIn > 0)
+ * }
+ * ```
+ *
+ * @category responses
+ * @since 0.1.0
+ */
+export const accessToken = (): fc.Arbitrary<t.OutputOf<typeof AccessToken>> =>
+  fc.record({
+    accessToken: fc.stringMatching(/^[A-Za-z0-9_-]{16,64}$/),
+    tokenType: fc.constant('Bearer'),
+    expiresIn: fc.oneof(fc.constant(3600), fc.integer({ min: 1, max: 86_400 })),
+  })
