@@ -56,3 +56,28 @@ describe('Paykit as an AI agent tool', () => {
     expect(JSON.stringify(result)).not.toContain(testCards.success.number)
   })
 })
+
+describe('Paykit as an AI agent tool: One Link per Order Reference', () => {
+  it('an agent calling Create twice for one order reference gets one link; the second call says it was already requested', async () => {
+    const parameters = {
+      resource: 'paymentLink',
+      operation: 'create',
+      orderBy: 'amount',
+      amount: 15,
+      additionalFields: { orderReference: `agent-${Date.now()}` },
+    }
+    const checkouts = () =>
+      sandbox.requests().filter((r) => r.method === 'POST' && r.path === '/paymentlink/checkout')
+        .length
+    const before = checkouts()
+    const first = await asTool(parameters)
+    const second = await asTool(parameters)
+    expect(first.response).toContain('paymentLinkUrl')
+    expect(second.error).toBeUndefined()
+    // An agent reads one output: the item it would otherwise never see is there.
+    expect(JSON.parse(String(second.response))).toEqual([
+      { orderReference: parameters.additionalFields.orderReference, alreadyRequested: true },
+    ])
+    expect(checkouts() - before).toBe(1)
+  })
+})

@@ -32,10 +32,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
   const items = await action.execute(this)
   if (resource === 'charge' && this.getNodeParameter('chargeOutputs', 0, 'byStatus') !== 'single')
     return byChargeStatus(items)
+  // An AI agent reads the first output only: there it gets the Already Requested items too.
   if (
     resource === 'paymentLink' &&
     operationName === 'create' &&
-    this.getNodeParameter('oneLinkPerReference', 0, false) === true
+    this.getNodeParameter('oneLinkPerReference', 0, false) === true &&
+    !this.isToolExecution()
   )
     return byAlreadyRequested(items)
   return [items]
