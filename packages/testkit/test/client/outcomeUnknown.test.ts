@@ -2,7 +2,7 @@
  * Issue 18: `outcomeUnknown` means exactly "a request that changes state may have been
  * processed". The whole matrix, operation x failure point, measured against the
  * simulator's state: the public `@paykit/core` client with its real fetch transport, the
- * sandbox over real HTTP and the nock mock in process.
+ * sandbox over real HTTP, the nock mock and MSW's setupServer in process.
  *
  * - If the simulator processed a request that changes state (a card, a charge or an order
  *   exists afterwards), the error says `outcomeUnknown: true`.
@@ -27,6 +27,8 @@ import {
 import { afterAll, describe, expect, it } from 'vitest'
 import * as Faults from '../../src/service/Faults.js'
 import type { LoggedRequest } from '../../src/service/RequestLog.js'
+import { setupServer } from 'msw/node'
+import { paykitHandlers } from '../../src/msw/paykitHandlers.js'
 import { mockPaymentService } from '../../src/nock/mockPaymentService.js'
 import { startSandbox } from '../../src/sandbox/startSandbox.js'
 import type { Counters, SimulatorState } from '../../src/simulator/State.js'
@@ -59,6 +61,22 @@ const adapters: ReadonlyArray<readonly [string, () => Promise<Fake>]> = [
     async () => {
       const mock = mockPaymentService({ baseUrl: `https://paykit-${++mockSeq}.test` })
       return { ...mock, close: async () => mock.restore() }
+    },
+  ],
+  [
+    'MSW (setupServer)',
+    async () => {
+      const paykit = paykitHandlers({ baseUrl: `https://paykit-msw-${++mockSeq}.test` })
+      const server = setupServer(...paykit.handlers)
+      // The unreachable cases' requests go past MSW to the network, as in an app.
+      server.listen({ onUnhandledRequest: 'bypass' })
+      return {
+        ...paykit,
+        close: async () => {
+          server.close()
+          paykit.release()
+        },
+      }
     },
   ],
 ]
