@@ -12,6 +12,7 @@ import {
   testCards,
   type PaykitHandlers,
 } from '../../../src/msw/index.js'
+import { adaCard } from '../../samples.js'
 
 export interface MswPage {
   readonly paykit: PaykitHandlers
@@ -57,13 +58,7 @@ const start = async (): Promise<MswPage> => {
     client,
     chargeWith3ds: async (orderId) => {
       const card = await client.createPaymentMethod({
-        card: {
-          number: testCards.authentication.number,
-          expirationMonth: '12',
-          expirationYear: String(new Date().getUTCFullYear() + 3),
-          cvv: '123',
-          cardHolder: 'Ada Buyer',
-        },
+        card: adaCard(testCards.authentication.number),
       })()
       if (E.isLeft(card)) return card
       return client.chargeWith3ds(
