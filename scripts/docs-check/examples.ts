@@ -25,6 +25,7 @@ export const PUBLIC_ENTRIES = [
   { entry: '@paykit/testkit', file: 'packages/testkit/src/index.ts' },
   { entry: '@paykit/testkit/vitest', file: 'packages/testkit/src/vitest/index.ts' },
   { entry: '@paykit/testkit/n8n', file: 'packages/testkit/src/n8n/index.ts' },
+  { entry: '@paykit/testkit/model', file: 'packages/testkit/src/model/index.ts' },
   { entry: '@paykit/testkit/msw', file: 'packages/testkit/src/msw/index.ts' },
 ] as const
 

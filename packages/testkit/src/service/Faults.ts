@@ -97,7 +97,8 @@ export type Operation =
  *
  * Among the matching requests, `nth` lets the first `nth - 1` through (counted from when
  * the rule was added) and `probability` applies the rule to each eligible one with that
- * chance, drawn from the plan's seed ({@link seeded}), so a run replays.
+ * chance, drawn from the rule's `seed` or else the plan's ({@link seeded}), so a run
+ * replays.
  *
  * @category model
  * @since 0.1.0
@@ -109,6 +110,8 @@ export interface Target {
   readonly orderId?: string
   readonly nth?: number
   readonly probability?: number
+  /** The seed of this rule's own generator for `probability` (else the plan's). */
+  readonly seed?: number
 }
 
 /**
@@ -549,6 +552,7 @@ export const FaultInjection = t.intersection(
       orderId: t.string,
       nth: PositiveCount,
       probability: Probability,
+      seed: t.Int,
     }),
   ],
   'FaultInjection',
@@ -603,6 +607,7 @@ const targetOf = (target: Target): Target => {
   if (target.orderId !== undefined) out.orderId = target.orderId
   if (target.nth !== undefined) out.nth = target.nth
   if (target.probability !== undefined) out.probability = target.probability
+  if (target.seed !== undefined) out.seed = target.seed | 0
   return out
 }
 
@@ -706,6 +711,9 @@ export const clear = (plan: FaultPlan): FaultPlan =>
  * }
  * assert.deepEqual(hits(plan), hits(plan)) // the same seed, the same faults
  * assert.ok(hits(plan).includes(true) && hits(plan).includes(false))
+ // a rule may carry its own seed (the JSON form's "seed"), whatever the plan's
+ * const own = Faults.inject(Faults.hang, { operation: 'charge', probability: 0.5, seed: 7 })
+ * assert.deepEqual(hits(own(Faults.empty)), hits(own(Faults.seeded(1)(Faults.empty))))
  * ```
  *
  * @category combinators
@@ -910,16 +918,23 @@ export const take =
         (rule.nth === undefined || seen >= rule.nth) &&
         (isLatency ? latencyIndex < 0 : failureIndex < 0)
       let fires = eligible
+      let own = rule.seed
       if (eligible && rule.probability !== undefined) {
-        const [next, x] = draw(seed)
-        seed = next
+        const [next, x] = draw(own ?? seed)
+        if (own === undefined) seed = next
+        else own = next
         fires = x < rule.probability
       }
       if (fires) {
         if (isLatency) latencyIndex = i
         else failureIndex = i
       }
-      return rule.nth === undefined ? rule : { ...rule, seen }
+      if (rule.nth === undefined && own === rule.seed) return rule
+      return {
+        ...rule,
+        ...(rule.nth === undefined ? {} : { seen }),
+        ...(own === undefined ? {} : { seed: own }),
+      }
     })
     const failureRule = plan.rules[failureIndex]
     const latencyRule = plan.rules[latencyIndex]

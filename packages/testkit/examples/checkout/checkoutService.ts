@@ -1,0 +1,193 @@
+/**
+ * A shop's checkout service, as a new user would write it against `@paykit/core`: the
+ * buyer pays by card (3DS when needed) or through a hosted payment link; a webhook
+ * endpoint and a reconcile job keep the shop's orders in step with the service.
+ *
+ * `checkoutService(mistakes)` builds it with some of the mistakes real integrations make;
+ * `naiveCheckout` has four of them, `fixedCheckout` none. The model of
+ * `@paykit/testkit/model` finds each one (see checkout.test.ts).
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { createClient, type OrderStatus } from '@paykit/core'
+import { verifyWebhookEvent } from '@paykit/core/webhook'
+import type {
+  Integration,
+  IntegrationContext,
+  IntegrationOrder,
+  MakeIntegration,
+  ShopOrder,
+} from '@paykit/testkit/model'
+
+/** The mistakes the service can be built with. */
+export interface Mistakes {
+  /** After a charge whose outcome is unknown (a 500, a reset), charges again under a new order id. */
+  readonly retriesWithNewOrderId?: boolean
+  /** After a link creation whose answer was lost, creates the link again. */
+  readonly createsSecondLink?: boolean
+  /** Takes each webhook's order status as the order's, whatever arrived before. */
+  readonly trustsWebhookOrder?: boolean
+  /** Records a payment (ships the goods) for every `order.paid` it gets, duplicates too. */
+  readonly marksPaidTwice?: boolean
+  /** Logs the card it registers. */
+  readonly logsCard?: boolean
+}
+
+interface Order {
+  readonly reference: string
+  status: OrderStatus
+  timesPaid: number
+  /** The card charge: its payment method and whether its outcome is unknown. */
+  charge?: { readonly cardId: string; readonly amount: number; unknown: boolean }
+  /** The link: its order code once known; requested even if the answer was lost. */
+  linkCode?: string
+  linkRequested: boolean
+}
+
+// A status never goes back: PENDING, then PAID or CANCELLED, then FINALIZED.
+const RANK: Readonly<Record<OrderStatus, number>> = {
+  PENDING: 0,
+  PAID: 1,
+  CANCELLED: 1,
+  FINALIZED: 2,
+}
+
+/** The checkout service with the `mistakes` given. */
+export const checkoutService =
+  (mistakes: Mistakes = {}): MakeIntegration =>
+  (context: IntegrationContext): Integration => {
+    const client = createClient(context.clientConfig)
+    const orders = new Map<string, Order>()
+    const lines: Array<string> = []
+    const log = (line: string): void => void lines.push(line)
+
+    const orderOf = (reference: string): Order => {
+      let order = orders.get(reference)
+      if (order === undefined) {
+        order = { reference, status: 'PENDING', timesPaid: 0, linkRequested: false }
+        orders.set(reference, order)
+      }
+      return order
+    }
+
+    /** The order's new status from the service; a payment is recorded once. */
+    const update = (order: Order, status: OrderStatus, trust = false): void => {
+      if (trust || RANK[status] > RANK[order.status]) order.status = status
+      if ((status === 'PAID' || status === 'FINALIZED') && order.timesPaid === 0) {
+        order.timesPaid = 1
+        log(`order ${order.reference} paid: shipping`)
+      }
+    }
+
+    const charge = async (order: Order, orderId: string, attempt = 0): Promise<void> => {
+      if (order.charge === undefined) return
+      const { cardId, amount } = order.charge
+      const flow = await client.chargeWith3ds(
+        { order: { id: orderId, amount }, cardId },
+        context.authenticate,
+      )()
+      if (E.isLeft(flow)) {
+        log(`charge of ${order.reference} failed: ${flow.left.message}`)
+        if (!flow.left.outcomeUnknown) return
+        if (mistakes.retriesWithNewOrderId === true && attempt === 0)
+          return charge(order, `${order.reference}-retry`, 1)
+        order.charge.unknown = true // the reconcile job sends the same charge again
+        return
+      }
+      const state = flow.right
+      if (state._tag === 'Succeeded') update(order, 'PAID')
+      // The order was charged before (the answer was lost): it is paid.
+      else if (state._tag === 'Failed' && state.error.code === 'DUPLICATE_ORDER')
+        update(order, 'PAID')
+      else log(`charge of ${order.reference} ended ${state._tag}`)
+    }
+
+    return {
+      payOrder: async (shop: ShopOrder, card) => {
+        const order = orderOf(shop.reference)
+        // One way to pay an order: a card, or its link (never both).
+        if (order.status !== 'PENDING' || order.linkRequested) return
+        if (mistakes.logsCard === true) log(`registering card ${card.number} for ${shop.reference}`)
+        const method = await client.createPaymentMethod({ card })()
+        if (E.isLeft(method)) return log(`card not registered: ${method.left.message}`)
+        // Always the shop's reference as order id: a second charge of a paid order is
+        // refused (DUPLICATE_ORDER), so trying again is safe.
+        order.charge = { cardId: method.right.id, amount: shop.amount, unknown: false }
+        return charge(order, shop.reference)
+      },
+
+      createLink: async (shop: ShopOrder) => {
+        const order = orderOf(shop.reference)
+        if (order.status !== 'PENDING' || order.charge !== undefined || order.linkRequested) return
+        order.linkRequested = true
+        const request = { amount: shop.amount, orderReference: shop.reference }
+        let link = await client.createPaymentLink(request)()
+        if (E.isLeft(link) && link.left.outcomeUnknown && mistakes.createsSecondLink === true)
+          link = await client.createPaymentLink(request)()
+        if (E.isRight(link)) {
+          order.linkCode = link.right.orderCode
+          return
+        }
+        log(`link for ${shop.reference} not created: ${link.left.message}`)
+        // Refused: nothing was created, so it may be asked again. Unknown: a link may
+        // exist; its webhooks will tell.
+        if (!link.left.outcomeUnknown) order.linkRequested = false
+      },
+
+      handleWebhook: async (body, headers) => {
+        const event = verifyWebhookEvent({
+          secret: context.webhookSecret,
+          body,
+          header: headers['paykit-signature'],
+          now: context.clock(),
+        })
+        if (E.isLeft(event)) {
+          log(`webhook refused: ${event.left}`)
+          return { status: 401 }
+        }
+        const { type, data } = event.right
+        if (data.orderReference === null) return { status: 200 }
+        const order = orderOf(data.orderReference)
+        order.linkCode ??= data.orderCode
+        order.linkRequested = true
+        if (type === 'order.paid' && mistakes.marksPaidTwice === true) {
+          order.timesPaid++
+          log(`order ${order.reference} paid: shipping`)
+        }
+        update(order, data.orderStatus, mistakes.trustsWebhookOrder === true)
+        return { status: 200 }
+      },
+
+      reconcile: async () => {
+        for (const order of orders.values()) {
+          if (order.charge?.unknown === true && mistakes.retriesWithNewOrderId !== true) {
+            order.charge.unknown = false
+            await charge(order, order.reference)
+          }
+          // The naive job only looks at orders it still thinks pending.
+          const stale = mistakes.trustsWebhookOrder === true ? order.status === 'PENDING' : true
+          if (order.linkCode === undefined || !stale) continue
+          const details = await client.getOrder(order.linkCode)()
+          if (E.isRight(details)) update(order, details.right.orderStatus)
+        }
+      },
+
+      view: (): ReadonlyArray<IntegrationOrder> =>
+        [...orders.values()].map(({ reference, status, timesPaid }) => ({
+          reference,
+          status,
+          timesPaid,
+        })),
+      log: () => lines,
+    }
+  }
+
+/** The service as first written: four mistakes the model catches. */
+export const naiveCheckout: MakeIntegration = checkoutService({
+  retriesWithNewOrderId: true,
+  createsSecondLink: true,
+  trustsWebhookOrder: true,
+  marksPaidTwice: true,
+})
+
+/** The service with every mistake fixed. */
+export const fixedCheckout: MakeIntegration = checkoutService()

@@ -1,0 +1,134 @@
+/**
+ * The model's runners: the same stories on the in-memory service, the nock mock and the
+ * sandbox over HTTP; a failure replays from its seed and path; the user's own
+ * invariants; the vitest form through @fast-check/vitest.
+ */
+import { fc, test } from '@fast-check/vitest'
+import { describe, expect, it } from 'vitest'
+import { checkoutService, fixedCheckout } from '../../examples/checkout/checkoutService.js'
+import * as Faults from '../../src/service/Faults.js'
+import {
+  buyerPaysLink,
+  createLink,
+  injectFault,
+  payOrder,
+  webhook,
+} from '../../src/model/Commands.js'
+import {
+  ModelFailure,
+  assertModel,
+  checkModel,
+  runStory,
+  storyArbitrary,
+} from '../../src/model/Run.js'
+import type { Invariant } from '../../src/model/Invariants.js'
+
+describe('the same model on every fake', () => {
+  for (const service of ['nock', 'sandbox'] as const)
+    it(`${service}: the fixed service holds, a second link after a lost answer is caught`, async () => {
+      const ok = await checkModel({
+        integration: fixedCheckout,
+        service,
+        numRuns: 15,
+        maxSteps: 12,
+        seed: 3,
+      })
+      expect(ok.text).toMatch(/^15 stories, every invariant held/)
+      // the shrunk story of the in-memory run, played on this fake, fails the same way
+      const story = [
+        injectFault(Faults.processedThen500, { operation: 'createPaymentLink' }),
+        createLink('o1'),
+      ]
+      await expect(
+        runStory({ integration: checkoutService({ createsSecondLink: true }), service })(story),
+      ).rejects.toThrow(/one link per order reference: order o1 has 2 payment links/)
+    })
+
+  it('a paid link delivered twice is a second payment recorded, on nock as in memory', async () => {
+    const story = [
+      createLink('o2'),
+      buyerPaysLink('o2'),
+      webhook('deliverNext'),
+      webhook('duplicate'),
+    ]
+    for (const service of ['memory', 'nock'] as const)
+      await expect(
+        runStory({ integration: checkoutService({ marksPaidTwice: true }), service })(story),
+      ).rejects.toThrow(
+        [
+          'every paid order seen once: the integration recorded order o2 as paid 2 times',
+          'The story (4 steps):',
+          '  1. the shop creates a payment link for order o2',
+          '  2. the buyer pays the payment link of order o2',
+          '  3. the oldest pending webhook is delivered: order.paid',
+          '  4. the last delivered webhook is delivered again: order.paid',
+        ].join('\n'),
+      )
+  })
+})
+
+describe('checkModel', () => {
+  it('a failure replays from its seed and path: the same story', async () => {
+    const integration = checkoutService({ retriesWithNewOrderId: true })
+    const first = await checkModel({ integration, numRuns: 500, seed: 11 })
+    expect(first.ok).toBe(false)
+    const again = await checkModel({ integration, seed: first.seed, path: first.path ?? '' })
+    expect(again.story).toEqual(first.story)
+    expect(again.problem).toBe(first.problem)
+  })
+
+  it("checks the user's own invariants after the built-in ones", async () => {
+    const noCancelled: Invariant = {
+      name: 'no order cancelled',
+      check: ({ view }) =>
+        view.find((o) => o.status === 'CANCELLED') === undefined
+          ? undefined
+          : 'an order was cancelled',
+    }
+    const report = await checkModel({
+      integration: fixedCheckout,
+      invariants: [noCancelled],
+      numRuns: 500,
+      seed: 5,
+    })
+    expect(report.invariant).toBe('no order cancelled')
+    expect(report.story.length).toBeLessThanOrEqual(5)
+  })
+
+  it('assertModel throws a ModelFailure carrying the report', async () => {
+    const failure = await assertModel({
+      integration: checkoutService({ logsCard: true }),
+      numRuns: 100,
+      seed: 1,
+    }).catch((e: unknown) => e)
+    expect(failure).toBeInstanceOf(ModelFailure)
+    expect((failure as ModelFailure).report.invariant).toBe('no secret or card datum logged')
+    expect((failure as ModelFailure).message).toBe((failure as ModelFailure).report.text)
+  })
+
+  it('an integration that throws is part of the story, its message checked for secrets', async () => {
+    const story = [payOrder('o1', 'success')]
+    await expect(
+      runStory({
+        integration: (context) => ({
+          ...fixedCheckout(context),
+          payOrder: async (_order, card) => {
+            throw new Error(`card ${card.number} refused`)
+          },
+        }),
+      })(story),
+    ).rejects.toThrow(/no secret or card datum logged: .*card \[4242…\] refused/)
+  })
+})
+
+describe('the vitest form', () => {
+  test.prop([storyArbitrary({ maxSteps: 15 })], { numRuns: 100 })(
+    'the fixed checkout service holds in every story',
+    runStory({ integration: fixedCheckout }),
+  )
+
+  it('a story prints as its steps', () => {
+    const [story] = fc.sample(storyArbitrary({ maxSteps: 3 }), { numRuns: 1, seed: 2 })
+    expect(fc.stringify(story)).not.toContain('[object Object]')
+  })
+})
