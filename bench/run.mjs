@@ -8,7 +8,8 @@
 //   node bench/run.mjs --smoke    # a few items, one run each, seconds; BENCHMARKS.md untouched
 //
 // Sections: bench/n8n.mjs (Paykit node vs n8n's HTTP Request node), bench/client.mjs
-// (client vs raw fetch), packages/core/bench/validate.mjs (when present),
+// (client vs raw fetch), bench/model.mjs (the model kit's stories, in memory vs nock),
+// packages/core/bench/validate.mjs (when present),
 // packages/testkit/bench/sandbox.mjs (when present), bench/http.mjs (sandbox vs Prism), and
 // packages/testkit/bench/stored-orders.mjs and links.mjs (the sandbox at scale).
 // Needs the built packages (`pnpm run build`; `pnpm bench` builds first).
@@ -35,6 +36,7 @@ const SANDBOX_BENCH = join(ROOT, 'packages', 'testkit', 'bench', 'sandbox.mjs')
 const args = {
   n8n: SMOKE ? ['--items', '20', '--runs', '1'] : [],
   client: SMOKE ? ['--calls', '50', '--runs', '1'] : [],
+  model: SMOKE ? ['--stories', '20', '--nock-stories', '4', '--runs', '1'] : [],
   http: SMOKE ? ['--duration', '1', '--runs', '1'] : [],
   sandbox: ['--duration', SMOKE ? '1' : '5'],
   stored: SMOKE
@@ -119,6 +121,7 @@ const n8nHelpers = await section('n8n --helpers', () =>
   runJson(bench('n8n.mjs'), [...args.n8n, '--helpers']),
 )
 const client = await section('client', () => runJson(bench('client.mjs'), args.client))
+const model = await section('model kit', () => runJson(bench('model.mjs'), args.model))
 
 /** validate.mjs prints `valid:` / `invalid:` blocks of `  <peer>  <n> M/s|k/s|/s ...`. */
 const parseValidate = (text) => {
@@ -321,6 +324,23 @@ if (client.error === undefined) {
     )
   }
 } else failed('client vs fetch', client)
+
+if (model.error === undefined) {
+  row(
+    `model kit: runs/s of ${model.steps}-step stories, in memory vs nock (the same ${model.nock.stories} stories)`,
+    `${fmt(model.memory.runsPerSecond)}/s (${model.memory.stories} stories)`,
+    `nock ${fmt(model.nock.runsPerSecond)}/s`,
+    x(model.ratio),
+    '>= 150 runs/s in memory',
+    model.memory.runsPerSecond >= 150,
+  )
+  row(
+    `model kit: the same without a fault that makes a socket client wait (${model.noWait.stories} stories)`,
+    `${fmt(model.noWait.memoryRunsPerSecond)}/s`,
+    `nock ${fmt(model.noWait.nockRunsPerSecond)}/s`,
+    x(model.noWait.ratio),
+  )
+} else failed('model kit', model)
 
 if (validation.figures !== undefined) {
   for (const kind of ['valid', 'invalid']) {
