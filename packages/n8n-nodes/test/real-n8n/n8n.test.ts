@@ -252,17 +252,22 @@ describe('the n8n editor in Chromium', () => {
         'Operation',
         'Order Source',
         'Request Field',
+        'One Link per Order Reference',
         'Concurrency',
       ])
         expect(labels).toContain(label)
-      expect(values.slice(0, 6)).toEqual([
+      // The example's node is version 1: One Link per Order Reference is there, off (a
+      // switch: its input's value is always "on", its state is whether it is checked).
+      expect(values.slice(0, 7)).toEqual([
         'Paykit sandbox',
         'Payment Link',
         'Create',
         'From Input Item',
         '',
+        'on',
         '8',
       ])
+      expect(await parameters.locator('input[type="checkbox"]').first().isChecked()).toBe(false)
       await page.screenshot({ path: join(DOCS_DIR, 'n8n-paykit-node-parameters.png') })
       await page.keyboard.press('Escape')
       await ndv.waitFor({ state: 'hidden' })
