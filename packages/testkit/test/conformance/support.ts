@@ -21,9 +21,45 @@ export interface Cli {
 
 /** Starts the CLI with `--port 0` plus `args`; resolves once it prints its listening line. */
 export const startCli = async (args: ReadonlyArray<string> = []): Promise<Cli> => {
+  const front = await frontOf()
   // The project's Node (the one running vitest), as DESIGN asks for child processes.
-  const sandbox = await spawnSandbox({ bin: cliPath, args })
-  return { ...sandbox, process: sandbox.child }
+  const sandbox = await spawnSandbox({
+    bin: cliPath,
+    // Behind a front, the links and 3DS addresses the sandbox gives are the front's.
+    args:
+      front === undefined || args.includes('--base-url')
+        ? args
+        : [...args, '--base-url', front.url],
+  })
+  if (front === undefined) return { ...sandbox, process: sandbox.child }
+  await front.connect(sandbox.url)
+  // The tests' URL is the front's; `port` stays the sandbox's (raw-socket tests).
+  return {
+    ...sandbox,
+    url: front.url,
+    process: sandbox.child,
+    stop: async () => {
+      await front.close()
+      await sandbox.stop()
+    },
+  }
+}
+
+interface Front {
+  readonly url: string
+  readonly connect: (target: string) => Promise<void>
+  readonly close: () => Promise<void>
+}
+
+/**
+ * A front before each sandbox when PAYKIT_CONFORMANCE_FRONT names a module exporting
+ * `startFront()`: the Prism contract check of scripts/openapi runs this suite through it.
+ */
+const frontOf = async (): Promise<Front | undefined> => {
+  const module = process.env['PAYKIT_CONFORMANCE_FRONT']
+  if (module === undefined) return undefined
+  const { startFront } = (await import(module)) as { startFront: () => Promise<Front> }
+  return startFront()
 }
 
 /**
