@@ -208,19 +208,38 @@ const recordFromPage = (state: SimulatorState, a: AuthenticationRecord, result: 
         ),
       ]
 
+// A headless buyer asks for JSON: where the authentication stands, without a page.
+const wantsJson = (context: Context): boolean =>
+  (context.request.headers['accept'] ?? '').includes('application/json')
+
 /**
  * `GET /3ds/<id>`: the frame page; with `?result=success|failed|error|expired` the
  * result is recorded at once and the page posts its message (automation without a
- * browser). 404 page for an unknown id, 400 for another `result`.
+ * browser). 404 page for an unknown id, 400 for another `result`. Asked for JSON
+ * (`Accept: application/json`) without a `result`, it answers what the page shows, as
+ * `{ authenticationId, status, orderId, orderAmount }` (404 problem for an unknown id).
  *
  * @category endpoints
  * @since 0.1.0
  */
-export const getAuthenticationPage = ({ state, params, query }: Context): Result => {
+export const getAuthenticationPage = (context: Context): Result => {
+  const { state, params, query } = context
   const id = params[0] ?? ''
   const a = own(state.authentications, id)
-  if (a === undefined) return [state, html(404, notFound(id))]
   const result = query.get('result')
+  if (result === null && wantsJson(context))
+    return a === undefined
+      ? [state, problem(404, `No 3DS authentication has id ${id}.`)]
+      : [
+          state,
+          json(200, {
+            authenticationId: a.id,
+            status: a.status,
+            orderId: a.orderId,
+            orderAmount: Money.toNumber(a.amount),
+          }),
+        ]
+  if (a === undefined) return [state, html(404, notFound(id))]
   if (result === null) return [state, html(200, framePage(state, a))]
   return recordFromPage(state, a, result)
 }
