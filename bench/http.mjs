@@ -1,7 +1,8 @@
 // The sandbox beside Stoplight Prism: GET /paymentlink/order/{code} and POST
 // /paymentlink/checkout under autocannon (64 connections), each server in its own
-// process: the `paykit-sandbox` CLI (built dist) and `prism mock bench/openapi.yaml` (a
-// static example of the same order and link). Rounds alternate sandbox, Prism; each
+// process: the `paykit-sandbox` CLI (built dist) and `prism mock openapi.yaml` (the
+// document generated from the core's codecs, scripts/openapi: its first example of the
+// order and the link, the simulator's real answers). Rounds alternate sandbox, Prism; each
 // figure is the median of the runs; peak RSS (VmHWM) of each server process.
 //
 //   node bench/http.mjs [--duration 5] [--connections 64] [--runs 3] [--cpu-prof]
@@ -17,7 +18,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { spawnSandbox } from '../packages/testkit/dist/sandbox/spawnSandbox.js'
-import { API_KEY, BENCH_DIR, CORES, ROOT, medians } from './support.mjs'
+import { API_KEY, CORES, ROOT, medians } from './support.mjs'
 
 const { values: flags } = parseArgs({
   options: {
@@ -122,7 +123,7 @@ const sandbox = await spawnSandbox({
 }).then((s) => ({ ...s, pid: s.child.pid }))
 const prismPort = await freePort()
 const prism = await startServer(
-  [PRISM, 'mock', join(BENCH_DIR, 'openapi.yaml'), '-p', String(prismPort)],
+  [PRISM, 'mock', join(ROOT, 'openapi.yaml'), '-p', String(prismPort)],
   /Prism is listening on (http:\/\/\S+?)\/?\s/,
 )
 

@@ -491,7 +491,7 @@ if (WRITE) {
     `- \`node ${rel(VALIDATE)}\`: ${validation.missing ? 'not present at this run' : 'validate vs io-ts decode, ajv 8, zod 4 (its own inputs; output below)'}.`,
     `- ${TESTKIT_SCRIPTS.length === 0 ? `\`${rel(SANDBOX_BENCH)}\`: not present at this run` : `${TESTKIT_SCRIPTS.map((p) => `\`node ${rel(p)} ${args.sandbox.join(' ')}\``).join(', ')}: the testkit's sandbox vs a bare node:http server (output below)`}.`,
     `- \`node packages/testkit/bench/stored-orders.mjs ${args.stored.join(' ')}\`: GET order and POST checkout (autocannon, 64 connections) with one order stored, then after filling that many through the API; \`node packages/testkit/bench/links.mjs ${args.links.join(' ')}\`: that many links (64 keep-alive connections, 1-minute expiry, the clock moved past expiry and the 24 h retention every 1,000), the sandbox's RSS and live heap after a GC from 10,000 links on. Median of 3 runs each.`,
-    `- \`node bench/http.mjs\`: autocannon, ${http.connections ?? 64} connections, ${http.durationS ?? 5} s per run, against \`paykit-sandbox\` and \`prism mock bench/openapi.yaml\` (Prism 5.16, static examples), each its own process; GET order of \`{ amount: 10 }\`, POST checkout \`{ amount: 10, orderName: 'bench' }\`.`,
+    `- \`node bench/http.mjs\`: autocannon, ${http.connections ?? 64} connections, ${http.durationS ?? 5} s per run, against \`paykit-sandbox\` and \`prism mock openapi.yaml\` (Prism 5.16, the generated document's static examples), each its own process; GET order of \`{ amount: 10 }\`, POST checkout \`{ amount: 10, orderName: 'bench' }\`.`,
     '',
     markdown,
     '',
