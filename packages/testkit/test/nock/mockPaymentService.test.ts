@@ -79,7 +79,12 @@ describe('mockPaymentService handle', () => {
       const mock = mockPaymentService({ baseUrl: '${BASE}' })
       mock.injectFault({ kind: 'hang' })
       fetch('${BASE}/token', { method: 'POST', body: '{}' }).catch(() => console.log('released'))
-      setTimeout(() => mock.restore(), 50)
+      // restore() once the mock holds the request: on Node 22 it arrives later than on 24
+      const held = setInterval(() => {
+        if (mock.requests().length === 0) return
+        clearInterval(held)
+        mock.restore()
+      }, 10)
     `
     const started = Date.now()
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
