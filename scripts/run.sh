@@ -55,28 +55,32 @@ if [ "$mode" = sandbox ]; then
   exec node packages/testkit/dist/bin/paykit-sandbox.js "$@"
 fi
 
-# The real-browser 3DS tests drive Debian's Chromium at /usr/bin/chromium (issue 4).
-# A machine without it gets it from apt (as root, else through passwordless sudo); if
-# that is impossible the browser tests fail and say why.
-ensure_chromium() {
-  [ -x /usr/bin/chromium ] && return 0
+# Debian packages some tests need, from apt when missing (as root, else through
+# passwordless sudo); if that is impossible those tests fail and say why.
+# ensure_apt <binary> <package> <the tests that need it>
+ensure_apt() {
+  [ -x "$1" ] && return 0
   local as_root=()
   if [ "$(id -u)" != 0 ]; then
     if command -v sudo >/dev/null 2>&1; then
       as_root=(sudo -n)
     else
-      say "/usr/bin/chromium is missing and this is neither root nor has sudo: the browser tests will fail"
+      say "$1 is missing and this is neither root nor has sudo: $3 will fail"
       return 0
     fi
   fi
-  say "/usr/bin/chromium is missing; running: ${as_root[*]} apt-get update && ${as_root[*]} apt-get install -y --no-install-recommends chromium"
+  say "$1 is missing; running: ${as_root[*]} apt-get update && ${as_root[*]} apt-get install -y --no-install-recommends $2"
   if "${as_root[@]}" apt-get update >&2 &&
-    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium >&2; then
-    say "installed $(/usr/bin/chromium --version 2>/dev/null || echo chromium)"
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$2" >&2; then
+    say "installed $2"
   else
-    say "installing Chromium failed: the browser tests will fail"
+    say "installing $2 failed: $3 will fail"
   fi
 }
+# The real-browser 3DS tests drive Debian's Chromium at /usr/bin/chromium (issue 4); the
+# queue-mode test runs Debian's Redis (issue 20; its Postgres comes from npm).
+ensure_chromium() { ensure_apt /usr/bin/chromium chromium "the browser tests"; }
+ensure_redis() { ensure_apt /usr/bin/redis-server redis-server "the queue-mode test"; }
 
 # The full n8n the real-n8n tests start (scripts/n8n/install.sh: minutes and 2.8 GB, once),
 # installed in the background from the start so that it overlaps the install, the build,
@@ -134,6 +138,7 @@ case "$mode" in
     start_n8n_install
     install_dependencies
     ensure_chromium
+    ensure_redis
     status=0
     say "format check and build"
     checks format:check build || status=$?

@@ -75,10 +75,36 @@ export interface StackOptions {
   readonly sandboxPort?: number
   /** Example workflows to publish (activate) on a new instance, by file name; default the Paykit Trigger's. */
   readonly publish?: ReadonlyArray<string>
+  /** The service URL the credential gives the nodes, from the sandbox's (default the sandbox's own; a counting proxy in front of it). */
+  readonly serviceUrl?: (sandboxUrl: string) => Promise<string>
+  /** More `paykit-sandbox` options (`--token-lifetime 10`, `--request-log-size 20000`). */
+  readonly sandboxArgs?: ReadonlyArray<string>
   /** Progress lines (default: stderr). */
   readonly log?: (line: string) => void
-  /** n8n's own log lines (default: dropped; the last ones are shown if it fails to start). */
-  readonly n8nLog?: (line: string) => void
+  /** n8n's own log lines and the process's name (default: dropped; the last ones are shown if it fails to start). */
+  readonly n8nLog?: (line: string, from: string) => void
+  /** More environment for every n8n process and CLI call (queue mode's database and Redis). */
+  readonly env?: Readonly<Record<string, string>>
+  /** Whether n8n's data is new (examples imported, workflows published); default: no SQLite file yet. */
+  readonly firstStart?: boolean
+  /** n8n processes started beside the main one (queue mode's workers and webhook processor). */
+  readonly beside?: ReadonlyArray<SideProcess>
+}
+
+/** An n8n process beside the main one: `n8n <args>`, ready when it logs `ready`. */
+export interface SideProcess {
+  readonly name: string
+  readonly args: ReadonlyArray<string>
+  /** The log line that says it is ready. */
+  readonly ready: string
+}
+
+/** A running n8n process of the stack. */
+export interface N8nProcess {
+  readonly name: string
+  readonly child: ChildProcess
+  /** Its HTTP address (`N8N_PORT`), where it serves webhooks. */
+  readonly url: string
 }
 
 export interface CliResult {
@@ -99,6 +125,8 @@ export interface Stack {
   readonly rest: (path: string, init?: RequestInit) => Promise<unknown>
   /** Runs an n8n CLI command on this instance's folder and database. */
   readonly cli: (args: ReadonlyArray<string>) => Promise<CliResult>
+  /** Every n8n process: the main one (`main`) first, then those of `beside`. */
+  readonly processes: ReadonlyArray<N8nProcess>
   readonly stop: () => Promise<void>
 }
 
@@ -221,6 +249,7 @@ export const n8nEnv = (
   userFolder: string,
   port: number,
   brokerPort: number,
+  more: Readonly<Record<string, string>> = {},
 ): NodeJS.ProcessEnv => ({
   ...process.env,
   N8N_USER_FOLDER: userFolder,
@@ -243,6 +272,7 @@ export const n8nEnv = (
   N8N_LOG_OUTPUT: 'console',
   DB_SQLITE_POOL_SIZE: '2',
   NODE_ENV: 'production',
+  ...more,
 })
 
 /** Runs the n8n CLI (`n8n <args>`) to completion. */
@@ -277,11 +307,15 @@ const cliOrThrow = async (
   return result
 }
 
-const startSandbox = (port: number, webhookUrl: string): Promise<SandboxProcess> =>
+const startSandbox = (
+  port: number,
+  webhookUrl: string,
+  more: ReadonlyArray<string> = [],
+): Promise<SandboxProcess> =>
   spawnSandbox({
     bin: SANDBOX_BIN,
     port,
-    args: ['--webhook-url', webhookUrl, '--webhook-secret', WEBHOOK_SECRET, '--control'],
+    args: ['--webhook-url', webhookUrl, '--webhook-secret', WEBHOOK_SECRET, '--control', ...more],
     stderr: 'inherit',
     detached: true,
   })
@@ -349,6 +383,32 @@ export const exampleCredentials = (sandboxUrl: string) => [
 // the stack
 // -------------------------------------------------------------------------------------
 
+/** Starts `n8n <args>` in its own process group; keeps its last log lines for errors. */
+const spawnN8n = (
+  name: string,
+  args: ReadonlyArray<string>,
+  env: NodeJS.ProcessEnv,
+  onLine: (line: string, from: string) => void,
+) => {
+  const tail: Array<string> = []
+  const child = spawn(process.execPath, [N8N_BIN, ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
+  for (const stream of [child.stdout, child.stderr])
+    createInterface({ input: stream }).on('line', (line) => {
+      tail.push(line)
+      if (tail.length > 40) tail.shift()
+      onLine(line, name)
+    })
+  const exitedEarly = () =>
+    child.exitCode !== null || child.signalCode !== null
+      ? `n8n ${name} exited (${String(child.exitCode ?? child.signalCode)}):\n${tail.join('\n')}`
+      : undefined
+  return { child, exitedEarly }
+}
+
 const waitFor = async (
   what: string,
   check: () => Promise<boolean>,
@@ -380,16 +440,26 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
   const sandboxPort = options.sandboxPort ?? (await freePort())
   const editorUrl = `http://127.0.0.1:${n8nPort}/`
   const triggerUrl = triggerProductionUrl(editorUrl)
-  const cliEnv = async () => n8nEnv(userFolder, n8nPort, await freePort())
+  const cliEnv = async (port = n8nPort) => n8nEnv(userFolder, port, await freePort(), options.env)
   let sandbox: SandboxProcess | undefined
-  let n8n: ChildProcess | undefined
+  const processes: Array<N8nProcess> = []
+  // The side processes that have logged their ready line.
+  const readySides = new Set<string>()
+  const onLine = (line: string, from: string) => {
+    const side = options.beside?.find((p) => p.name === from)
+    if (side !== undefined && line.includes(side.ready)) readySides.add(from)
+    options.n8nLog?.(line, from)
+  }
   const stop = async () => {
-    await Promise.all([stopGroup(n8n), stopGroup(sandbox?.child, 2000)])
+    await Promise.all([
+      ...processes.map((p) => stopGroup(p.child)),
+      stopGroup(sandbox?.child, 2000),
+    ])
     if (temporary) rmSync(userFolder, { recursive: true, force: true })
   }
-  const firstStart = !existsSync(join(userFolder, '.n8n/database.sqlite'))
+  const firstStart = options.firstStart ?? !existsSync(join(userFolder, '.n8n/database.sqlite'))
   try {
-    sandbox = await startSandbox(sandboxPort, triggerUrl)
+    sandbox = await startSandbox(sandboxPort, triggerUrl, options.sandboxArgs)
     log(`paykit-sandbox: ${sandbox.url} (order events signed, sent to ${triggerUrl})`)
     const version = installPackage(userFolder)
     log(
@@ -398,7 +468,8 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
     const work = mkdtempSync(join(tmpdir(), 'paykit-import-'))
     try {
       const credentialsFile = join(work, 'credentials.json')
-      writeFileSync(credentialsFile, JSON.stringify(exampleCredentials(sandbox.url)))
+      const serviceUrl = (await options.serviceUrl?.(sandbox.url)) ?? sandbox.url
+      writeFileSync(credentialsFile, JSON.stringify(exampleCredentials(serviceUrl)))
       await cliOrThrow(await cliEnv(), ['import:credentials', `--input=${credentialsFile}`])
       log(
         'credentials: Paykit sandbox (paykit-sandbox), Paykit webhook secret (paykit-webhook) imported',
@@ -420,30 +491,39 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
       rmSync(work, { recursive: true, force: true })
     }
 
-    const tail: Array<string> = []
-    const child = spawn(process.execPath, [N8N_BIN, 'start'], {
-      env: await cliEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    })
-    n8n = child
-    for (const stream of [child.stdout, child.stderr])
-      createInterface({ input: stream }).on('line', (line) => {
-        tail.push(line)
-        if (tail.length > 40) tail.shift()
-        options.n8nLog?.(line)
-      })
-    const exitedEarly = () =>
-      child.exitCode !== null || child.signalCode !== null
-        ? `n8n exited (${String(child.exitCode ?? child.signalCode)}):\n${tail.join('\n')}`
-        : undefined
+    // The main process and those beside it boot at once (the CLI above ran the migrations).
+    const ready: Array<Promise<void>> = []
+    const booted = Date.now()
+    const readyIn = (name: string) => () =>
+      log(`n8n ${name}: ready in ${((Date.now() - booted) / 1000).toFixed(1)} s`)
+    const start = async (name: string, args: ReadonlyArray<string>, port: number) => {
+      const spawned = spawnN8n(name, args, await cliEnv(port), onLine)
+      processes.push({ name, child: spawned.child, url: `http://127.0.0.1:${port}/` })
+      return spawned
+    }
+    const main = await start('main', ['start'], n8nPort)
     log(`n8n ${N8N_VERSION}: starting on ${editorUrl} ...`)
-    await waitFor(
-      'n8n',
-      async () => (await fetch(`${editorUrl}healthz/readiness`)).ok,
-      180_000,
-      exitedEarly,
+    ready.push(
+      waitFor(
+        'n8n',
+        async () => (await fetch(`${editorUrl}healthz/readiness`)).ok,
+        180_000,
+        main.exitedEarly,
+      ).then(readyIn('main')),
     )
+    for (const side of options.beside ?? []) {
+      const spawned = await start(side.name, side.args, await freePort())
+      log(`n8n ${side.name}: starting (n8n ${side.args.join(' ')}) ...`)
+      ready.push(
+        waitFor(
+          `n8n ${side.name}`,
+          () => Promise.resolve(readySides.has(side.name)),
+          180_000,
+          spawned.exitedEarly,
+        ).then(readyIn(side.name)),
+      )
+    }
+    await Promise.all(ready)
 
     // The owner: POST /rest/owner/setup once (n8n answers 400 when it is set up already).
     const setup = await fetch(`${editorUrl}rest/owner/setup`, {
@@ -498,6 +578,7 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
       triggerUrl,
       rest,
       cli: async (args) => runN8nCli(await cliEnv(), args),
+      processes,
       stop,
     }
   } catch (error) {
