@@ -169,86 +169,69 @@ const unsignedWorkflow = {
   settings: { executionOrder: 'v1' },
 }
 
-/** Any webhook → Accept Once → Fulfil: every delivery starts an execution, Accept Once decides. */
-const acceptOnceWorkflow = {
-  name: 'Accept Once behind a plain webhook (safety test)',
-  nodes: [
-    {
-      id: 'a1',
-      name: 'Events',
-      type: 'n8n-nodes-base.webhook',
-      typeVersion: 2.1,
-      position: [0, 0],
-      webhookId: '9c4b2e1d-3f5a-4b6c-8d7e-0a1b2c3d4e5f',
-      parameters: { httpMethod: 'POST', path: 'paykit-accept-once', options: {} },
-    },
-    {
-      id: 'a2',
-      name: 'Accept Once',
-      type: 'n8n-nodes-paykit.paykit',
-      typeVersion: 1,
-      position: [240, 0],
-      parameters: {
-        resource: 'orderEvent',
-        operation: 'acceptOnce',
-        eventId: '={{ $json.body.id }}',
-        options: {},
-      },
-      credentials,
-    },
-    {
-      id: 'a3',
-      name: 'Fulfil',
-      type: 'n8n-nodes-base.noOp',
-      typeVersion: 1,
-      position: [480, 0],
-      parameters: {},
-    },
-  ],
-  connections: {
-    Events: { main: [[{ node: 'Accept Once', type: 'main', index: 0 }]] },
-    'Accept Once': { main: [[{ node: 'Fulfil', type: 'main', index: 0 }]] },
-  },
+/** A Webhook node answering POSTs at `path` as soon as they arrive: a test workflow's start. */
+const webhookNode = (id: string, name: string, webhookId: string, path: string) => ({
+  id,
+  name,
+  type: 'n8n-nodes-base.webhook',
+  typeVersion: 2.1,
+  webhookId,
+  parameters: { httpMethod: 'POST', path, options: {} },
+})
+
+/** A Paykit node of a test workflow, with the sandbox credential. */
+const paykit = (id: string, name: string, typeVersion: number, parameters: object) => ({
+  id,
+  name,
+  type: 'n8n-nodes-paykit.paykit',
+  typeVersion,
+  parameters,
+  credentials,
+})
+
+/** A workflow of `nodes` in a row, each feeding the next. */
+const inARow = <N extends { readonly name: string }>(name: string, nodes: ReadonlyArray<N>) => ({
+  name,
+  nodes: nodes.map((node, i) => ({ position: [240 * i, 0], ...node })),
+  connections: Object.fromEntries(
+    nodes
+      .slice(1)
+      .map((next, i) => [
+        nodes[i]?.name,
+        { main: [[{ node: next.name, type: 'main', index: 0 }]] },
+      ]),
+  ),
   settings: { executionOrder: 'v1' },
-}
+})
+
+/** Any webhook → Accept Once → Fulfil: every delivery starts an execution, Accept Once decides. */
+const acceptOnceWorkflow = inARow('Accept Once behind a plain webhook (safety test)', [
+  webhookNode('a1', 'Events', '9c4b2e1d-3f5a-4b6c-8d7e-0a1b2c3d4e5f', 'paykit-accept-once'),
+  paykit('a2', 'Accept Once', 1, {
+    resource: 'orderEvent',
+    operation: 'acceptOnce',
+    eventId: '={{ $json.body.id }}',
+    options: {},
+  }),
+  { id: 'a3', name: 'Fulfil', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
+])
 
 /** Webhook → Split Out (body.orders) → Paykit Payment Link → Create (version 1.1: on). */
-const linksOnceWorkflow = {
-  name: 'One link per order reference (safety test)',
-  nodes: [
-    {
-      id: 'l1',
-      name: 'Orders',
-      type: 'n8n-nodes-base.webhook',
-      typeVersion: 2.1,
-      position: [0, 0],
-      webhookId: '3a7c9e1f-5b2d-4f6a-8c0e-1d3b5f7a9c2e',
-      parameters: { httpMethod: 'POST', path: 'paykit-links-once', options: {} },
-    },
-    {
-      id: 'l2',
-      name: 'Each Order',
-      type: 'n8n-nodes-base.splitOut',
-      typeVersion: 1,
-      position: [240, 0],
-      parameters: { fieldToSplitOut: 'body.orders', options: {} },
-    },
-    {
-      id: 'l3',
-      name: 'Create Link',
-      type: 'n8n-nodes-paykit.paykit',
-      typeVersion: 1.1,
-      position: [480, 0],
-      parameters: { resource: 'paymentLink', operation: 'create', orderSource: 'item' },
-      credentials,
-    },
-  ],
-  connections: {
-    Orders: { main: [[{ node: 'Each Order', type: 'main', index: 0 }]] },
-    'Each Order': { main: [[{ node: 'Create Link', type: 'main', index: 0 }]] },
+const linksOnceWorkflow = inARow('One link per order reference (safety test)', [
+  webhookNode('l1', 'Orders', '3a7c9e1f-5b2d-4f6a-8c0e-1d3b5f7a9c2e', 'paykit-links-once'),
+  {
+    id: 'l2',
+    name: 'Each Order',
+    type: 'n8n-nodes-base.splitOut',
+    typeVersion: 1,
+    parameters: { fieldToSplitOut: 'body.orders', options: {} },
   },
-  settings: { executionOrder: 'v1' },
-}
+  paykit('l3', 'Create Link', 1.1, {
+    resource: 'paymentLink',
+    operation: 'create',
+    orderSource: 'item',
+  }),
+])
 
 /** Creates a workflow through n8n's REST API and publishes it, as the editor does. */
 const publish = async (workflow: Record<string, unknown>) => {
