@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import fc from 'fast-check'
+import { headlessEndings } from '../buyer/Authenticate.js'
 import * as Faults from '../service/Faults.js'
 import type { CardKind, ThreeDsEnding, World } from './World.js'
 
@@ -279,6 +280,10 @@ export const advanceClock = (ms: number): Step =>
  * import assert from 'node:assert/strict'
  *
  * assert.equal(threeDsEnding('abandon').toString(), 'from now on the buyer abandons the 3DS frame')
+ * assert.equal(
+ *   threeDsEnding({ pendingFirst: 'success' }).toString(),
+ *   'from now on the 3DS frame posts PENDING, then ends success',
+ * )
  * ```
  *
  * @category constructors
@@ -288,7 +293,11 @@ export const threeDsEnding = (ending: ThreeDsEnding): Step =>
   step(
     ending === 'abandon'
       ? 'from now on the buyer abandons the 3DS frame'
-      : `from now on the 3DS frame ends ${ending}`,
+      : typeof ending === 'string'
+        ? `from now on the 3DS frame ends ${ending}`
+        : 'pendingFirst' in ending
+          ? `from now on the 3DS frame posts PENDING, then ends ${ending.pendingFirst}`
+          : `from now on the 3DS frame posts a message for another authentication, then ends ${ending.otherAuthenticationFirst}`,
     control((world) => {
       world.threeDs = ending
     }),
@@ -462,9 +471,7 @@ export const steps = (references: ReadonlyArray<string>): Array<fc.Arbitrary<Ste
     fc.constant(clearFaults),
     fc.tuple(operation, fc.constantFrom(60_000)).map(([o, ms]) => latency(o, ms)),
     fc.constantFrom(60_000, 11 * 60_000, 61 * 60_000, 25 * 3_600_000).map(advanceClock),
-    fc
-      .constantFrom<ThreeDsEnding>('success', 'failed', 'error', 'expired', 'abandon')
-      .map(threeDsEnding),
+    fc.constantFrom(...headlessEndings).map(threeDsEnding),
     fc
       .constantFrom<WebhookMove>(
         'deliverNext',

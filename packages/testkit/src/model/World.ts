@@ -6,21 +6,13 @@
  *
  * @since 0.1.0
  */
-import * as TE from 'fp-ts/lib/TaskEither.js'
-import {
-  fetchTransport,
-  timeout,
-  type Authenticate,
-  type OrderStatus,
-  type Transport,
-} from '@paykit/core'
-import { authenticateHeadless } from '../buyer/Authenticate.js'
+import { fetchTransport, type Authenticate, type OrderStatus, type Transport } from '@paykit/core'
+import { authenticateHeadless, type HeadlessEnding } from '../buyer/Authenticate.js'
 import { memoryPaymentService } from '../memory/memoryPaymentService.js'
 import { mockPaymentService } from '../nock/mockPaymentService.js'
 import { startSandbox } from '../sandbox/startSandbox.js'
 import type { ServiceControls } from '../service/ServiceControls.js'
 import { makeWebhookOutbox, type WebhookOutbox } from '../service/WebhookDelivery.js'
-import type { AuthenticationResult } from '../simulator/Authentications.js'
 import { clockOf } from '../simulator/Clock.js'
 import { FIRST_ORDER_ID, orderCodeOf } from '../simulator/PaymentLinks.js'
 import { own, type SimulatorState } from '../simulator/State.js'
@@ -43,13 +35,14 @@ import type { Invariant, Observation, ServiceOrder } from './Invariants.js'
 export type ServiceKind = 'memory' | 'nock' | 'sandbox'
 
 /**
- * How the buyer ends a 3DS authentication in the frame: one of the frame's results, or
- * `abandon` (the frame is closed: no message ever comes).
+ * How the buyer ends a 3DS authentication in the frame: the headless buyer's endings (a
+ * result, maybe after a PENDING message or a message for another authentication, or
+ * `abandon`: the frame closed, no message).
  *
  * @category model
  * @since 0.1.0
  */
-export type ThreeDsEnding = AuthenticationResult | 'abandon'
+export type ThreeDsEnding = HeadlessEnding
 
 /**
  * The card a buyer pays with at the shop's checkout: one that succeeds, one that needs
@@ -259,13 +252,11 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
   const world = {
     threeDs: 'success' as ThreeDsEnding,
   }
-  const authenticate: Authenticate = (url, id) => {
-    if (world.threeDs === 'abandon') return TE.left(timeout(`3DS authentication ${id}`, 0))
-    return authenticateHeadless(world.threeDs, {
+  const authenticate: Authenticate = (url, id) =>
+    authenticateHeadless(world.threeDs, {
       transport: fake.transport,
       timeoutMs: fake.timeoutMs,
     })(url, id)
-  }
   const integration = options.integration({
     clientConfig: {
       baseUrl: fake.baseUrl,
