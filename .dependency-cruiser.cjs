@@ -92,6 +92,14 @@ module.exports = {
       },
     },
     {
+      // dependency-cruiser resolves `node:stream` to the core module `stream`: the `^node:`
+      // above never matches, so built-ins are caught by their type.
+      name: 'testkit-simulator-imports-no-node-built-in',
+      severity: 'error',
+      from: { path: '^packages/testkit/src/simulator/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'testkit-msw-runs-in-a-browser',
       severity: 'error',
       comment:
