@@ -158,6 +158,7 @@ const schemas = (examples: Examples): Record<string, Schema> =>
 
 type Exchanges = Examples['exchanges']
 
+/** The exchanges named, as OpenAPI examples of their request or response. */
 const examplesOf = (
   exchanges: Exchanges,
   pick: 'request' | 'response',
@@ -173,174 +174,192 @@ const examplesOf = (
 
 const JSON_MEDIA = 'application/json'
 
-const body = (schema: string, examples: Record<string, { value: unknown }>): object => ({
-  required: true,
-  content: { [JSON_MEDIA]: { schema: ref(schema), examples } },
-})
-
 const answer = (
   description: string,
   schema: string,
-  examples?: Record<string, { value: unknown }>,
+  examples: Record<string, { value: unknown }> = {},
 ): object => ({
   description,
-  content: { [JSON_MEDIA]: { schema: ref(schema), ...(examples ? { examples } : {}) } },
+  content: {
+    [JSON_MEDIA]: {
+      schema: ref(schema),
+      ...(Object.keys(examples).length > 0 ? { examples } : {}),
+    },
+  },
 })
 
-/** The refusals every JSON endpoint can give (the sandbox's gates, DESIGN.md). */
-const refusals = (exchanges: Exchanges, badRequest: ReadonlyArray<string>): object => ({
-  '400': answer(
-    'The body breaks a rule or is not JSON: errors names each field.',
-    'ValidationProblem',
-    examplesOf(exchanges, 'response', badRequest),
-  ),
-  '413': answer('The body is larger than the service accepts.', 'ProblemDetails'),
-  '415': answer('The body is not sent as application/json.', 'ProblemDetails'),
-})
+/** One operation; examples are named by the exchange of `runExamples` they come from. */
+interface Operation {
+  readonly operationId: string
+  readonly summary: string
+  readonly description?: string
+  readonly tag: string
+  readonly security: ReadonlyArray<object>
+  readonly parameters?: ReadonlyArray<object>
+  /** The body's schema and example exchanges; a body also brings 400, 413 and 415. */
+  readonly request?: readonly [schema: string, examples: ReadonlyArray<string>]
+  readonly badRequest?: ReadonlyArray<string>
+  readonly ok: readonly [description: string, schema: string, examples: ReadonlyArray<string>]
+  readonly unauthorized: ReadonlyArray<string>
+  readonly notFound?: ReadonlyArray<string>
+}
 
-const unauthorized = (exchanges: Exchanges, names: ReadonlyArray<string>): object => ({
-  '401': answer(
-    'The credential is missing, unknown or expired.',
-    'ProblemDetails',
-    names.length > 0 ? examplesOf(exchanges, 'response', names) : undefined,
-  ),
-})
+const PAYMENT_LINK_SECURITY = [{ apiKey: [] }, { accessToken: [] }]
 
-const serverError = (examples: Examples): object => ({
-  '500': answer('The service failed (spec 7.2).', 'ServerProblem', {
-    serverProblem: { value: examples.serverProblem },
-  }),
-})
-
-const paths = (examples: Examples): object => {
+/** The operation as OpenAPI writes it, with the refusals every endpoint can give. */
+const operation = (examples: Examples, o: Operation): object => {
   const x = examples.exchanges
+  const [okDescription, okSchema, okExamples] = o.ok
   return {
-    '/token': {
-      post: {
-        operationId: 'createToken',
-        summary: 'Obtain an access token (spec 4.1)',
-        description:
-          'Client credentials in a JSON body; the token is sent as Authorization: Bearer <token> on the other endpoints and lives expiresIn seconds.',
-        tags: ['Authentication'],
-        security: [],
-        requestBody: body('TokenRequest', examplesOf(x, 'request', ['token'])),
-        responses: {
-          '200': answer('The access token.', 'AccessToken', examplesOf(x, 'response', ['token'])),
-          ...refusals(x, ['tokenInvalid']),
-          ...unauthorized(x, ['tokenRefused']),
-          ...serverError(examples),
-        },
-      },
-    },
-    '/paymentmethods': {
-      post: {
-        operationId: 'createPaymentMethod',
-        summary: 'Register a card as a payment method (spec 4.2)',
-        tags: ['Cards'],
-        security: [{ accessToken: [] }],
-        requestBody: body('PaymentMethodRequest', examplesOf(x, 'request', ['paymentMethod'])),
-        responses: {
-          '200': answer(
-            'The payment method; its id is the cardId of a charge.',
-            'PaymentMethod',
-            examplesOf(x, 'response', ['paymentMethod', 'paymentMethodUsa']),
-          ),
-          ...refusals(x, ['paymentMethodRefused']),
-          ...unauthorized(x, ['chargeUnauthorized']),
-          ...serverError(examples),
-        },
-      },
-    },
-    '/charges': {
-      post: {
-        operationId: 'createCharge',
-        summary: 'Charge a payment method, or repeat the charge after 3DS (spec 4.3)',
-        description:
-          'A charge ends FAILED or SUCCEEDED, or answers AUTHENTICATION_REQUIRED: the buyer then completes 3DS in a frame opened at authentication.url (its message: FrameMessage), and the merchant repeats the charge with the same order and cardId and the authenticationId received. A charge of an order that already succeeded is FAILED with code DUPLICATE_ORDER.',
-        tags: ['Charges'],
-        security: [{ accessToken: [] }],
-        requestBody: body(
-          'ChargeRequest',
-          examplesOf(x, 'request', [
-            'chargeSucceeded',
-            'chargeWithBillingInfo',
-            'chargeAfterAuthentication',
-          ]),
-        ),
-        responses: {
-          '200': answer(
-            'The charge: FAILED, SUCCEEDED or AUTHENTICATION_REQUIRED.',
-            'ChargeResponse',
-            examplesOf(x, 'response', [
-              'chargeSucceeded',
-              'chargeFailed',
-              'chargeAuthenticationRequired',
-              'chargeAfterAuthentication',
-            ]),
-          ),
-          ...refusals(x, ['chargeRefused']),
-          ...unauthorized(x, ['chargeUnauthorized']),
-          ...serverError(examples),
-        },
-      },
-    },
-    '/paymentlink/checkout': {
-      post: {
-        operationId: 'createPaymentLink',
-        summary: 'Create a hosted payment link (spec 4.4)',
-        tags: ['Payment links'],
-        security: [{ apiKey: [] }, { accessToken: [] }],
-        requestBody: body(
-          'PaymentLinkRequest',
-          examplesOf(x, 'request', ['paymentLinkFromAmount', 'paymentLinkFromLineItems']),
-        ),
-        responses: {
-          '200': answer(
-            'The link.',
-            'PaymentLinkResponse',
-            examplesOf(x, 'response', ['paymentLinkFromAmount', 'paymentLinkFromLineItems']),
-          ),
-          ...refusals(x, ['paymentLinkRefused']),
-          ...unauthorized(x, []),
-          ...serverError(examples),
-        },
-      },
-    },
-    '/paymentlink/order/{orderCode}': {
-      get: {
-        operationId: 'getOrder',
-        summary: 'Read a payment-link order (spec 4.5)',
-        description:
-          'An unpaid link past its expirationMinutes reads as CANCELLED; payment is null until the order is PAID.',
-        tags: ['Payment links'],
-        security: [{ apiKey: [] }, { accessToken: [] }],
-        parameters: [
-          {
-            name: 'orderCode',
-            in: 'path',
+    operationId: o.operationId,
+    summary: o.summary,
+    ...(o.description === undefined ? {} : { description: o.description }),
+    tags: [o.tag],
+    security: o.security,
+    ...(o.parameters === undefined ? {} : { parameters: o.parameters }),
+    ...(o.request === undefined
+      ? {}
+      : {
+          requestBody: {
             required: true,
-            description: 'The orderCode returned at link creation.',
-            schema: { type: 'string' },
+            content: {
+              [JSON_MEDIA]: {
+                schema: ref(o.request[0]),
+                examples: examplesOf(x, 'request', o.request[1]),
+              },
+            },
           },
-        ],
-        responses: {
-          '200': answer(
-            'The order.',
-            'OrderDetails',
-            examplesOf(x, 'response', ['orderPending', 'orderPaid']),
-          ),
-          ...unauthorized(x, []),
-          '404': answer(
-            'No order has this code (or it was dropped after its retention).',
-            'ProblemDetails',
-            examplesOf(x, 'response', ['orderNotFound']),
-          ),
-          ...serverError(examples),
-        },
-      },
+        }),
+    responses: {
+      '200': answer(okDescription, okSchema, examplesOf(x, 'response', okExamples)),
+      ...(o.request === undefined
+        ? {}
+        : {
+            '400': answer(
+              'The body breaks a rule or is not JSON: errors names each field.',
+              'ValidationProblem',
+              examplesOf(x, 'response', o.badRequest ?? []),
+            ),
+            '413': answer('The body is larger than the service accepts.', 'ProblemDetails'),
+            '415': answer('The body is not sent as application/json.', 'ProblemDetails'),
+          }),
+      '401': answer(
+        'The credential is missing, unknown or expired.',
+        'ProblemDetails',
+        examplesOf(x, 'response', o.unauthorized),
+      ),
+      ...(o.notFound === undefined
+        ? {}
+        : {
+            '404': answer(
+              'No order has this code (or it was dropped after its retention).',
+              'ProblemDetails',
+              examplesOf(x, 'response', o.notFound),
+            ),
+          }),
+      '500': answer('The service failed (spec 7.2).', 'ServerProblem', {
+        serverProblem: { value: examples.serverProblem },
+      }),
     },
   }
 }
+
+const paths = (examples: Examples): object => ({
+  '/token': {
+    post: operation(examples, {
+      operationId: 'createToken',
+      summary: 'Obtain an access token (spec 4.1)',
+      description:
+        'Client credentials in a JSON body; the token is sent as Authorization: Bearer <token> on the other endpoints and lives expiresIn seconds.',
+      tag: 'Authentication',
+      security: [],
+      request: ['TokenRequest', ['token']],
+      badRequest: ['tokenInvalid'],
+      ok: ['The access token.', 'AccessToken', ['token']],
+      unauthorized: ['tokenRefused'],
+    }),
+  },
+  '/paymentmethods': {
+    post: operation(examples, {
+      operationId: 'createPaymentMethod',
+      summary: 'Register a card as a payment method (spec 4.2)',
+      tag: 'Cards',
+      security: [{ accessToken: [] }],
+      request: ['PaymentMethodRequest', ['paymentMethod']],
+      badRequest: ['paymentMethodRefused'],
+      ok: [
+        'The payment method; its id is the cardId of a charge.',
+        'PaymentMethod',
+        ['paymentMethod', 'paymentMethodUsa'],
+      ],
+      unauthorized: ['chargeUnauthorized'],
+    }),
+  },
+  '/charges': {
+    post: operation(examples, {
+      operationId: 'createCharge',
+      summary: 'Charge a payment method, or repeat the charge after 3DS (spec 4.3)',
+      description:
+        'A charge ends FAILED or SUCCEEDED, or answers AUTHENTICATION_REQUIRED: the buyer then completes 3DS in a frame opened at authentication.url (its message: FrameMessage), and the merchant repeats the charge with the same order and cardId and the authenticationId received. A charge of an order that already succeeded is FAILED with code DUPLICATE_ORDER.',
+      tag: 'Charges',
+      security: [{ accessToken: [] }],
+      request: [
+        'ChargeRequest',
+        ['chargeSucceeded', 'chargeWithBillingInfo', 'chargeAfterAuthentication'],
+      ],
+      badRequest: ['chargeRefused'],
+      ok: [
+        'The charge: FAILED, SUCCEEDED or AUTHENTICATION_REQUIRED.',
+        'ChargeResponse',
+        [
+          'chargeSucceeded',
+          'chargeFailed',
+          'chargeAuthenticationRequired',
+          'chargeAfterAuthentication',
+        ],
+      ],
+      unauthorized: ['chargeUnauthorized'],
+    }),
+  },
+  '/paymentlink/checkout': {
+    post: operation(examples, {
+      operationId: 'createPaymentLink',
+      summary: 'Create a hosted payment link (spec 4.4)',
+      tag: 'Payment links',
+      security: PAYMENT_LINK_SECURITY,
+      request: ['PaymentLinkRequest', ['paymentLinkFromAmount', 'paymentLinkFromLineItems']],
+      badRequest: ['paymentLinkRefused'],
+      ok: [
+        'The link.',
+        'PaymentLinkResponse',
+        ['paymentLinkFromAmount', 'paymentLinkFromLineItems'],
+      ],
+      unauthorized: [],
+    }),
+  },
+  '/paymentlink/order/{orderCode}': {
+    get: operation(examples, {
+      operationId: 'getOrder',
+      summary: 'Read a payment-link order (spec 4.5)',
+      description:
+        'An unpaid link past its expirationMinutes reads as CANCELLED; payment is null until the order is PAID.',
+      tag: 'Payment links',
+      security: PAYMENT_LINK_SECURITY,
+      parameters: [
+        {
+          name: 'orderCode',
+          in: 'path',
+          required: true,
+          description: 'The orderCode returned at link creation.',
+          schema: { type: 'string' },
+        },
+      ],
+      ok: ['The order.', 'OrderDetails', ['orderPending', 'orderPaid']],
+      unauthorized: [],
+      notFound: ['orderNotFound'],
+    }),
+  },
+})
 
 // -------------------------------------------------------------------------------------
 // document
