@@ -40,13 +40,34 @@ export interface SendOutcome {
 export type Send = (input: unknown) => Promise<SendOutcome>
 
 /**
- * Options of `describeRefusesBeforeSending`.
+ * How generated request bodies reach an integration whose input is its own domain type
+ * (`{ sku, qty, priceCents }` rather than a payment-link body): `map` turns a body into
+ * that input, or `undefined` for a body the type cannot hold (it is left out; so is an
+ * invalid body whose broken part the type has no place for: `map` must never drop what
+ * makes a body invalid). `covers`, when given, keeps only the invalid bodies broken at a
+ * field it accepts (`(field) => field.startsWith('lineItems')`).
  *
  * @category model
  * @since 0.1.0
  */
-export interface RefusesBeforeSendingOptions {
-  readonly send: Send
+export interface InputMapping<A> {
+  readonly map: (body: unknown) => A | undefined
+  readonly covers?: (field: string) => boolean
+}
+
+/**
+ * Options of `describeRefusesBeforeSending`: `send` takes the generated bodies as they
+ * are, or, with `map` (see {@link InputMapping}), the integration's own input.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface RefusesBeforeSendingOptions<A = unknown> {
+  readonly send: (input: A) => Promise<SendOutcome>
+  /** From a generated body to the integration's input (`undefined`: leave it out). */
+  readonly map?: (body: unknown) => A | undefined
+  /** Which broken fields the integration's input can hold (default: all). */
+  readonly covers?: (field: string) => boolean
   /** The suite's title (default `refuses invalid payment-link requests before sending`). */
   readonly name?: string
   /** Valid inputs (default: `paymentLinkRequest(arbitrary)`). */
@@ -61,6 +82,108 @@ export interface RefusesBeforeSendingOptions {
   readonly seed?: number
   /** The vitest timeout of each test in milliseconds (default 60000). */
   readonly timeout?: number
+}
+
+// -------------------------------------------------------------------------------------
+// combinators
+// -------------------------------------------------------------------------------------
+
+/**
+ * The invalid bodies an integration's own input can hold, mapped to it: each record's
+ * `value` is `map(body)`, its `field` and `rule` those of the body (left out: the bodies
+ * `map` gives `undefined` for, and those broken where `covers` says no).
+ *
+ * @example
+ * ```ts
+ * import { invalidPaymentLinkRequest, mapInvalid } from '@paykit/testkit'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * // An input that holds only the amount, in cents.
+ * const map = (body: unknown) => {
+ *   const amount = (body as { amount?: unknown } | null)?.amount
+ *   return amount === undefined ? undefined : { cents: typeof amount === 'number' ? amount * 100 : amount }
+ * }
+ * const invalid = mapInvalid(invalidPaymentLinkRequest({ shapes: ['amount'] }), {
+ *   map,
+ *   covers: (field) => field === 'amount',
+ * })
+ * for (const { value, field } of fc.sample(invalid, 10)) {
+ *   assert.equal(field, 'amount')
+ *   assert.ok(typeof value === 'object' && value !== null && 'cents' in value)
+ * }
+ * ```
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const mapInvalid = <A>(
+  invalid: fc.Arbitrary<Invalid>,
+  mapping: InputMapping<A>,
+): fc.Arbitrary<Invalid & { readonly value: A }> =>
+  invalid
+    .filter((record) => mapping.covers === undefined || mapping.covers(record.field))
+    .map((record) => ({ record, value: mapping.map(record.value) }))
+    .filter((m): m is { record: Invalid; value: A } => m.value !== undefined)
+    .map(({ record, value }) => ({ ...record, value }))
+
+/**
+ * The valid bodies an integration's own input can hold, mapped to it (left out: those
+ * `map` gives `undefined` for).
+ *
+ * @example
+ * ```ts
+ * import { mapValid, paymentLinkRequest } from '@paykit/testkit'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * const cents = mapValid(paymentLinkRequest({ shapes: ['amount'] }), {
+ *   map: (body) => Math.round((body as { amount: number }).amount * 100),
+ * })
+ * for (const c of fc.sample(cents, 10)) assert.ok(Number.isSafeInteger(c) && c > 0)
+ * ```
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const mapValid = <A>(
+  valid: fc.Arbitrary<unknown>,
+  mapping: Pick<InputMapping<A>, 'map'>,
+): fc.Arbitrary<A> => valid.map((body) => mapping.map(body)).filter((a): a is A => a !== undefined)
+
+/**
+ * The valid and invalid inputs a `describeRefusesBeforeSending` suite sends: the options'
+ * (payment-link bodies by default), through `map` when given.
+ *
+ * @example
+ * ```ts
+ * import { suiteInputs } from '@paykit/testkit'
+ * import fc from 'fast-check'
+ * import assert from 'node:assert/strict'
+ *
+ * const { valid, invalid } = suiteInputs({ send: async () => ({ requestsSent: 0 }) })
+ * assert.ok(fc.sample(valid, 5).length === 5 && fc.sample(invalid, 5).length === 5)
+ * ```
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const suiteInputs = <A>(
+  options: RefusesBeforeSendingOptions<A>,
+): { readonly valid: fc.Arbitrary<A>; readonly invalid: fc.Arbitrary<Invalid> } => {
+  const invalid = options.invalid ?? invalidPaymentLinkRequest(options.arbitrary)
+  const valid = options.valid ?? paymentLinkRequest(options.arbitrary)
+  const { map } = options
+  if (map === undefined)
+    return {
+      valid: valid as fc.Arbitrary<A>,
+      invalid:
+        options.covers === undefined
+          ? invalid
+          : invalid.filter((r) => options.covers?.(r.field) ?? true),
+    }
+  const mapping = options.covers === undefined ? { map } : { map, covers: options.covers }
+  return { valid: mapValid(valid, mapping), invalid: mapInvalid(invalid, mapping) }
 }
 
 // -------------------------------------------------------------------------------------
@@ -93,12 +216,12 @@ export interface RefusesBeforeSendingOptions {
  * @category properties
  * @since 0.1.0
  */
-export const refusesBeforeSending = (
-  send: Send,
+export const refusesBeforeSending = <A = unknown>(
+  send: (input: A) => Promise<SendOutcome>,
   invalid: fc.Arbitrary<Invalid> = invalidPaymentLinkRequest(),
 ): fc.IAsyncPropertyWithHooks<[Invalid]> =>
   fc.asyncProperty(invalid, async (record) => {
-    const outcome = await send(record.value)
+    const outcome = await send(record.value as A)
     if (outcome.requestsSent !== 0) {
       throw new Error(
         `an invalid request (${record.field}: ${record.rule}) was sent ${outcome.requestsSent} time(s)`,
@@ -136,10 +259,10 @@ export const refusesBeforeSending = (
  * @category properties
  * @since 0.1.0
  */
-export const sendsValid = (
-  send: Send,
-  valid: fc.Arbitrary<unknown> = paymentLinkRequest(),
-): fc.IAsyncPropertyWithHooks<[unknown]> =>
+export const sendsValid = <A = unknown>(
+  send: (input: A) => Promise<SendOutcome>,
+  valid: fc.Arbitrary<A> = paymentLinkRequest() as fc.Arbitrary<A>,
+): fc.IAsyncPropertyWithHooks<[A]> =>
   fc.asyncProperty(valid, async (input) => {
     const outcome = await send(input)
     if (outcome.requestsSent < 1) {

@@ -20,7 +20,7 @@ import { invalidTokenRequest, tokenRequest } from '../arbitraries/Token.js'
 import type { ChargeSuiteOptions } from '../properties/Charge.js'
 import { chargeValidationProperties } from '../properties/Charge.js'
 import type { RefusesBeforeSendingOptions } from '../properties/Http.js'
-import { refusesBeforeSending, sendsValid } from '../properties/Http.js'
+import { refusesBeforeSending, sendsValid, suiteInputs } from '../properties/Http.js'
 import type { PaymentLinkSuiteOptions } from '../properties/PaymentLink.js'
 import type { PaymentMethodSuiteOptions } from '../properties/PaymentMethod.js'
 import type {
@@ -215,7 +215,9 @@ export const describePaymentLinkValidation = (options: PaymentLinkSuiteOptions):
 /**
  * Registers a vitest `describe` whose tests check that every invalid payment-link request
  * (or the `invalid` inputs given) is refused before any request is sent, naming the field,
- * and that every valid one is sent.
+ * and that every valid one is sent. With `map`, `send` takes the integration's own input
+ * (`map(body)`; the bodies it gives `undefined` for, and the invalid ones broken where
+ * `covers` says no, are left out).
  *
  * @example
  * ```ts vitest
@@ -246,9 +248,10 @@ export const describePaymentLinkValidation = (options: PaymentLinkSuiteOptions):
  * @category vitest suites
  * @since 0.1.0
  */
-export const describeRefusesBeforeSending = (options: RefusesBeforeSendingOptions): void => {
-  const invalid = options.invalid ?? invalidPaymentLinkRequest(options.arbitrary)
-  const valid = options.valid ?? paymentLinkRequest(options.arbitrary)
+export const describeRefusesBeforeSending = <A = unknown>(
+  options: RefusesBeforeSendingOptions<A>,
+): void => {
+  const { valid, invalid } = suiteInputs(options)
   const timeout = options.timeout ?? 60_000
   describe(options.name ?? 'refuses invalid payment-link requests before sending', () => {
     it(

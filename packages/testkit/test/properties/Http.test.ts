@@ -1,12 +1,16 @@
-import { PaymentLinkRequest, PaymentMethodRequest, validate } from '@paykit/core'
+import * as E from 'fp-ts/lib/Either.js'
+import { createClient, PaymentLinkRequest, PaymentMethodRequest, validate } from '@paykit/core'
 import * as fc from 'fast-check'
-import { describe, expect, it, vi } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
+import { mockPaymentService } from '../../src/nock/mockPaymentService.js'
+import { countRequests } from '../../src/service/RequestAssertions.js'
+import { defaultCredentials } from '../../src/simulator/TestCards.js'
 import {
   invalidPaymentMethodRequest,
   paymentMethodRequest,
 } from '../../src/arbitraries/PaymentMethod.js'
-import type { Send } from '../../src/properties/Http.js'
-import { refusesBeforeSending, sendsValid } from '../../src/properties/Http.js'
+import type { RefusesBeforeSendingOptions, Send, SendOutcome } from '../../src/properties/Http.js'
+import { refusesBeforeSending, sendsValid, suiteInputs } from '../../src/properties/Http.js'
 import { describeRefusesBeforeSending } from '../../src/vitest/index.js'
 
 vi.setConfig({ testTimeout: 60_000 })
@@ -66,5 +70,125 @@ describe('sendsValid fails', () => {
         : wrapper(validate(PaymentLinkRequest))(input)
     expect(await fails(sendsValid(strict))).toBe(true)
     expect(await fails(sendsValid(wrapper(validate(PaymentLinkRequest))))).toBe(false)
+  })
+})
+
+// ------------------------------------------------------------------ an integration's own input
+
+/** The shop's cart line: its own domain type, not a payment-link body. */
+interface CartLine {
+  readonly sku: string
+  readonly qty: number
+  readonly priceCents: number
+}
+
+const baseUrl = 'https://shop-links.paykit.test'
+const mock = mockPaymentService({ baseUrl })
+afterAll(() => mock.restore())
+const client = createClient({ baseUrl, credentials: defaultCredentials })
+const linksSent = (): number =>
+  countRequests(mock, { method: 'POST', path: '/paymentlink/checkout' })
+
+/** The shop's function under test: a payment link for one cart line, validated by the core client. */
+const payLink = async (line: CartLine): Promise<SendOutcome> => {
+  mock.reset()
+  const result = await client.createPaymentLink({
+    lineItems: [{ product: { name: line.sku, price: line.priceCents / 100 }, quantity: line.qty }],
+  })()
+  return {
+    requestsSent: linksSent(),
+    ...(E.isLeft(result) && result.left._tag === 'ValidationError'
+      ? { fieldErrors: result.left.fieldErrors }
+      : {}),
+  }
+}
+
+/** A broken version: it posts the body first and reads the service's refusal after. */
+const payLinkSendingFirst = async (line: CartLine): Promise<SendOutcome> => {
+  mock.reset()
+  const body = {
+    lineItems: [{ product: { name: line.sku, price: line.priceCents / 100 }, quantity: line.qty }],
+  }
+  const res = await fetch(`${baseUrl}/paymentlink/checkout`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${defaultCredentials.apiKey}`,
+    },
+    body: JSON.stringify(body),
+  })
+  const answer = (await res.json()) as { errors?: Record<string, ReadonlyArray<string>> }
+  const fieldErrors = Object.entries(answer.errors ?? {}).map(([path, [message = '']]) => ({
+    path,
+    message,
+  }))
+  return { requestsSent: linksSent(), ...(res.status === 400 ? { fieldErrors } : {}) }
+}
+
+/** A body the cart line can hold: exactly one one-time product; a price in whole cents. */
+const toCartLine = (body: unknown): CartLine | undefined => {
+  const items = (body as { lineItems?: unknown } | null)?.lineItems
+  if (!Array.isArray(items) || items.length !== 1) return undefined
+  const item = items[0] as {
+    product?: { name?: unknown; price?: unknown }
+    quantity?: unknown
+  } | null
+  const { name, price } = item?.product ?? {}
+  if (typeof name !== 'string' || typeof price !== 'number' || typeof item?.quantity !== 'number')
+    return undefined
+  const priceCents = Math.round(price * 100)
+  return priceCents / 100 === price ? { sku: name, qty: item.quantity, priceCents } : undefined
+}
+
+const cartFields = [
+  'lineItems[0].product.name',
+  'lineItems[0].product.price',
+  'lineItems[0].quantity',
+]
+const cartOptions: RefusesBeforeSendingOptions<CartLine> = {
+  name: 'a shop function taking its own CartLine',
+  send: payLink,
+  map: toCartLine,
+  covers: (field) => cartFields.includes(field),
+  arbitrary: { shapes: ['lineItems'], maxLineItems: 1 },
+  numRuns: 60,
+}
+describeRefusesBeforeSending(cartOptions)
+
+describe('describeRefusesBeforeSending with a mapping', () => {
+  it('sends the integration its own input, each invalid one broken at a field it holds', () => {
+    const { valid, invalid } = suiteInputs(cartOptions)
+    const fields = new Set<string>()
+    for (const record of fc.sample(invalid, { numRuns: 120, seed: 4 })) {
+      expect(Object.keys(record.value as object).sort()).toEqual(['priceCents', 'qty', 'sku'])
+      fields.add(record.field)
+    }
+    expect([...fields].sort()).toEqual(cartFields)
+    for (const line of fc.sample(valid, 50))
+      expect(Number.isSafeInteger(line.priceCents)).toBe(true)
+  })
+
+  it('catches an integration that sends before validating (the refusal named, but after a request)', async () => {
+    const { invalid } = suiteInputs({ ...cartOptions, send: payLinkSendingFirst })
+    const result = await fc.check(refusesBeforeSending(payLinkSendingFirst, invalid), {
+      numRuns: 50,
+      seed: 9,
+    })
+    expect(result.failed).toBe(true)
+    expect(String(result.errorInstance)).toMatch(
+      /an invalid request \(lineItems\[0\]\..+\) was sent 1 time\(s\)/,
+    )
+    // The same inputs pass the shop's real function.
+    expect(
+      (await fc.check(refusesBeforeSending(payLink, invalid), { numRuns: 50, seed: 9 })).failed,
+    ).toBe(false)
+  })
+
+  it('keeps the old call: without map, the bodies go to send as they are', () => {
+    const { valid, invalid } = suiteInputs({ send: async () => ({ requestsSent: 1 }) })
+    for (const body of fc.sample(valid, 20))
+      expect(validate(PaymentLinkRequest)(body)._tag).toBe('Right')
+    for (const { value } of fc.sample(invalid, 20))
+      expect(validate(PaymentLinkRequest)(value)._tag).toBe('Left')
   })
 })
