@@ -209,8 +209,8 @@ export const paidSeenOnce: Invariant = {
 }
 
 /**
- * No secret (client secret, API key, webhook secret), card number or CVV in what the
- * integration logged or in an error it threw.
+ * No secret (client secret, API key, webhook secret, an access token the service issued),
+ * card number or CVV in what the integration logged or in an error it threw.
  *
  * @example
  * ```ts

@@ -6,7 +6,14 @@
  *
  * @since 0.1.0
  */
-import { fetchTransport, type Authenticate, type OrderStatus, type Transport } from '@paykit/core'
+import * as TE from 'fp-ts/lib/TaskEither.js'
+import {
+  fetchTransport,
+  type Authenticate,
+  type OrderStatus,
+  type Transport,
+  type TransportResponse,
+} from '@paykit/core'
 import { authenticateHeadless, type HeadlessEnding } from '../buyer/Authenticate.js'
 import { memoryPaymentService } from '../memory/memoryPaymentService.js'
 import { mockPaymentService } from '../nock/mockPaymentService.js'
@@ -252,16 +259,30 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
   const world = {
     threeDs: 'success' as ThreeDsEnding,
   }
+  // The access tokens the service issues are secrets too: read from the answers to POST /token.
+  const tokens: Array<string> = []
+  const transport: Transport = (request) =>
+    TE.map((response: TransportResponse) => {
+      if (response.status === 200 && /\/token$/.test(new URL(request.url).pathname))
+        try {
+          const issued: unknown = (JSON.parse(response.body) as { accessToken?: unknown })
+            .accessToken
+          if (typeof issued === 'string') tokens.push(issued)
+        } catch {
+          // not JSON (a spoilt answer): no token was handed out
+        }
+      return response
+    })(fake.transport(request))
   const authenticate: Authenticate = (url, id) =>
     authenticateHeadless(world.threeDs, {
-      transport: fake.transport,
+      transport,
       timeoutMs: fake.timeoutMs,
     })(url, id)
   const integration = options.integration({
     clientConfig: {
       baseUrl: fake.baseUrl,
       credentials: defaultCredentials,
-      transport: fake.transport,
+      transport,
       now: () => clock().getTime(),
       sleep: async () => undefined,
       timeoutMs: fake.timeoutMs,
@@ -338,7 +359,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
     service: serviceOrders(),
     view: integration.view(),
     log: [...integration.log(), ...thrown],
-    secrets,
+    secrets: tokens.length === 0 ? secrets : [...secrets, ...tokens],
     quiet,
   })
 

@@ -7,11 +7,14 @@ import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
 import { checkoutService, fixedCheckout } from '../../examples/checkout/checkoutService.js'
 import * as Faults from '../../src/service/Faults.js'
+import * as E from 'fp-ts/lib/Either.js'
+import { createClient } from '@paykit/core'
 import {
   buyerPaysLink,
   createLink,
   injectFault,
   payOrder,
+  reconcile,
   webhook,
 } from '../../src/model/Commands.js'
 import {
@@ -21,6 +24,7 @@ import {
   runStory,
   storyArbitrary,
 } from '../../src/model/Run.js'
+import type { MakeIntegration } from '../../src/model/Integration.js'
 import type { Invariant } from '../../src/model/Invariants.js'
 
 describe('the same model on every fake', () => {
@@ -118,6 +122,45 @@ describe('checkModel', () => {
         }),
       })(story),
     ).rejects.toThrow(/no secret or card datum logged: .*card \[4242…\] refused/)
+  })
+})
+
+describe('seeded bugs on the in-memory service', () => {
+  it('a charge repeated under a new order id after a processed-then-500 is paid twice', async () => {
+    const story = [
+      injectFault(Faults.processedThen500, { operation: 'charge' }),
+      payOrder('o1', 'success'),
+    ]
+    await expect(
+      runStory({ integration: checkoutService({ retriesWithNewOrderId: true }) })(story),
+    ).rejects.toThrow(
+      [
+        'no order charged twice: order o1 was paid 2 times at the service (ch_000001, ch_000002)',
+        'The story (2 steps):',
+        '  1. the service processes the next charge, then answers 500',
+        '  2. the buyer pays order o1 with a card that succeeds',
+      ].join('\n'),
+    )
+    // the fixed service sends the same order id again: DUPLICATE_ORDER, paid once
+    await runStory({ integration: fixedCheckout })([...story, reconcile])
+  })
+
+  it('an access token in the log is a secret logged', async () => {
+    const tokenLogger: MakeIntegration = (context) => {
+      const lines: Array<string> = []
+      const client = createClient(context.clientConfig)
+      return {
+        ...fixedCheckout(context),
+        payOrder: async () => {
+          const token = await client.getToken()()
+          if (E.isRight(token)) lines.push(`calling the service with ${token.right}`)
+        },
+        log: () => lines,
+      }
+    }
+    await expect(
+      runStory({ integration: tokenLogger })([payOrder('o1', 'success')]),
+    ).rejects.toThrow(/no secret or card datum logged/)
   })
 })
 
