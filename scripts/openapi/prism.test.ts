@@ -131,7 +131,7 @@ describe('Prism proxy before the sandbox (prism proxy --errors openapi.yaml)', (
       expect(problem.validation).toContainEqual(
         expect.objectContaining({ location: ['response', 'body'], code: 'required' }),
       )
-      expect(proxy.counts().violations).toHaveLength(1)
+      await expect.poll(() => proxy.counts().violations, { timeout: 5_000 }).toHaveLength(1)
       expect((await token()).status).toBe(200) // the fault was for one answer
     } finally {
       await proxy.close()

@@ -12,6 +12,7 @@
 // front before every sandbox it starts when PAYKIT_CONFORMANCE_FRONT names this module; each
 // front appends its counts to the file PAYKIT_CONTRACT_LOG names, one JSON line when it closes.
 import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { appendFileSync, readFileSync } from 'node:fs'
 import { createServer, request } from 'node:http'
 import { createRequire } from 'node:module'
@@ -44,6 +45,7 @@ export interface ContractProxy {
   readonly url: string
   /** Starts Prism before the sandbox at `target`; requests wait for it. */
   readonly connect: (target: string) => Promise<void>
+  /** What Prism logged so far (it logs a violation just after its answer). */
   readonly counts: () => ContractCounts
   readonly close: () => Promise<void>
 }
@@ -174,7 +176,12 @@ export const startContractProxy = async (document = DOCUMENT): Promise<ContractP
     close: async () => {
       server.closeAllConnections()
       await new Promise<void>((done) => server.close(() => done()))
-      prism?.child.kill()
+      // Prism logs a violation after it answers: wait for its output to end, then count.
+      if (prism !== undefined && prism.child.exitCode === null) {
+        const exited = once(prism.child, 'close')
+        prism.child.kill()
+        await exited
+      }
       const logFile = process.env['PAYKIT_CONTRACT_LOG']
       if (logFile !== undefined) appendFileSync(logFile, `${JSON.stringify(counts())}\n`)
     },
