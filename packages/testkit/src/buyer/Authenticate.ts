@@ -171,7 +171,49 @@ const decodedMessage =
     )
 
 /** Records `result` as the frame's buttons do; the message the frame then posts. */
-const record = (frame: Frame, url: string, result: AuthenticationResult) =>
+/**
+ * A message about the authentication as the frame shows it (`GET` as JSON; nothing is
+ * recorded): PENDING, a success for another authentication, or the result recorded before.
+ */
+const viewMessage = (
+  frame: Frame,
+  url: string,
+  id: string,
+  kind: 'pending' | 'other' | 'recorded',
+): TE.TaskEither<PaykitError, FrameMessageOutput> =>
+  pipe(
+    frame.call({ method: 'GET', url, headers: { accept: 'application/json' } }),
+    TE.chainEitherK((body) => {
+      const view = body as {
+        readonly status?: unknown
+        readonly orderId?: unknown
+        readonly orderAmount?: unknown
+      }
+      const status = kind === 'pending' ? 'PENDING' : kind === 'other' ? 'SUCCESS' : view.status
+      return decodedMessage(frame)({
+        MessageType:
+          status === 'PENDING' || status === 'SUCCESS'
+            ? 'authentication.complete'
+            : 'authentication.failed',
+        Status: status,
+        AuthenticationId: kind === 'other' ? `other-${id}` : id,
+        OrderId: view.orderId,
+        OrderAmount: view.orderAmount,
+      })
+    }),
+  )
+
+/**
+ * Records `result` as the frame's buttons do; the message the frame then posts. When a
+ * result was recorded before (the authentication expired meanwhile, say: 409), the frame
+ * shows that one and posts its message.
+ */
+const record = (
+  frame: Frame,
+  url: string,
+  id: string,
+  result: AuthenticationResult,
+): TE.TaskEither<PaykitError, FrameMessageOutput> =>
   pipe(
     frame.call({
       method: 'POST',
@@ -180,25 +222,11 @@ const record = (frame: Frame, url: string, result: AuthenticationResult) =>
       body: JSON.stringify({ result }),
     }),
     TE.chainEitherK(decodedMessage(frame)),
-  )
-
-/**
- * The message the frame posts before the result: PENDING, or a success for another
- * authentication, about the order and amount the frame shows (nothing is recorded).
- */
-const firstMessage = (frame: Frame, url: string, id: string, kind: 'pending' | 'other') =>
-  pipe(
-    frame.call({ method: 'GET', url, headers: { accept: 'application/json' } }),
-    TE.chainEitherK((body) => {
-      const view = body as { readonly orderId?: unknown; readonly orderAmount?: unknown }
-      return decodedMessage(frame)({
-        MessageType: 'authentication.complete',
-        Status: kind === 'pending' ? 'PENDING' : 'SUCCESS',
-        AuthenticationId: kind === 'pending' ? id : `other-${id}`,
-        OrderId: view.orderId,
-        OrderAmount: view.orderAmount,
-      })
-    }),
+    TE.orElse((error) =>
+      error._tag === 'HttpError' && error.status === 409
+        ? viewMessage(frame, url, id, 'recorded')
+        : TE.left(error),
+    ),
   )
 
 /** The result an ending records in the end (none when the buyer abandons). */
@@ -277,12 +305,12 @@ export const headlessFrame =
       first === undefined
         ? TE.right([])
         : pipe(
-            firstMessage(frame, url, id, first),
+            viewMessage(frame, url, id, first),
             TE.map((m) => [m]),
           ),
       TE.chain((before) =>
         pipe(
-          record(frame, url, result),
+          record(frame, url, id, result),
           TE.map((last) => [...before, last]),
         ),
       ),
@@ -346,8 +374,8 @@ export const authenticateHeadless = (
     yielded.set(id, n + 1)
     const message: TE.TaskEither<PaykitError, FrameMessageOutput> =
       first !== undefined && n === 0
-        ? firstMessage(frame, url, id, first)
-        : record(frame, url, result)
+        ? viewMessage(frame, url, id, first)
+        : record(frame, url, id, result)
     return pipe(
       message,
       TE.chainEitherK((json) =>

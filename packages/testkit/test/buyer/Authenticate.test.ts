@@ -262,3 +262,15 @@ describe('through the nock mock', () => {
     }
   })
 })
+
+describe('an authentication that ended before the buyer answered', () => {
+  it('yields the message the frame shows (EXPIRED), not an HTTP error', async () => {
+    const { url, id } = await awaiting()
+    sandbox.advanceClock(10 * 60 * 1000 + 1)
+    const message = await authenticateHeadless('success')(url, id)()
+    expect(E.isRight(message) && [message.right.MessageType, message.right.Status]).toEqual([
+      'authentication.failed',
+      'EXPIRED',
+    ])
+  })
+})
