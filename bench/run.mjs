@@ -35,6 +35,7 @@ const SANDBOX_BENCH = join(ROOT, 'packages', 'testkit', 'bench', 'sandbox.mjs')
 
 const args = {
   n8n: SMOKE ? ['--items', '20', '--runs', '1'] : [],
+  queue: SMOKE ? ['--items', '100', '--runs', '1'] : [],
   client: SMOKE ? ['--calls', '50', '--runs', '1'] : [],
   model: SMOKE ? ['--stories', '20', '--nock-stories', '4', '--runs', '1'] : [],
   http: SMOKE ? ['--duration', '1', '--runs', '1'] : [],
@@ -119,6 +120,10 @@ const section = async (name, task) => {
 const n8n = await section('n8n', () => runJson(bench('n8n.mjs'), args.n8n))
 const n8nHelpers = await section('n8n --helpers', () =>
   runJson(bench('n8n.mjs'), [...args.n8n, '--helpers']),
+)
+// n8n's queue mode (Postgres, Redis, workers: minutes, most of them booting n8n twice).
+const queue = await section('n8n queue mode', () =>
+  runJson(bench('queue.mjs'), args.queue, { timeoutMs: 1_200_000 }),
 )
 const client = await section('client', () => runJson(bench('client.mjs'), args.client))
 const model = await section('model kit', () => runJson(bench('model.mjs'), args.model))
@@ -304,6 +309,35 @@ if (n8n.error === undefined) {
   )
 } else failed('n8n', n8n)
 
+if (queue.error === undefined) {
+  const tag = `${queue.items} links, batches of ${queue.batch} through a webhook workflow`
+  const two = queue.twoWorkers.itemsPerSecond
+  row(
+    `n8n queue mode, 2 workers vs 1 (${tag})`,
+    `${fmt(two)}/s`,
+    `1 worker ${fmt(queue.oneWorker.itemsPerSecond)}/s`,
+    x(queue.twoWorkersVsOne),
+  )
+  row(
+    'n8n queue mode (2 workers) vs regular mode, the same workflow',
+    `${fmt(two)}/s`,
+    `one process ${fmt(queue.regular.itemsPerSecond)}/s`,
+    x(queue.queueVsRegular),
+  )
+  if (n8n.error === undefined)
+    row(
+      'n8n queue mode (2 workers) vs the in-process engine (bench/n8n.mjs)',
+      `${fmt(two)}/s`,
+      `${fmt(n8n.paykit.itemsPerSecond)}/s`,
+      x(two / n8n.paykit.itemsPerSecond),
+    )
+  row(
+    'n8n queue mode: boot, resident memory of every process',
+    `${fmt(queue.queueBootSeconds)} s, ${fmt(queue.rssMb.total)} MB`,
+    `regular mode ${fmt(queue.regularBootSeconds)} s`,
+  )
+} else failed('n8n queue mode', queue)
+
 if (client.error === undefined) {
   for (const level of [1, 16]) {
     const c = client[`inflight${level}`]
@@ -487,6 +521,7 @@ if (WRITE) {
     '',
     `- \`node bench/n8n.mjs\`: ${n8n.items ?? 1000} orders (\`{ amount, orderReference, orderName }\`) through n8n-core 2.41 \`WorkflowExecute\` in-process, expression engine '${n8n.engine ?? 'vm'}', sandbox with ${n8n.latencyMs ?? 20} ms latency behind a counting proxy (own process); Paykit node (Payment Link, Create, From Input Item, concurrency ${n8n.concurrency ?? 64}) vs HTTP Request node (latest version, POST /paymentlink/checkout, Using JSON \`={{ JSON.stringify($json) }}\`, Authorization header).`,
     `- \`node bench/n8n.mjs --helpers\`: the same ${n8nHelpers.items ?? 1000} link requests sent straight through n8n 2.41's request path (\`OutboundHttp\`'s request, a new HTTP agent per request, as n8n's request helpers), in turn with the Paykit node's workflow in the same process: the Paykit node's wall time against n8n's raw request path.`,
+    `- \`node bench/queue.mjs\`: ${queue.items ?? 1000} orders posted at once in batches of ${queue.batch ?? 50} to a published webhook workflow (Webhook, Split Out, Paykit Payment Link Create) in the real n8n 2.41.1: queue mode (\`npm run n8n -- --queue\`: Postgres 18, Redis 7, main, workers of concurrency 5, a webhook processor; the batches to the main and the webhook processor in turn) with 2 workers, then 1, then regular mode (one process, SQLite); the sandbox answers at once. Boot and the resident memory of every process of the queue stack.`,
     `- \`node bench/client.mjs\`: ${client.calls ?? 2000} \`GET /paymentlink/order/{code}\` through \`createClient\` (API key) vs bare \`fetch\` + \`json()\`, same headers, at 1 and 16 in flight; ratio = client time / fetch time.`,
     `- \`node ${rel(VALIDATE)}\`: ${validation.missing ? 'not present at this run' : 'validate vs io-ts decode, ajv 8, zod 4 (its own inputs; output below)'}.`,
     `- ${TESTKIT_SCRIPTS.length === 0 ? `\`${rel(SANDBOX_BENCH)}\`: not present at this run` : `${TESTKIT_SCRIPTS.map((p) => `\`node ${rel(p)} ${args.sandbox.join(' ')}\``).join(', ')}: the testkit's sandbox vs a bare node:http server (output below)`}.`,
