@@ -173,7 +173,12 @@ export const maskCardNumber = (number: string): string =>
 
 const REQUIRED: FieldIssue = { code: 'required' }
 const DIGITS: FieldIssue = { code: 'digits' }
-const DIGIT_COUNT: FieldIssue = { code: 'digitCount', minimum: 12, maximum: 19 }
+const MIN_DIGITS = 12
+const MAX_DIGITS = 19
+const DIGIT_COUNT: FieldIssue = { code: 'digitCount', minimum: MIN_DIGITS, maximum: MAX_DIGITS }
+const CARD_DIGITS = new RegExp(`^\\d{${MIN_DIGITS},${MAX_DIGITS}}$`)
+/** The form of a card number a pattern can say: its digits, spaces anywhere. */
+const CARD_NUMBER_FORM = new RegExp(`^ *(?:\\d *){${MIN_DIGITS},${MAX_DIGITS}}$`)
 const LUHN: FieldIssue = { code: 'luhn' }
 const EXPIRED: FieldIssue = { code: 'expired' }
 
@@ -202,20 +207,21 @@ const EXPIRED: FieldIssue = { code: 'expired' }
 export const CardNumber: t.Type<string, string, unknown> = hinted(
   new t.Type<string, string, unknown>(
     'CardNumber',
-    (u): u is string => typeof u === 'string' && /^\d{12,19}$/.test(u) && luhn(u),
+    (u): u is string => typeof u === 'string' && CARD_DIGITS.test(u) && luhn(u),
     (u, c) => {
       if (typeof u !== 'string') return failure(u, c, requiredOrType(u, 'string'))
       if (u.trim() === '') return failure(u, c, REQUIRED)
       const digits = u.replace(/ /g, '')
       if (!/^\d+$/.test(digits)) return failure(u, c, DIGITS)
-      if (digits.length < 12 || digits.length > 19) return failure(u, c, DIGIT_COUNT)
+      if (digits.length < MIN_DIGITS || digits.length > MAX_DIGITS)
+        return failure(u, c, DIGIT_COUNT)
       if (!luhn(digits)) return failure(u, c, LUHN)
       return t.success(digits)
     },
     t.identity,
   ),
-  // The form a pattern can say (12 to 19 digits, spaces anywhere); the Luhn check it cannot.
-  { type: 'string', pattern: /^ *(?:\d *){12,19}$/, issue: LUHN },
+  // The form a pattern can say; the Luhn check it cannot.
+  { type: 'string', pattern: CARD_NUMBER_FORM, issue: LUHN },
 )
 
 /**
