@@ -11,6 +11,7 @@ import {
   type FrameMessageType,
 } from '@paykit/core/pure'
 import * as fc from 'fast-check'
+import { idOf } from '../simulator/State.js'
 import { amount, text } from './Common.js'
 
 // -------------------------------------------------------------------------------------
@@ -101,7 +102,7 @@ export const frameMessage = (
       Status: fc.constant(status),
       AuthenticationId:
         options.authenticationId === undefined
-          ? fc.integer({ min: 1, max: 999_999 }).map((n) => `auth_${n.toString().padStart(6, '0')}`)
+          ? fc.integer({ min: 1, max: 999_999 }).map((n) => idOf('auth', n))
           : fc.constant(options.authenticationId),
       OrderId: options.orderId === undefined ? text(64) : fc.constant(options.orderId),
       OrderAmount:

@@ -16,6 +16,7 @@ import {
   type PaymentMethod,
 } from '@paykit/core'
 import * as fc from 'fast-check'
+import { idOf } from '../simulator/State.js'
 import type * as t from 'io-ts'
 import type { Invalid } from './Common.js'
 import {
@@ -434,7 +435,7 @@ export const CHARGE_FAILURE_CODES: ReadonlyArray<string> = [
 ]
 
 const serviceId = (prefix: string): fc.Arbitrary<string> =>
-  fc.integer({ min: 1, max: 999_999 }).map((n) => `${prefix}_${n.toString().padStart(6, '0')}`)
+  fc.integer({ min: 1, max: 999_999 }).map((n) => idOf(prefix, n))
 
 /**
  * A `POST /charges` answer as JSON, in one of `statuses`, with the fields spec 2.5 sets

@@ -6,6 +6,7 @@
  */
 import type { OrderStatus, WebhookEvent, WebhookEventType } from '@paykit/core/pure'
 import * as fc from 'fast-check'
+import { idOf } from '../simulator/State.js'
 import type * as t from 'io-ts'
 import { orderDetails, type OrderDetailsArbitraryOptions } from './Order.js'
 
@@ -106,7 +107,7 @@ export const webhookEvent = (
         fc.integer({ min: 0, max: 30 * 24 * 3600 * 1000 }),
       )
       .map(([data, n, laterMs]) => ({
-        id: `evt_${n.toString().padStart(6, '0')}`,
+        id: idOf('evt', n),
         type,
         createdAt: new Date(Date.parse(data.created) + laterMs).toISOString(),
         data,

@@ -26,11 +26,10 @@ import { defaultCredentials, testCards } from '../../src/simulator/TestCards.js'
 let sandbox: Sandbox
 let client: Client
 let cardId: string
-beforeAll(async () => {
-  sandbox = await startSandbox({ expirySweepMs: 0 })
-  client = createClient({ baseUrl: sandbox.url, credentials: defaultCredentials })
+/** The 3DS test card saved through `on`: its payment method id. */
+const saved3dsCard = async (on: Client): Promise<string> => {
   const expirationYear = String(new Date().getUTCFullYear() + 2)
-  const card = await client.createPaymentMethod({
+  const card = await on.createPaymentMethod({
     card: {
       number: testCards.authentication.number,
       expirationMonth: '12',
@@ -39,7 +38,13 @@ beforeAll(async () => {
     },
   })()
   if (E.isLeft(card)) throw new Error(card.left.message)
-  cardId = card.right.id
+  return card.right.id
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ expirySweepMs: 0 })
+  client = createClient({ baseUrl: sandbox.url, credentials: defaultCredentials })
+  cardId = await saved3dsCard(client)
 })
 afterAll(() => sandbox.close())
 
@@ -235,24 +240,15 @@ describe('through the nock mock', () => {
     const mock = mockPaymentService({ baseUrl })
     try {
       const nockClient = createClient({ baseUrl, credentials: defaultCredentials })
-      const expirationYear = String(new Date().getUTCFullYear() + 2)
-      const card = await nockClient.createPaymentMethod({
-        card: {
-          number: testCards.authentication.number,
-          expirationMonth: '12',
-          expirationYear,
-          cvv: '123',
-        },
-      })()
-      if (E.isLeft(card)) throw new Error(card.left.message)
+      const nockCardId = await saved3dsCard(nockClient)
       const order = { id: 'nock-1', amount: 3 }
       const flow = await nockClient.chargeWith3ds(
-        { order, cardId: card.right.id },
+        { order, cardId: nockCardId },
         authenticateHeadless({ pendingFirst: 'success' }),
       )()
       expect(E.isRight(flow) && flow.right._tag).toBe('Succeeded')
       const abandoned = await nockClient.chargeWith3ds(
-        { order: { id: 'nock-2', amount: 3 }, cardId: card.right.id },
+        { order: { id: 'nock-2', amount: 3 }, cardId: nockCardId },
         authenticateHeadless('abandon'),
       )()
       expect(E.isLeft(abandoned) && abandoned.left._tag).toBe('Timeout')
