@@ -242,7 +242,7 @@ const countFits = (n: number, count: RequestCount): boolean =>
  *
  * @example
  * ```ts
- * import { describeRequest } from '@paykit/testkit'
+ * import { requestLine } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
  *
  * const entry = {
@@ -254,13 +254,13 @@ const countFits = (n: number, count: RequestCount): boolean =>
  *   status: undefined,
  *   fault: 'connectionReset',
  * }
- * assert.equal(describeRequest(entry), 'POST /charges -> connectionReset {"order":{"id":"o1"}}')
+ * assert.equal(requestLine(entry), 'POST /charges -> connectionReset {"order":{"id":"o1"}}')
  * ```
  *
  * @category assertions
  * @since 0.1.0
  */
-export const describeRequest = (entry: LoggedRequest): string => {
+export const requestLine = (entry: LoggedRequest): string => {
   const answer =
     entry.fault !== undefined && entry.status === undefined
       ? entry.fault
@@ -271,7 +271,7 @@ export const describeRequest = (entry: LoggedRequest): string => {
 
 const listed = (entries: ReadonlyArray<LoggedRequest>): string =>
   [
-    ...entries.slice(0, LISTED).map((e, i) => `\n  ${i + 1}. ${describeRequest(e)}`),
+    ...entries.slice(0, LISTED).map((e, i) => `\n  ${i + 1}. ${requestLine(e)}`),
     entries.length > LISTED ? `\n  ... and ${entries.length - LISTED} more` : '',
   ].join('')
 

@@ -6,7 +6,7 @@ import { mockPaymentService } from '../../src/nock/mockPaymentService.js'
 import { startSandbox } from '../../src/sandbox/startSandbox.js'
 import {
   countRequests,
-  describeRequest,
+  requestLine,
   matchingRequests,
   verifyRequests,
 } from '../../src/service/RequestAssertions.js'
@@ -156,7 +156,7 @@ describe.each(fakes)('verifyRequests on %s', (_, start) => {
     await payTwice(fake.client)
     verifyRequests(fake, { path: '/charges', status: undefined, description: 'lost' })
     const [lost] = matchingRequests(fake, { status: undefined })
-    expect(lost && describeRequest(lost)).toMatch(
+    expect(lost && requestLine(lost)).toMatch(
       /^POST \/charges -> connectionReset \{"order":\{"id":"o1"/,
     )
   })
