@@ -1,5 +1,4 @@
 import * as E from 'fp-ts/lib/Either.js'
-import * as TE from 'fp-ts/lib/TaskEither.js'
 import { createClient, fetchTransport, type Client, type Transport } from '@paykit/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { mockPaymentService } from '../../src/nock/mockPaymentService.js'
@@ -11,7 +10,8 @@ import {
   verifyRequests,
 } from '../../src/service/RequestAssertions.js'
 import * as Faults from '../../src/service/Faults.js'
-import { makeLiveService } from '../../src/service/LiveService.js'
+import type { makeLiveService } from '../../src/service/LiveService.js'
+import { memoryPaymentService } from '../../src/memory/memoryPaymentService.js'
 import { makeRequestLog, type LoggedRequest } from '../../src/service/RequestLog.js'
 import { defaultCredentials, testCards } from '../../src/simulator/TestCards.js'
 import { adaCard, adaCustomer } from '../samples.js'
@@ -46,21 +46,14 @@ const fakes: ReadonlyArray<readonly [string, () => Promise<Fake>]> = [
     },
   ],
   [
-    'a service in memory (its RequestLog, no HTTP)',
+    'the in-memory service (no HTTP)',
     async () => {
-      const baseUrl = 'https://memory.paykit.test'
-      const live = makeLiveService({ baseUrl })
-      const transport: Transport = (request) =>
-        TE.fromTask(async () => {
-          const { response } = live.exchange({
-            method: request.method,
-            path: request.url.slice(baseUrl.length),
-            headers: request.headers,
-            body: request.body ?? '',
-          })
-          return { status: response.status, headers: response.headers, body: response.body }
-        })
-      return { ...live, client: clientOn(baseUrl, transport), close: async () => undefined }
+      const memory = memoryPaymentService({ baseUrl: 'https://memory.paykit.test' })
+      return {
+        ...memory,
+        client: clientOn(memory.baseUrl, memory.transport),
+        close: async () => undefined,
+      }
     },
   ],
 ]
