@@ -76,7 +76,8 @@ n8n ${N8N_VERSION} with n8n-nodes-paykit is running.
 
 Try first:
   1. Open ${url}workflow/${WORKFLOW_IDS['orders-to-payment-links.json']} ("a list of orders becomes payment
-     links") and click "Execute workflow": three payment links, each with its URL.
+     links") and click "Execute workflow": three payment links, each with its URL. Execute it
+     again: no new link, the three orders go to "Already Requested".
   2. Open one of those URLs in a browser and pay it with the test card.
   3. Open ${url}workflow/${WORKFLOW_IDS['order-paid-read-back.json']} (published): its Executions tab shows
      the run the signed order.paid webhook started, with the order read back as PAID.

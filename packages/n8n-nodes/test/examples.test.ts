@@ -88,7 +88,33 @@ describe('examples/', () => {
     expect(sandbox.state().orders[String(link?.orderCode)]?.orderReference).toBe('form-1')
   })
 
-  it('orders-to-payment-links: three orders become three links, written back in order', async () => {
+  it('payment-link-from-form: the same order posted again is answered 409 Already Requested, no second link', async () => {
+    const form = example('payment-link-from-form.json')
+    const post = {
+      headers: {},
+      params: {},
+      query: {},
+      body: { amount: 30, orderReference: 'form-2' },
+    }
+    const first = await runExample(form, [post])
+    expect(first.webhookResponses.map((r) => r.statusCode)).toEqual([200])
+    const orders = Object.keys(sandbox.state().orders).length
+    const again = await runExample(form, [post])
+    expect(again.error).toBeUndefined()
+    expect(again.webhookResponses).toEqual([
+      expect.objectContaining({
+        statusCode: 409,
+        body: {
+          orderReference: 'form-2',
+          alreadyRequested: true,
+          message: 'A payment link was already requested for this order reference.',
+        },
+      }),
+    ])
+    expect(Object.keys(sandbox.state().orders)).toHaveLength(orders)
+  })
+
+  it('orders-to-payment-links: three orders become three links, written back in order; a re-run creates none', async () => {
     const result = await runExample(example('orders-to-payment-links.json'))
     expect(result.error).toBeUndefined()
     const out = (result.nodes['Write Back']?.[0] ?? []).map((i) => i.json)
@@ -97,6 +123,20 @@ describe('examples/', () => {
       expect(o.paymentLinkUrl).toContain(`/pay/${String(o.orderCode)}`)
       expect(sandbox.state().orders[String(o.orderCode)]?.orderReference).toBe(o.orderReference)
     }
+    // Run again (the node's One Link per Order Reference): nothing created, each order on
+    // Already Requested.
+    const orders = Object.keys(sandbox.state().orders).length
+    const again = await runExample(example('orders-to-payment-links.json'))
+    expect(again.error).toBeUndefined()
+    expect(again.nodes['Write Back']).toBeUndefined()
+    expect((again.nodes['Already Requested']?.[0] ?? []).map((i) => i.json)).toEqual(
+      ['INV-1001', 'INV-1002', 'INV-1003'].map((orderReference) => ({
+        orderReference,
+        alreadyRequested: true,
+        note: "An earlier run requested this order's payment link: no second link was created.",
+      })),
+    )
+    expect(Object.keys(sandbox.state().orders)).toHaveLength(orders)
   })
 
   it('order-paid-read-back: the signed order.paid webhook reaches the trigger and the order is read back', async () => {

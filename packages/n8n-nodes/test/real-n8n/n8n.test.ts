@@ -122,6 +122,18 @@ describe('n8n 2.41.1 with n8n-nodes-paykit installed as a community package', ()
     const body = (await res.json()) as { orderCode: string; paymentLinkUrl: string }
     expect(body.paymentLinkUrl).toBe(`${stack.sandboxUrl}/pay/${body.orderCode}`)
     expect((await orderOf(body.orderCode)).orderReference).toBe('real-n8n-form-1')
+    // Posted again: One Link per Order Reference answers through Already Requested.
+    const again = await fetch(`${stack.editorUrl}webhook/paykit-order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 30, orderReference: 'real-n8n-form-1' }),
+    })
+    expect(again.status).toBe(409)
+    expect(await again.json()).toEqual({
+      orderReference: 'real-n8n-form-1',
+      alreadyRequested: true,
+      message: 'A payment link was already requested for this order reference.',
+    })
   }, 60_000)
 
   it('charge-3ds-completion: the frame message posted to the webhook completes the charge', async () => {
@@ -256,8 +268,8 @@ describe('the n8n editor in Chromium', () => {
         'Concurrency',
       ])
         expect(labels).toContain(label)
-      // The example's node is version 1: One Link per Order Reference is there, off (a
-      // switch: its input's value is always "on", its state is whether it is checked).
+      // The example's node is version 1.1: One Link per Order Reference is on (a switch:
+      // its input's value is always "on", its state is whether it is checked).
       expect(values.slice(0, 7)).toEqual([
         'Paykit sandbox',
         'Payment Link',
@@ -267,21 +279,27 @@ describe('the n8n editor in Chromium', () => {
         'on',
         '8',
       ])
-      expect(await parameters.locator('input[type="checkbox"]').first().isChecked()).toBe(false)
+      expect(await parameters.locator('input[type="checkbox"]').first().isChecked()).toBe(true)
       await page.screenshot({ path: join(DOCS_DIR, 'n8n-paykit-node-parameters.png') })
       await page.keyboard.press('Escape')
       await ndv.waitFor({ state: 'hidden' })
 
+      // The CLI test ran it first: this second run creates no link, the three orders go to
+      // Already Requested (the Set node of that name; the Paykit node names its output so).
       await page.locator('[data-test-id="execute-workflow-button"]').click()
-      const writeBack = page.locator('[data-test-id="canvas-node"]', { hasText: 'Write Back' })
-      await expect.poll(() => writeBack.innerText(), { timeout: 60_000 }).toMatch(/3 items/)
-      await node.dblclick()
+      const requested = page
+        .locator('[data-test-id="canvas-node"]')
+        .filter({ hasText: 'Already Requested', hasNotText: 'Create Payment Links' })
+      await expect.poll(() => requested.innerText(), { timeout: 60_000 }).toMatch(/3 items/)
+      await requested.dblclick()
       await ndv.waitFor()
       const output = ndv.locator('[data-test-id="output-panel"]')
-      await expect.poll(() => output.innerText()).toContain('paymentLinkUrl')
+      await expect.poll(() => output.innerText()).toContain('alreadyRequested')
       const shown = await output.innerText()
       expect(shown).toContain('3 items')
-      expect(shown.match(new RegExp(`${stack.sandboxUrl}/pay/OC\\d+`, 'g'))).toHaveLength(3)
+      for (const reference of ['INV-1001', 'INV-1002', 'INV-1003'])
+        expect(shown).toContain(reference)
+      expect(shown).not.toContain('/pay/')
       await page.screenshot({ path: join(DOCS_DIR, 'n8n-paykit-run-output.png') })
     } finally {
       await browser.close()
