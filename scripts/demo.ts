@@ -262,7 +262,7 @@ const serviceFlow = async (): Promise<void> => {
 
 const n8nFlow = async (): Promise<void> => {
   section(
-    'n8n engine: example workflows with the built n8n-nodes-paykit, 100 orders to payment links, one paid, its webhook to the Paykit Trigger',
+    'n8n engine: example workflows with the built n8n-nodes-paykit, 100 orders to payment links (none on a re-run), one paid, its webhook to the Paykit Trigger',
   )
   // Node runs .ts files as they are: the module is named by its file (see its doc comment).
   const { n8nEngineFlow } = (await import(

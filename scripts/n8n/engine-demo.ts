@@ -5,7 +5,8 @@
  * `paykit-sandbox` process over HTTP:
  *
  * 1. `orders-to-payment-links.json`, its Orders node given 100 orders: 100 payment links,
- *    created by the Paykit node with its concurrency;
+ *    created by the Paykit node with its concurrency; the same run again creates none (One
+ *    Link per Order Reference: each order goes to Already Requested);
  * 2. one of them paid on its hosted checkout page (an HTTP form POST, as a buyer does);
  * 3. the signed `order.paid` webhook the sandbox sent is handed to the Paykit Trigger of
  *    `order-paid-read-back.json` (its signature checked), and that workflow reads the order
@@ -48,6 +49,9 @@ export interface EngineDemoResult {
   readonly failed: number
   readonly concurrency: number
   readonly elapsedMs: number
+  /** Links the second run of the same orders created, and the orders it sent to Already Requested. */
+  readonly rerunCreated: number
+  readonly rerunAlreadyRequested: number
   readonly paidOrderCode: string
   readonly checkoutStatus: number
   readonly triggerItems: number
@@ -111,7 +115,8 @@ export const n8nEngineFlow = async (options: EngineDemoOptions = {}): Promise<En
   >
   const receiver = await startWebhookReceiver({ path: '/webhook/paykit' })
   const sandbox = await spawnSandbox({
-    args: ['--webhook-url', receiver.url, '--webhook-secret', WEBHOOK_SECRET],
+    // --control: its request log counts the link requests a re-run sends.
+    args: ['--webhook-url', receiver.url, '--webhook-secret', WEBHOOK_SECRET, '--control'],
     stderr: 'inherit',
   })
   log(`paykit-sandbox (for n8n): listening on ${sandbox.url}, webhooks signed to ${receiver.url}`)
@@ -127,6 +132,13 @@ export const n8nEngineFlow = async (options: EngineDemoOptions = {}): Promise<En
       name: 'Paykit webhook secret',
       data: { signingSecret: WEBHOOK_SECRET },
     },
+  }
+  const linkRequests = async (): Promise<number> => {
+    const log = (await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as ReadonlyArray<{
+      method: string
+      path: string
+    }>
+    return log.filter((r) => r.method === 'POST' && r.path === '/paymentlink/checkout').length
   }
   try {
     // 1. orders -> payment links
@@ -164,6 +176,19 @@ export const n8nEngineFlow = async (options: EngineDemoOptions = {}): Promise<En
     )
     const first = written[0]
     log(`  first: ${String(first?.orderReference)} -> ${String(first?.paymentLinkUrl)}`)
+    const sentBefore = await linkRequests()
+    const rerun = await runWorkflow({
+      workflow: withOrders,
+      nodeTypes,
+      credentialTypes,
+      credentials,
+    })
+    if (rerun.error !== undefined) throw new Error(`the re-run failed: ${rerun.error.message}`)
+    const rerunCreated = (await linkRequests()) - sentBefore
+    const rerunAlreadyRequested = rerun.nodes['Already Requested']?.[0]?.length ?? 0
+    log(
+      `the same ${count} orders again: ${rerunCreated} link requests sent, ${rerunAlreadyRequested} on Already Requested (One Link per Order Reference)`,
+    )
 
     // 2. pay one on its checkout page
     const chosen = written[Math.min(41, written.length - 1)]
@@ -239,6 +264,8 @@ export const n8nEngineFlow = async (options: EngineDemoOptions = {}): Promise<En
       failed,
       concurrency,
       elapsedMs,
+      rerunCreated,
+      rerunAlreadyRequested,
       paidOrderCode,
       checkoutStatus: checkout.status,
       triggerItems: emitted.length,

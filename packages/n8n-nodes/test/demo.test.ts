@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { n8nEngineFlow } from '../../../scripts/n8n/engine-demo.js'
 
 describe('npm start: the n8n engine section', () => {
-  it('100 orders become payment links, one is paid, its signed webhook reaches the trigger', async () => {
+  it('100 orders become payment links (none again on a re-run), one is paid, its signed webhook reaches the trigger', async () => {
     const lines: Array<string> = []
     const result = await n8nEngineFlow({ log: (line) => lines.push(line) })
     expect(result).toMatchObject({
@@ -14,6 +14,8 @@ describe('npm start: the n8n engine section', () => {
       created: 100,
       failed: 0,
       concurrency: 8,
+      rerunCreated: 0,
+      rerunAlreadyRequested: 100,
       checkoutStatus: 200,
       triggerItems: 1,
       readBackStatus: 'PAID',
@@ -22,6 +24,9 @@ describe('npm start: the n8n engine section', () => {
     expect(result.elapsedMs).toBeLessThan(60_000)
     const output = lines.join('\n')
     expect(output).toMatch(/payment links: 100 created, 0 failed, in \d+\.\d\d s/)
+    expect(output).toContain(
+      'the same 100 orders again: 0 link requests sent, 100 on Already Requested',
+    )
     expect(output).toContain(`Read Order -> ${result.paidOrderCode} PAID`)
   }, 120_000)
 })
