@@ -28,6 +28,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { OrderDetails, createClient } from '@paykit/core'
 import { signWebhook } from '@paykit/core/webhook'
 import { defaultCredentials, testCards } from '@paykit/testkit'
+import { publishWorkflow } from '../../../../scripts/n8n/batch.js'
 import {
   WEBHOOK_SECRET,
   WORKFLOW_IDS,
@@ -234,17 +235,7 @@ const linksOnceWorkflow = inARow('One link per order reference (safety test)', [
 ])
 
 /** Creates a workflow through n8n's REST API and publishes it, as the editor does. */
-const publish = async (workflow: Record<string, unknown>) => {
-  const created = (await stack.rest('/workflows', {
-    method: 'POST',
-    body: JSON.stringify(workflow),
-  })) as { data: { id: string; versionId: string } }
-  await stack.rest(`/workflows/${created.data.id}/activate`, {
-    method: 'POST',
-    body: JSON.stringify({ versionId: created.data.versionId }),
-  })
-  return created.data.id
-}
+const publish = (workflow: Record<string, unknown>) => publishWorkflow(stack, workflow)
 
 /** Where a pattern stood before any card was sent (n8n's own files: the Stripe node's placeholder). */
 let baseline: { number: ReturnType<typeof occurrences>; cvv: ReturnType<typeof occurrences> }
