@@ -15,7 +15,10 @@ import { tokenRequest, authenticateRequest } from '../shared/credential'
  * an access token by `POST /token`), and an optional API key for the payment-link
  * endpoints. The access token is a hidden expirable field: n8n fills it through
  * `preAuthentication`, keeps it in its credential store, and renews it when a request
- * answers 401, so no token lives in the node's process.
+ * answers 401. Within one process (n8n's main process, or each queue-mode worker) the
+ * executions share one `POST /token` per token lifetime: concurrent calls wait for one
+ * request, the token is reused until shortly before `expiresIn`, a refused token is never
+ * handed back, and a failed request (a wrong secret) is never kept.
  */
 export class PaykitApi implements ICredentialType {
   name = 'paykitApi'

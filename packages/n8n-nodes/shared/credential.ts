@@ -13,6 +13,8 @@ import {
 } from '@paykit/core/pure'
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow'
 import { failureOf, statusOf } from './httpErrors'
+import type { TokenCache } from './tokenCache'
+import { credentialKey, processTokenCache } from './tokenCache'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -84,11 +86,15 @@ const tokenFailure = (baseUrl: string, error: unknown): string => {
 
 /**
  * `preAuthentication`: `POST /token` with the client id and secret; the answer decoded by
- * the core's `AccessToken` codec. Resolves with the field n8n stores (`accessToken`).
+ * the core's `AccessToken` codec. Resolves with the field n8n stores (`accessToken`). The
+ * calls of one process share the token through `cache` (one request in flight, reused until
+ * shortly before `expiresIn`); the token in `credentials` is the one n8n found refused (its
+ * 401 path), and is never handed back.
  */
 export const tokenRequest = async (
   httpRequest: HttpRequest,
   credentials: ICredentialDataDecryptedObject,
+  cache: TokenCache = processTokenCache,
 ): Promise<IDataObject> => {
   const baseUrl = baseUrlOf(credentials)
   const body = validate(TokenRequest)({
@@ -101,24 +107,33 @@ export const tokenRequest = async (
         body.left.map((e) => ({ ...e, path: FIELD_NAMES[e.path] ?? e.path })),
       )}`,
     )
-  let response: unknown
-  try {
-    response = await httpRequest({
-      method: 'POST',
-      url: `${baseUrl}/token`,
-      body: TokenRequest.encode(body.right),
-      json: true,
-      timeout: TOKEN_TIMEOUT_MS,
-    })
-  } catch (error) {
-    throw credentialError(tokenFailure(baseUrl, error))
+  const request = body.right
+  const fetchToken = async () => {
+    let response: unknown
+    try {
+      response = await httpRequest({
+        method: 'POST',
+        url: `${baseUrl}/token`,
+        body: TokenRequest.encode(request),
+        json: true,
+        timeout: TOKEN_TIMEOUT_MS,
+      })
+    } catch (error) {
+      throw credentialError(tokenFailure(baseUrl, error))
+    }
+    const token = validate(AccessToken)(response)
+    if (token._tag === 'Left')
+      throw credentialError(
+        `POST /token answered without a usable token: ${formatFieldErrors(token.left)}`,
+      )
+    return token.right
   }
-  const token = validate(AccessToken)(response)
-  if (token._tag === 'Left')
-    throw credentialError(
-      `POST /token answered without a usable token: ${formatFieldErrors(token.left)}`,
-    )
-  return { accessToken: token.right.accessToken }
+  const accessToken = await cache.token(
+    credentialKey(baseUrl, request.clientId, request.clientSecret),
+    text(credentials.accessToken),
+    fetchToken,
+  )
+  return { accessToken }
 }
 
 /**

@@ -203,3 +203,74 @@ describe('Paykit API credential', () => {
     }
   })
 })
+
+describe('one POST /token per process and token lifetime', () => {
+  // Each test goes through its own counting proxy: a new Base URL is a new cache key.
+  const withProxy = async (
+    body: (proxy: Awaited<ReturnType<typeof countingProxy>>) => Promise<void>,
+  ) => {
+    const proxy = await countingProxy(sandbox.url)
+    try {
+      await body(proxy)
+    } finally {
+      await proxy.close()
+    }
+  }
+  const items = (prefix: string, n: number) =>
+    Array.from({ length: n }, (_, i) => ({ amount: 1, orderReference: `${prefix}-${i}` }))
+
+  it('two executions started at once, each with no token saved yet, make one POST /token', () =>
+    withProxy(async (proxy) => {
+      const [a, b] = await Promise.all([
+        run(proxy, links(5), items('two-a', 25)),
+        run(proxy, links(5), items('two-b', 25)),
+      ])
+      expect([a.error, b.error]).toEqual([undefined, undefined])
+      expect(a.preAuthenticationRuns + b.preAuthenticationRuns).toBe(2) // both asked
+      expect(proxy.stats().tokenRequests).toBe(1)
+      expect(a.credentials[CREDENTIAL_ID]?.data.accessToken).toBe(
+        b.credentials[CREDENTIAL_ID]?.data.accessToken,
+      )
+    }))
+
+  it('50 executions of one item each, at once, make one POST /token', () =>
+    withProxy(async (proxy) => {
+      const runs = await Promise.all(items('fifty', 50).map((item) => run(proxy, links(1), [item])))
+      expect(runs.map((r) => r.error).filter((e) => e !== undefined)).toEqual([])
+      expect(runs.map((r) => r.nodes['Links']?.[0]?.length)).toEqual(runs.map(() => 1))
+      expect(proxy.stats().tokenRequests).toBe(1)
+    }))
+
+  it('after the token expires (sandbox clock), executions at once renew it exactly once and lose no item', () =>
+    withProxy(async (proxy) => {
+      const first = await run(proxy, links(1), items('before', 1))
+      sandbox.advanceClock(3601 * 1000)
+      const orders = Object.keys(sandbox.state().orders).length
+      // Each execution starts with the expired token saved: every one of them gets a 401.
+      const runs = await Promise.all(
+        [0, 1, 2, 3].map((n) =>
+          run(proxy, links(5), items(`after-${n}`, 10), {
+            credentials: structuredClone(first.credentials),
+          }),
+        ),
+      )
+      expect(runs.map((r) => r.error).filter((e) => e !== undefined)).toEqual([])
+      expect(runs.flatMap((r) => r.preAuthentications.filter((c) => c.expired))).toHaveLength(4)
+      expect(proxy.stats().tokenRequests).toBe(2) // the first token and one renewal
+      expect(Object.keys(sandbox.state().orders).length - orders).toBe(40)
+    }))
+
+  it('a wrong secret is asked of the service, not answered by the token of the right one', () =>
+    withProxy(async (proxy) => {
+      const right = await run(proxy, links(1), items('right', 1))
+      expect(right.error).toBeUndefined()
+      const wrong = await run(proxy, links(1), items('wrong', 1), {
+        credentials: credentialsFor(proxy, { clientSecret: 'wrong-secret-Pq3' }),
+      })
+      expect(wrong.error?.message).toContain('refused the client ID or client secret')
+      // Every call for the wrong secret asked the service (none kept its failure).
+      const asked = wrong.preAuthentications.filter((c) => c.ran).length
+      expect(asked).toBeGreaterThan(0)
+      expect(proxy.stats().tokenRequests).toBe(1 + asked)
+    }))
+})
