@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ts from 'typescript'
@@ -86,8 +86,10 @@ describe('the @example blocks of the core and testkit', () => {
   // What a user of the entries installs beside them: io-ts (core's peer), n8n-workflow,
   // n8n-core and n8n-nodes-base for `@paykit/testkit/n8n`, msw for `@paykit/testkit/msw`.
   symlinkSync(join(ROOT, 'packages', 'core', 'node_modules', 'io-ts'), join(modules, 'io-ts'))
+  // (msw is a root devDependency too: linked above already.)
   for (const name of ['n8n-workflow', 'n8n-core', 'msw'])
-    symlinkSync(join(ROOT, 'packages', 'testkit', 'node_modules', name), join(modules, name))
+    if (!existsSync(join(modules, name)))
+      symlinkSync(join(ROOT, 'packages', 'testkit', 'node_modules', name), join(modules, name))
   // n8n's built-in nodes, which runWorkflow and baseNodeType load (an optional peer).
   symlinkSync(
     join(ROOT, 'packages', 'n8n-nodes', 'node_modules', 'n8n-nodes-base'),
