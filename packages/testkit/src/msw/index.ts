@@ -15,10 +15,25 @@ export {
   MSW_HANG_MS,
   MSW_PAGE_SHELL,
   paykitHandlers,
+  type MswWebhookOptions,
   type PaykitHandlers,
   type PaykitHandlersOptions,
 } from './paykitHandlers.js'
 export type { ServiceControls } from '../service/ServiceControls.js'
+
+// -------------------------------------------------------------------------------------
+// webhooks
+// -------------------------------------------------------------------------------------
+export {
+  encodeWebhookEvent,
+  unsignedWebhook,
+  type HandlerDelivery,
+  type SignedWebhook,
+  type WebhookHandler,
+  type WebhookOutbox,
+  type WebhookOutboxOptions,
+  type WebhookSigner,
+} from '../service/WebhookOutbox.js'
 
 // -------------------------------------------------------------------------------------
 // test data

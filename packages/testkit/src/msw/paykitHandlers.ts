@@ -1,13 +1,23 @@
 /**
  * The simulator behind MSW 2: request handlers for every path and method under one base
  * URL (the API and the hosted 3DS and checkout pages), for `setupServer` in Node and
- * `setupWorker` in a browser. No Node built-in: the same module runs in both.
+ * `setupWorker` in a browser, and webhook delivery to a handler as on the nock mock. No
+ * Node built-in: the same module runs in both (a signed delivery takes its signer from the
+ * caller).
  *
  * @since 0.1.0
  */
 import { http, type HttpHandler } from 'msw'
 import { makeLiveService, type LiveServiceOptions } from '../service/LiveService.js'
 import { controlsOf, type ServiceControls } from '../service/ServiceControls.js'
+import {
+  makeWebhookOutboxWith,
+  unsignedWebhook,
+  type WebhookOutbox,
+  type WebhookOutboxOptions,
+  type WebhookSigner,
+} from '../service/WebhookOutbox.js'
+import { clockOf } from '../simulator/Clock.js'
 import type { SimRequest, SimResponse } from '../simulator/Http.js'
 
 // -------------------------------------------------------------------------------------
@@ -25,6 +35,19 @@ import type { SimRequest, SimResponse } from '../simulator/Http.js'
 export type PaykitHandlersOptions = LiveServiceOptions
 
 /**
+ * Options of {@link PaykitHandlers.webhooks}: the handler, the secret and the clock, as on
+ * the nock mock, and `sign`, which a `secret` needs (`signedWebhook` from
+ * `@paykit/testkit` in Node; this entry has no HMAC of its own, a browser has no
+ * `node:crypto`).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface MswWebhookOptions extends WebhookOutboxOptions {
+  readonly sign?: WebhookSigner
+}
+
+/**
  * The handlers and the controls of the fake behind them (the same controls as the nock
  * mock and the sandbox). Control methods throw an `Error` saying why when the simulator
  * refuses (an unknown authentication id or order code, a result already recorded, ...).
@@ -37,6 +60,11 @@ export interface PaykitHandlers extends ServiceControls {
   readonly handlers: ReadonlyArray<HttpHandler>
   /** The base URL the handlers answer on. */
   readonly baseUrl: string
+  /**
+   * An outbox delivering these handlers' webhook events to `options.handler`, with the
+   * nock mock's controls; throws when `options.secret` comes without `options.sign`.
+   */
+  readonly webhooks: (options: MswWebhookOptions) => WebhookOutbox
   /** Back to the initial state: no tokens, orders, events, faults or request log. */
   readonly reset: () => void
   /** Answers every request held by a `hang` or a latency now, as a dropped connection. */
@@ -220,6 +248,7 @@ export const paykitHandlers = (options: PaykitHandlersOptions): PaykitHandlers =
   const base = new URL(options.baseUrl)
   const root = `${base.origin}${basePathOf(base)}`
   const service = makeLiveService(options)
+  const wall = options.now ?? (() => new Date())
   const held = new Set<{
     readonly timer: ReturnType<typeof setTimeout>
     readonly release: () => void
@@ -273,6 +302,17 @@ export const paykitHandlers = (options: PaykitHandlersOptions): PaykitHandlers =
     ],
     baseUrl: options.baseUrl,
     ...controlsOf(service),
+    // Signed on the simulator's clock over the handlers' wall clock, as in memory.
+    webhooks: ({ sign, ...outbox }) => {
+      if (sign === undefined && (outbox.secret ?? '') !== '')
+        throw new Error(
+          'webhooks: a secret needs sign (signedWebhook from @paykit/testkit in Node)',
+        )
+      return makeWebhookOutboxWith(sign ?? unsignedWebhook)(service, {
+        now: () => clockOf(service.state(), wall()),
+        ...outbox,
+      })
+    },
     reset: service.reset,
     release: () => {
       for (const entry of [...held]) entry.release()

@@ -9,131 +9,22 @@
  *
  * @since 0.1.0
  */
-import { signWebhook, WEBHOOK_SIGNATURE_HEADER, WebhookEvent } from '@paykit/core/webhook'
-import { clockOf } from '../simulator/Clock.js'
-import { eventCountOf, eventsSince, type SimulatorState } from '../simulator/State.js'
+import { signWebhook, WEBHOOK_SIGNATURE_HEADER, type WebhookEvent } from '@paykit/core/webhook'
+import {
+  makeWebhookOutboxWith,
+  unsignedWebhook,
+  type SignedWebhook,
+  type WebhookOutbox,
+  type WebhookOutboxOptions,
+} from './WebhookOutbox.js'
+import type { SimulatorState } from '../simulator/State.js'
 
-// -------------------------------------------------------------------------------------
-// model
-// -------------------------------------------------------------------------------------
-
-/**
- * One webhook request: the raw body and the headers (names in lower case, as a Node
- * receiver sees them).
- *
- * @category model
- * @since 0.1.0
- */
-export interface SignedWebhook {
-  readonly body: string
-  readonly headers: Readonly<Record<string, string>>
-}
-
-/**
- * The user's webhook handler: given the raw body and the headers, the HTTP status it
- * answers (2xx: delivered; anything else, or a rejection: still pending).
- *
- * @category model
- * @since 0.1.0
- */
-export type WebhookHandler = (
-  body: string,
-  headers: Readonly<Record<string, string>>,
-) => Promise<{ readonly status: number }>
-
-/**
- * One delivery to the handler: the event, the status answered (`null` when the handler
- * threw) and whether it was a duplicate of a delivered event.
- *
- * @category model
- * @since 0.1.0
- */
-export interface HandlerDelivery {
-  readonly eventId: string
-  readonly type: WebhookEvent['type']
-  readonly status: number | null
-  readonly duplicate: boolean
-}
-
-/**
- * Options of {@link makeWebhookOutbox}: the handler, the signing secret (none: no
- * signature header) and the clock of the signature's timestamp (the simulator's clock by
- * default).
- *
- * @category model
- * @since 0.1.0
- */
-export interface WebhookOutboxOptions {
-  readonly handler: WebhookHandler
-  readonly secret?: string
-  readonly now?: () => Date
-}
-
-/**
- * The events a service emitted and not yet delivered, and the moves that deliver them.
- * New events are read from the service each time a control runs. Each `deliver*` resolves
- * with the delivery made (`undefined` when there was nothing to deliver).
- *
- * @category model
- * @since 0.1.0
- */
-export interface WebhookOutbox {
-  /** The events waiting, oldest first (dropped ones excluded). */
-  readonly pending: () => ReadonlyArray<WebhookEvent>
-  /** The events dropped, waiting for {@link WebhookOutbox.redeliverDropped}. */
-  readonly dropped: () => ReadonlyArray<WebhookEvent>
-  /** Every delivery made, oldest first. */
-  readonly deliveries: () => ReadonlyArray<HandlerDelivery>
-  /** Delivers the oldest pending event. */
-  readonly deliverNext: () => Promise<HandlerDelivery | undefined>
-  /** Delivers the newest pending event first: events arrive out of order. */
-  readonly deliverLatest: () => Promise<HandlerDelivery | undefined>
-  /** Delivers the last delivered event again. */
-  readonly duplicate: () => Promise<HandlerDelivery | undefined>
-  /** Moves the oldest pending event behind the others: it arrives late. */
-  readonly delay: () => WebhookEvent | undefined
-  /** Sets the oldest pending event aside, as if the delivery was lost. */
-  readonly drop: () => WebhookEvent | undefined
-  /** Puts the dropped events back, oldest first, and delivers them. */
-  readonly redeliverDropped: () => Promise<ReadonlyArray<HandlerDelivery>>
-  /**
-   * Delivers every pending and dropped event, oldest first, each up to `attempts` times
-   * (default 5) while the handler refuses it.
-   */
-  readonly deliverAll: (attempts?: number) => Promise<ReadonlyArray<HandlerDelivery>>
-}
+// The outbox, its model and the unsigned encoders, without node:crypto (MSW reuses them).
+export * from './WebhookOutbox.js'
 
 // -------------------------------------------------------------------------------------
 // encoders
 // -------------------------------------------------------------------------------------
-
-/**
- * The JSON body of an event, encoded by the core's codec (amounts as JSON numbers).
- *
- * @example
- * ```ts
- * import { Money } from '@paykit/core'
- * import { encodeWebhookEvent, makeLiveService, defaultCredentials } from '@paykit/testkit'
- * import assert from 'node:assert/strict'
- *
- * const live = makeLiveService({ baseUrl: 'http://paykit.test' })
- * const { response } = live.exchange({
- *   method: 'POST',
- *   path: '/paymentlink/checkout',
- *   headers: { authorization: `Bearer ${defaultCredentials.apiKey}`, 'content-type': 'application/json' },
- *   body: '{"amount":19.99}',
- * })
- * live.cancelOrder(JSON.parse(response.body).orderCode)
- * const [event] = live.events()
- * assert.ok(event !== undefined && Money.toString(event.data.total) === '19.99')
- * assert.equal(JSON.parse(encodeWebhookEvent(event)).data.total, 19.99) // a number
- * ```
- *
- * @category encoders
- * @since 0.1.0
- */
-export const encodeWebhookEvent = (event: WebhookEvent): string =>
-  JSON.stringify(WebhookEvent.encode(event))
 
 /**
  * The request the sandbox sends for `event`: the encoded body, `content-type`,
@@ -172,18 +63,14 @@ export const signedWebhook = (
   secret: string,
   options: { readonly timestamp: Date },
 ): SignedWebhook => {
-  const body = encodeWebhookEvent(event)
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'user-agent': 'paykit-sandbox',
+  const unsigned = unsignedWebhook(event)
+  if (secret === '') return unsigned
+  const { body } = unsigned
+  const signature = signWebhook({ secret, body, timestamp: options.timestamp })
+  return {
+    body,
+    headers: { ...unsigned.headers, [WEBHOOK_SIGNATURE_HEADER.toLowerCase()]: signature },
   }
-  if (secret !== '')
-    headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()] = signWebhook({
-      secret,
-      body,
-      timestamp: options.timestamp,
-    })
-  return { body, headers }
 }
 
 // -------------------------------------------------------------------------------------
@@ -228,95 +115,7 @@ export const signedWebhook = (
  * @category constructors
  * @since 0.1.0
  */
-export const makeWebhookOutbox = (
+export const makeWebhookOutbox: (
   service: { readonly state: () => SimulatorState },
   options: WebhookOutboxOptions,
-): WebhookOutbox => {
-  const now = options.now ?? (() => clockOf(service.state(), new Date()))
-  let read = eventCountOf(service.state())
-  let queue: Array<WebhookEvent> = []
-  let lost: Array<WebhookEvent> = []
-  const log: Array<HandlerDelivery> = []
-  let last: WebhookEvent | undefined
-
-  const pull = (): void => {
-    const state = service.state()
-    const total = eventCountOf(state)
-    if (total === read) return
-    queue.push(...eventsSince(state, read))
-    read = total
-  }
-
-  const send = async (event: WebhookEvent, duplicate: boolean): Promise<HandlerDelivery> => {
-    const { body, headers } = signedWebhook(event, options.secret ?? '', { timestamp: now() })
-    let status: number | null = null
-    try {
-      status = (await options.handler(body, headers)).status
-    } catch {
-      status = null
-    }
-    const delivery = { eventId: event.id, type: event.type, status, duplicate }
-    log.push(delivery)
-    const ok = status !== null && status >= 200 && status < 300
-    if (!duplicate && !ok) queue.push(event) // refused: it stays pending, behind the others
-    if (ok) last = event
-    return delivery
-  }
-
-  const takeAt = async (index: number): Promise<HandlerDelivery | undefined> => {
-    pull()
-    const event = queue[index]
-    if (event === undefined) return undefined
-    queue.splice(index, 1)
-    return send(event, false)
-  }
-
-  return {
-    pending: () => {
-      pull()
-      return [...queue]
-    },
-    dropped: () => [...lost],
-    deliveries: () => [...log],
-    deliverNext: () => takeAt(0),
-    deliverLatest: () => {
-      pull()
-      return takeAt(queue.length - 1)
-    },
-    duplicate: async () => (last === undefined ? undefined : send(last, true)),
-    delay: () => {
-      pull()
-      const event = queue.shift()
-      if (event !== undefined) queue.push(event)
-      return event
-    },
-    drop: () => {
-      pull()
-      const event = queue.shift()
-      if (event !== undefined) lost.push(event)
-      return event
-    },
-    redeliverDropped: async () => {
-      const events = lost
-      lost = []
-      const out: Array<HandlerDelivery> = []
-      for (const event of events) out.push(await send(event, false))
-      return out
-    },
-    deliverAll: async (attempts = 5) => {
-      pull()
-      queue = [...queue, ...lost].sort((a, b) => a.createdAt.localeCompare(b.createdAt))
-      lost = []
-      const out: Array<HandlerDelivery> = []
-      const tries = new Map<string, number>()
-      for (let event = queue.shift(); event !== undefined; event = queue.shift()) {
-        const n = (tries.get(event.id) ?? 0) + 1
-        tries.set(event.id, n)
-        if (n > attempts) continue
-        out.push(await send(event, false))
-        pull()
-      }
-      return out
-    },
-  }
-}
+) => WebhookOutbox = makeWebhookOutboxWith(signedWebhook)

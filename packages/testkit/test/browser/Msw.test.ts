@@ -4,7 +4,8 @@
 // client and its 3DS frame listener talk to the handlers only: this server answers the
 // page, its script, the worker and, for a navigation to a hosted page, MSW_PAGE_SHELL,
 // which fetches the page itself through the worker. A 3DS charge is completed in the frame
-// served by the handlers, and a payment link is paid on their checkout page.
+// served by the handlers, and a payment link is paid on their checkout page (its order.paid
+// then delivered to a webhook handler in the page).
 import { readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import { createRequire } from 'node:module'
@@ -123,7 +124,7 @@ describe('@paykit/testkit/msw in Chromium (setupWorker)', { timeout: 60_000 }, (
     await page.close()
   })
 
-  it("a payment link paid on the handlers' checkout page: the client reads it PAID", async () => {
+  it("a payment link paid on the handlers' checkout page: the client reads it PAID, order.paid delivered in the page", async () => {
     const page = await openShop()
     const orderCode = await page.evaluate(() => window.mswPage.then((p) => p.openCheckout(12.5)))
     const checkout = page.frameLocator('#checkout')
@@ -146,6 +147,9 @@ describe('@paykit/testkit/msw in Chromium (setupWorker)', { timeout: 60_000 }, (
       orderCode,
     )
     expect(order).toEqual({ status: 'PAID', events: ['order.paid'] })
+    // Delivered to a handler in the page, through the same outbox as nock and in memory.
+    const delivered = await page.evaluate(() => window.mswPage.then((p) => p.deliverWebhooks()))
+    expect(delivered).toEqual(['order.paid application/json'])
     await page.close()
   })
 })

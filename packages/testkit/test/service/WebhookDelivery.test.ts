@@ -4,11 +4,14 @@ import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createClient, Money } from '@paykit/core'
 import { verifyWebhookEvent } from '@paykit/core/webhook'
-import { afterAll, describe, expect, it } from 'vitest'
+import { setupServer } from 'msw/node'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { payOnCheckoutPage } from '../../src/buyer/payOnCheckoutPage.js'
 import { memoryPaymentService } from '../../src/memory/memoryPaymentService.js'
+import { paykitHandlers } from '../../src/msw/paykitHandlers.js'
 import { mockPaymentService } from '../../src/nock/mockPaymentService.js'
 import { startSandbox } from '../../src/sandbox/startSandbox.js'
-import { signedWebhook } from '../../src/service/WebhookDelivery.js'
+import { signedWebhook, type WebhookOutboxOptions } from '../../src/service/WebhookDelivery.js'
 import { defaultCredentials } from '../../src/simulator/TestCards.js'
 
 const SECRET = 'whsec-delivery-test'
@@ -72,7 +75,16 @@ describe('signedWebhook', () => {
   })
 })
 
-describe('delivery controls (in memory and nock)', () => {
+// One MSW server for the file; other origins (the nock mock's, the sandbox's) pass through.
+const paykit = paykitHandlers({ baseUrl: 'https://paykit-msw.test' })
+const server = setupServer(...paykit.handlers)
+beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }))
+afterAll(() => {
+  server.close()
+  paykit.release()
+})
+
+describe('delivery controls (in memory, nock and MSW)', () => {
   const mock = mockPaymentService({ baseUrl: 'https://paykit-webhooks.test' })
   afterAll(() => mock.restore())
 
@@ -83,6 +95,18 @@ describe('delivery controls (in memory and nock)', () => {
       () => {
         mock.reset()
         return { ...mock, transport: undefined }
+      },
+    ],
+    [
+      'MSW',
+      () => {
+        paykit.reset()
+        return {
+          ...paykit,
+          transport: undefined,
+          webhooks: (options: WebhookOutboxOptions) =>
+            paykit.webhooks({ ...options, sign: signedWebhook }),
+        }
       },
     ],
   ] as const
@@ -149,4 +173,69 @@ describe('delivery controls (in memory and nock)', () => {
       expect(outbox.deliveries().filter((d) => d.duplicate)).toHaveLength(1)
     })
   }
+})
+
+describe('MSW webhook delivery', () => {
+  beforeEach(() => paykit.reset())
+
+  it('delivers a signed order.paid for a link paid on the checkout page through MSW', async () => {
+    const received: Array<{ body: string; header: string | undefined }> = []
+    const outbox = paykit.webhooks({
+      secret: SECRET,
+      sign: signedWebhook,
+      handler: async (body, headers) => {
+        received.push({ body, header: headers['paykit-signature'] })
+        return { status: 200 }
+      },
+    })
+    const client = createClient({ baseUrl: paykit.baseUrl, credentials: defaultCredentials })
+    const link = await client.createPaymentLink({
+      amount: 19.99,
+      orderReference: 'msw-1',
+      successUrl: 'https://shop.example/thanks',
+    })()
+    if (E.isLeft(link)) throw new Error(link.left.message)
+    const page = await payOnCheckoutPage(link.right.paymentLinkUrl)
+    expect(page.headers.get('location')).toBe('https://shop.example/thanks')
+    expect(await outbox.deliverAll()).toEqual([
+      expect.objectContaining({ type: 'order.paid', status: 200, duplicate: false }),
+    ])
+    const [sent] = received
+    if (sent === undefined) throw new Error('nothing delivered')
+    const verified = verifyWebhookEvent({
+      secret: SECRET,
+      body: sent.body,
+      header: sent.header,
+      now: new Date(),
+    })
+    expect(E.isRight(verified) && verified.right.data.orderReference).toBe('msw-1')
+    expect(E.isRight(verified) && Money.toString(verified.right.data.total)).toBe('19.99')
+    // Another secret does not verify it: the signature is over this body with SECRET.
+    const forged = verifyWebhookEvent({
+      secret: 'whsec-other',
+      body: sent.body,
+      header: sent.header,
+      now: new Date(),
+    })
+    expect(E.isLeft(forged)).toBe(true)
+  })
+
+  it('sends no signature without a secret, and refuses a secret without a signer', async () => {
+    const headers: Array<Readonly<Record<string, string>>> = []
+    const outbox = paykit.webhooks({
+      handler: async (_, h) => {
+        headers.push(h)
+        return { status: 204 }
+      },
+    })
+    const client = createClient({ baseUrl: paykit.baseUrl, credentials: defaultCredentials })
+    const link = await client.createPaymentLink({ amount: 4 })()
+    if (E.isLeft(link)) throw new Error(link.left.message)
+    paykit.cancelOrder(link.right.orderCode)
+    expect((await outbox.deliverNext())?.type).toBe('order.cancelled')
+    expect(Object.keys(headers[0] ?? {}).sort()).toEqual(['content-type', 'user-agent'])
+    expect(() =>
+      paykit.webhooks({ secret: SECRET, handler: async () => ({ status: 200 }) }),
+    ).toThrow(/a secret needs sign/)
+  })
 })

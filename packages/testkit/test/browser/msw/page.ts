@@ -21,6 +21,8 @@ export interface MswPage {
   readonly chargeWith3ds: (orderId: string) => Promise<unknown>
   /** A payment link whose checkout opens in an iframe `#checkout`: its order code. */
   readonly openCheckout: (amount: number) => Promise<string>
+  /** Delivers every pending webhook event to a handler in this page: the types it got. */
+  readonly deliverWebhooks: () => Promise<ReadonlyArray<string>>
 }
 
 declare global {
@@ -38,6 +40,14 @@ const start = async (): Promise<MswPage> => {
     quiet: true,
   })
   const client = createClient({ baseUrl: paykit.baseUrl, credentials: defaultCredentials })
+  // Unsigned: the page has no node:crypto for signedWebhook.
+  const received: Array<string> = []
+  const outbox = paykit.webhooks({
+    handler: async (body, headers) => {
+      received.push(`${String(JSON.parse(body).type)} ${headers['content-type'] ?? ''}`)
+      return { status: 200 }
+    },
+  })
   const container = (id: string): HTMLElement => {
     const element = document.getElementById(id)
     if (element === null) throw new Error(`the page has no #${id}`)
@@ -76,6 +86,10 @@ const start = async (): Promise<MswPage> => {
       frame.src = link.right.paymentLinkUrl
       container('pages').appendChild(frame)
       return link.right.orderCode
+    },
+    deliverWebhooks: async () => {
+      await outbox.deliverAll()
+      return [...received]
     },
   }
 }
