@@ -45,7 +45,7 @@ interface Entry {
   /** Set once `pending` resolved. */
   token?: string
   expiresAt: number
-  /** Hashes of the tokens whose 401 this token answers (rejected before it was issued). */
+  /** Hashes of the tokens whose 401 this token answers (refused or held before it was issued). */
   readonly supersedes: Set<string>
 }
 
@@ -143,7 +143,12 @@ export const tokenCache = (options: TokenCacheOptions = {}): TokenCache => {
           return entry.pending
         }
       }
-      const carried = [...(entry?.supersedes ?? []), ...(refused === undefined ? [] : [refused])]
+      // The new token is issued after every token this process held before it.
+      const carried = [
+        ...(entry?.supersedes ?? []),
+        ...(entry?.token === undefined ? [] : [sha256(entry.token)]),
+        ...(refused === undefined ? [] : [refused]),
+      ]
       return start(key, new Set(carried.slice(-MAX_SUPERSEDED)), fetch).pending
     },
     keys: () => [...entries.keys()],

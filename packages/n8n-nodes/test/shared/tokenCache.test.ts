@@ -61,6 +61,8 @@ describe('the token cache of one process', () => {
     const service = endpoint(tokenCache())
     expect(await service.ask('')).toEqual(['tok-1'])
     expect(await service.ask('tok-of-another-worker')).toEqual(['tok-2'])
+    // The token it replaced, refused later, is answered by the newer one.
+    expect(await service.ask('tok-1')).toEqual(['tok-2'])
     expect(service.calls()).toBe(2)
   })
 
