@@ -43,6 +43,9 @@ const faults: ReadonlyArray<readonly [string, Fault, PaykitError['_tag']]> = [
   ['truncatedBody', Faults.truncatedBody, 'NetworkError'],
   ['connectionReset', Faults.connectionReset, 'NetworkError'],
   ['hang', Faults.hang, 'Timeout'],
+  // The names that say what the service did: the same faults as connectionReset and hang.
+  ['processedThenReset', Faults.processedThenReset, 'NetworkError'],
+  ['processedThenTimeout', Faults.processedThenTimeout, 'Timeout'],
   ['latency (a slow answer, 3 x timeoutMs)', Faults.latency(3 * TIMEOUT_MS), 'Timeout'],
 ]
 
