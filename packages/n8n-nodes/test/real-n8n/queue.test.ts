@@ -10,6 +10,8 @@
  *    per-process cache): at most one per worker at the start, and when the token expires
  *    mid-run (the sandbox clock moved past its lifetime twice) at most one per worker per
  *    expiry, and nothing fails;
+ * 2b. One Link per Order Reference with executions at once on both workers: how many of
+ *    1,000 references a second run links again (records lost to n8n's unlocked writes);
  * 3. each of 5 signed events delivered 50 times at once to both processes that take webhooks;
  *    a stale or forged one starts nothing;
  * 4. a worker SIGKILLed in the middle of 500 links and 500 charges: what n8n does with the
@@ -252,6 +254,45 @@ describe(`n8n queue mode: main, ${String(WORKERS)} workers, a webhook processor,
     // Each worker renews the token at most once per expiry.
     expect(tokens).toBeGreaterThanOrEqual(1)
     expect(tokens).toBeLessThanOrEqual(2 * WORKERS)
+  }, 300_000)
+
+  it('One Link per Order Reference across the workers: 1,000 orders in 20 executions at once, then the same again', async () => {
+    const onceWorkflow = await publish(
+      batchWorkflow('queue-once', 'lastNode', [
+        createLinkNode(0, 'Links Once', { oneLinkPerReference: true }),
+      ]),
+    )
+    const batches = Array.from({ length: 20 }, (_, b) => batchOrders(`U${String(b + 1)}`, 50))
+    const sent = batches.flat().map((o) => o.orderReference)
+    const round = async () => {
+      const before = (await sandboxRequests()).length
+      const answers = await Promise.all(
+        batches.map((batch, b) => postJson(hookUrl(b, 'queue-once'), { orders: batch })),
+      )
+      expect(answers.map((a) => a.status)).toEqual(batches.map(() => 200))
+      return tally(
+        (await sandboxRequests())
+          .slice(before)
+          .filter((r) => r.method === 'POST' && r.path === '/paymentlink/checkout')
+          .map((r) => String(bodyOf(r).orderReference)),
+      )
+    }
+    const first = await round()
+    // Every reference is new: each execution creates its own 50 links once.
+    expect([...first.keys()].sort()).toEqual([...sent].sort())
+    expect([...first.values()].every((n) => n === 1)).toBe(true)
+    await ended(onceWorkflow, 20)
+
+    // The same orders again: a reference whose record one worker's write of n8n's
+    // de-duplication row overwrote (read, change, write back, no lock) is linked again.
+    const second = await round()
+    await ended(onceWorkflow, 40)
+    const again = [...second.values()].reduce((a, b) => a + b, 0)
+    report(
+      `One Link per Order Reference, 1,000 orders in 20 executions at once on ${String(WORKERS)} workers, then again: ${String(again)} of 1,000 linked a second time (their records lost to a concurrent write of the de-duplication row)`,
+    )
+    expect([...second.keys()].every((ref) => sent.includes(ref))).toBe(true)
+    expect([...second.values()].every((n) => n === 1)).toBe(true)
   }, 300_000)
 })
 
