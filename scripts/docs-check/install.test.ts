@@ -21,6 +21,7 @@ const common = {
   '@types/node': '24.19.2',
   vitest: '5.1.0',
   msw: '2.15.0', // the optional peer of @paykit/testkit/msw, for its README snippets
+  '@fast-check/vitest': '0.5.0', // what the model's vitest snippet runs its stories with
 }
 
 const cases = [
