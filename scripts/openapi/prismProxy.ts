@@ -23,6 +23,16 @@ import { parse } from 'yaml'
 const ROOT = resolve(import.meta.dirname, '../..')
 const PRISM = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js')
 
+/** Runs its arguments as a Node child and stops it when stdin ends or on SIGTERM. */
+const KEEPER = [
+  "import { spawn } from 'node:child_process'",
+  "const child = spawn(process.execPath, process.argv.slice(1), { stdio: ['ignore', 'inherit', 'inherit'] })",
+  'const stop = () => child.kill()',
+  "process.stdin.on('end', stop).on('close', stop).resume()",
+  "process.on('SIGTERM', stop)",
+  "child.on('exit', (code) => process.exit(code ?? 1))",
+].join('\n')
+
 /** The committed document. */
 export const DOCUMENT = resolve(ROOT, 'openapi.yaml')
 
@@ -77,10 +87,25 @@ const startPrism = async (
   target: string,
 ): Promise<{ url: string; child: ChildProcess; log: () => string }> => {
   const port = await freePort()
+  // Prism runs under a small keeper that stops it when the pipe from this process closes,
+  // however this process ends: a test that left its sandbox (and so this front) open left
+  // one Prism running after each test run.
   const child = spawn(
     process.execPath,
-    [PRISM, 'proxy', '--errors', '--validate-request=false', document, target, '-p', String(port)],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    [
+      '--input-type=module',
+      '-e',
+      KEEPER,
+      PRISM,
+      'proxy',
+      '--errors',
+      '--validate-request=false',
+      document,
+      target,
+      '-p',
+      String(port),
+    ],
+    { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
   )
   let log = ''
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()))
