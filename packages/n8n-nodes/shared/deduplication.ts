@@ -7,9 +7,12 @@
  * memory and writes it back, with no lock: two calls at the same moment both see the old
  * row, both may pass the same value, and the second write drops the first's values. So
  * every call for one workflow and node goes through one queue in the process (`inTurn`).
- * Calls from other processes (queue mode's workers) are not covered: see the README.
+ * Calls from other processes (queue mode's workers) are made again and confirmed
+ * (`recordProcessed`), which narrows their window but cannot close it: see the README.
  */
-import type { IExecuteFunctions } from 'n8n-workflow'
+import { NodeOperationError, sleep } from 'n8n-workflow'
+import type { ICheckProcessedOptions, IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow'
+import { redactedNode } from './errors'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -18,19 +21,41 @@ import type { IExecuteFunctions } from 'n8n-workflow'
 /** How many values a node remembers by default (n8n's Remove Duplicates' default). */
 export const DEFAULT_HISTORY_SIZE = 10_000
 
+/** How many times a store call that failed is made, in all. */
+export const STORE_ATTEMPTS = 5
+
+/** How many times a claimed reference is recorded again when another process dropped it. */
+export const CONFIRM_ROUNDS = 4
+
+/** How long after another process dropped a record of a node its confirmations settle. */
+export const CONTENDED_MS = 60_000
+
+/**
+ * How long a settling confirmation waits before it checks once more: longer than another
+ * worker takes from reading the row to writing it back (measured under load: tens of ms).
+ */
+export const SETTLE_MS = 300
+
 /**
  * One node's memory of order references for one execution: `claim` records a reference
  * and says whether it was new (`again`: record it and answer true whatever was known);
- * `release` forgets one, for a creation that the service refused.
+ * `confirm` starts checking, after the request, that a claimed reference is still
+ * recorded, recording it again if another process's write dropped it; `settle` waits for
+ * every check started; `release` forgets one, for a creation that the service refused.
  */
 export interface ReferenceMemory {
   readonly claim: (reference: string, again: boolean) => Promise<boolean>
+  readonly confirm: (reference: string) => void
+  readonly settle: () => Promise<void>
   readonly release: (reference: string) => Promise<void>
 }
 
 // -------------------------------------------------------------------------------------
 // utils
 // -------------------------------------------------------------------------------------
+
+/** When each node (by `nodeKey`) last found a record of its own dropped by another process. */
+const dropsSeen = new Map<string, number>()
 
 /** The tail of the queue of store calls of each node in this process. */
 const queues = new Map<string, Promise<unknown>>()
@@ -52,9 +77,53 @@ export const inTurn = async <A>(key: string, task: () => Promise<A>): Promise<A>
 export const nodeKey = (ctx: IExecuteFunctions): string =>
   `${String(ctx.getWorkflow().id)}/${ctx.getNode().id}`
 
-interface Claim {
+/**
+ * n8n's `checkProcessedAndRecord` for `values` in the node's scope, made again when it
+ * fails. A node's first record is an INSERT of its row, and two processes inserting it
+ * at once make one fail on the row's primary key; a call that failed wrote nothing, so
+ * making it again is safe.
+ */
+export const recordProcessed = async (
+  ctx: IExecuteFunctions,
+  values: ReadonlyArray<string>,
+  options: ICheckProcessedOptions,
+): Promise<IDeduplicationOutput> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.helpers.checkProcessedAndRecord([...values], 'node', options)
+    } catch (reason) {
+      if (attempt >= STORE_ATTEMPTS)
+        throw new NodeOperationError(
+          redactedNode(ctx.getNode()),
+          `n8n's de-duplication store failed ${String(STORE_ATTEMPTS)} times: ${reason instanceof Error ? reason.message : String(reason)}`,
+        )
+      await sleep(10 * attempt + Math.floor(Math.random() * 20 * attempt))
+    }
+  }
+}
+
+/**
+ * Records `values` again while another process's write drops some of them (they come
+ * back as new), at most `CONFIRM_ROUNDS` times; the number of rounds that found none
+ * dropped is not known to be final: a write in flight elsewhere may still drop them.
+ */
+export const confirmRecorded = async (
+  ctx: IExecuteFunctions,
+  values: ReadonlyArray<string>,
+  options: ICheckProcessedOptions,
+): Promise<void> => {
+  let dropped = values
+  for (let round = 0; round < CONFIRM_ROUNDS && dropped.length > 0; round++)
+    dropped = (await recordProcessed(ctx, dropped, options)).new.map(String)
+}
+
+/** A claim of a reference, or a confirmation of one claimed before, waiting for a call. */
+interface Pending {
   readonly reference: string
-  readonly again: boolean
+  /** A claim (record it, answer whether it was new), or the nth confirmation (1, 2, ...). */
+  readonly kind:
+    | { readonly claim: boolean; readonly again: boolean }
+    | { readonly round: number; readonly settled: boolean }
   readonly resolve: (fresh: boolean) => void
   readonly reject: (reason: unknown) => void
 }
@@ -73,28 +142,102 @@ interface Claim {
 export const referenceMemory = (ctx: IExecuteFunctions, historySize: number): ReferenceMemory => {
   const key = nodeKey(ctx)
   const options = { mode: 'entries' as const, maxEntries: historySize }
-  let pending: Array<Claim> = []
+  let pending: Array<Pending> = []
+  const checks = new Set<Promise<void>>()
+
+  let scheduled = false
+
+  /** Adds `entry` to the next call, and makes that call come (`call`) if none is due. */
+  const enqueue = (entry: Pending, call = true): void => {
+    pending.push(entry)
+    if (call && !scheduled) {
+      scheduled = true
+      void inTurn(key, flush)
+    }
+  }
+
+  /** How many references this memory recorded; when each fresh one was (that count then). */
+  let recorded = 0
+  const recordedAt = new Map<string, number>()
+  /**
+   * A reference that half the history has been recorded after may have been forgotten on
+   * purpose (the oldest go past Reference History Size): it is not checked (nor recorded
+   * again), and so is one recorded before, not by this claim (Create Again).
+   */
+  const mayBeForgotten = (reference: string): boolean =>
+    recorded - (recordedAt.get(reference) ?? -Infinity) >= historySize / 2
 
   const flush = async (): Promise<void> => {
-    const batch = pending
+    const batch = pending.filter((entry) => {
+      if (!('round' in entry.kind) || !mayBeForgotten(entry.reference)) return true
+      recordedAt.delete(entry.reference)
+      entry.resolve(true)
+      return false
+    })
     pending = []
+    scheduled = false
+    if (batch.length === 0) return
     try {
       // n8n's helper answers "new" for every copy of a value given twice in one call.
-      const unique = [...new Set(batch.map((c) => c.reference))]
-      const checked = await ctx.helpers.checkProcessedAndRecord(unique, 'node', options)
+      const unique = [...new Set(batch.map((p) => p.reference))]
+      const checked = await recordProcessed(ctx, unique, options)
       const fresh = new Set(checked.new.map(String))
-      for (const claim of batch) claim.resolve(fresh.delete(claim.reference) || claim.again)
+      // A confirmation that comes back new was dropped by another process's write and is
+      // recorded again now: it is confirmed once more, and is no claim's to win. While
+      // other processes drop this node's records, one found still there is checked once
+      // more after `SETTLE_MS`, past the writes that other processes had under way.
+      const now = Date.now()
+      for (const entry of batch)
+        if ('round' in entry.kind) {
+          const { round, settled } = entry.kind
+          const dropped = fresh.delete(entry.reference)
+          if (dropped) dropsSeen.set(key, now)
+          const contended = now - (dropsSeen.get(key) ?? -Infinity) < CONTENDED_MS
+          if (round >= CONFIRM_ROUNDS || (!dropped && (settled || !contended))) {
+            recordedAt.delete(entry.reference)
+            entry.resolve(!dropped)
+          } else if (dropped) enqueue({ ...entry, kind: { round: round + 1, settled } })
+          else
+            void sleep(SETTLE_MS).then(() =>
+              enqueue({ ...entry, kind: { round: round + 1, settled: true } }),
+            )
+        }
+      for (const entry of batch)
+        if (!('round' in entry.kind)) {
+          const isNew = fresh.delete(entry.reference)
+          if (isNew) recordedAt.set(entry.reference, recorded++)
+          entry.resolve(isNew || entry.kind.again)
+        }
     } catch (reason) {
-      for (const claim of batch) claim.reject(reason)
+      for (const entry of batch) entry.reject(reason)
     }
   }
 
   return {
     claim: (reference, again) =>
       new Promise<boolean>((resolve, reject) => {
-        pending.push({ reference, again, resolve, reject })
-        if (pending.length === 1) void inTurn(key, flush)
+        enqueue({ reference, kind: { claim: true, again }, resolve, reject })
       }),
+    confirm: (reference) => {
+      const check = new Promise<boolean>((resolve, reject) => {
+        // It waits for the next claim's call (no call of its own) or for `settle`.
+        enqueue({ reference, kind: { round: 1, settled: false }, resolve, reject }, false)
+      })
+      // The link exists whatever the store says: a failed check is given up, not thrown.
+      const done = check.then(
+        () => undefined,
+        () => undefined,
+      )
+      checks.add(done)
+      void done.then(() => checks.delete(done))
+    },
+    settle: async () => {
+      if (pending.length > 0 && !scheduled) {
+        scheduled = true
+        void inTurn(key, flush)
+      }
+      while (checks.size > 0) await Promise.all([...checks])
+    },
     release: (reference) =>
       inTurn(key, () => ctx.helpers.removeProcessed([reference], 'node', { mode: 'entries' })),
   }

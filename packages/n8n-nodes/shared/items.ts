@@ -42,6 +42,8 @@ export interface Operation<A> {
     input: A,
     signal: AbortSignal | undefined,
   ) => TE.TaskEither<PaykitError, IDataObject>
+  /** Work after every item was sent, before the output is given; it never fails the run. */
+  readonly finish?: (ctx: IExecuteFunctions) => Promise<void>
 }
 
 interface Failure {
@@ -129,6 +131,7 @@ export const runOperation = async <A>(
       return { error: new NodeOperationError(redactedNode(node), message, { itemIndex: i }) }
     },
   )()
+  await operation.finish?.(ctx).catch(() => undefined)
 
   if (!continueOnFail) {
     const failed = results.find((r): r is E.Left<Failure> => E.isLeft(r) && r.left !== SKIPPED)

@@ -13,6 +13,14 @@ import type { Sandbox } from '@paykit/testkit'
 import { loadN8n } from '@paykit/testkit/n8n'
 import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../support.js'
 
+/**
+ * What another process (a queue-mode worker) does to a workflow's row, by workflow id:
+ * `insertsFirst` makes the next INSERT of the row fail on its primary key after the other
+ * process inserted its own row; `dropsWrites` makes that many of this process's writes be
+ * overwritten at once by the other's write made from the row as it was before.
+ */
+const otherProcess = new Map<string, { insertsFirst: boolean; dropsWrites: number }>()
+
 /** n8n's `handleHashedItems` over an in-memory row, with its read-then-write gap. */
 const rowStore = (): IDataDeduplicator & { readonly calls: () => number } => {
   const rows = new Map<string, ReadonlyArray<string>>()
@@ -24,8 +32,17 @@ const rowStore = (): IDataDeduplicator & { readonly calls: () => number } => {
     async checkProcessedAndRecord(items, _scope, context, options) {
       calls += 1
       const key = keyOf(context)
-      const row = [...(rows.get(key) ?? [])]
+      const other = otherProcess.get(String(context.workflow.id))
+      const read = rows.get(key)
+      const row = [...(read ?? [])]
       await sleep(2)
+      if (read === undefined && other?.insertsFirst === true) {
+        other.insertsFirst = false
+        rows.set(key, ['other-process-value'])
+        throw new Error('duplicate key value violates unique constraint "PK_processed_data"')
+      }
+      if (read === undefined && rows.has(key))
+        throw new Error('duplicate key value violates unique constraint "PK_processed_data"')
       const known = new Set(row)
       const output: IDeduplicationOutput = { new: [], processed: [] }
       for (const item of items) {
@@ -37,7 +54,10 @@ const rowStore = (): IDataDeduplicator & { readonly calls: () => number } => {
       }
       if (options.maxEntries) row.splice(0, row.length - options.maxEntries)
       await sleep(2)
-      rows.set(key, row)
+      if (other !== undefined && other.dropsWrites > 0) {
+        other.dropsWrites -= 1
+        rows.set(key, [...new Set([...(read ?? []), 'other-process-value'])])
+      } else rows.set(key, row)
       return output
     },
     async removeProcessed(items, _scope, context) {
@@ -142,5 +162,38 @@ describe("One Link per Order Reference over a store that reads and writes back a
     expect(linksOf([...good.map((g) => g.orderReference), bad.orderReference])).toEqual(
       [...good, bad].map(() => 1),
     )
+  })
+
+  it("another process inserts the node's row first: the record is made again, and the run goes on", async () => {
+    const tag = randomUUID().slice(0, 8)
+    const references = Array.from({ length: 10 }, (_, i) => `clash-${tag}-${i}`)
+    otherProcess.set(`wf-clash-${tag}`, { insertsFirst: true, dropsWrites: 0 })
+    const first = await run(
+      sandbox,
+      workflow(`wf-clash-${tag}`, 4),
+      references.map((orderReference) => ({ orderReference, amount: 2 })),
+    )
+    expect(first.error).toBeUndefined()
+    expect(otherProcess.get(`wf-clash-${tag}`)?.insertsFirst).toBe(false)
+    expect(linksOf(references)).toEqual(references.map(() => 1))
+  })
+
+  it("another process's writes drop this run's records twice: they are recorded again after each request, and a re-run creates no second link", async () => {
+    const tag = randomUUID().slice(0, 8)
+    const references = Array.from({ length: 30 }, (_, i) => `dropped-${tag}-${i}`)
+    const items = references.map((orderReference) => ({ orderReference, amount: 2 }))
+    otherProcess.set(`wf-dropped-${tag}`, { insertsFirst: false, dropsWrites: 2 })
+    expect((await run(sandbox, workflow(`wf-dropped-${tag}`, 8), items)).error).toBeUndefined()
+    expect(otherProcess.get(`wf-dropped-${tag}`)?.dropsWrites).toBe(0)
+    const again = await run(sandbox, workflow(`wf-dropped-${tag}`, 8), items)
+    expect(again.error).toBeUndefined()
+    expect(linksOf(references)).toEqual(references.map(() => 1))
+    expect(
+      await store.getProcessedDataCount(
+        'node',
+        { workflow: { id: `wf-dropped-${tag}` }, node: { id: 'create-link' } } as never,
+        { mode: 'entries' },
+      ),
+    ).toBe(31) // the 30 references and the other process's value
   })
 })

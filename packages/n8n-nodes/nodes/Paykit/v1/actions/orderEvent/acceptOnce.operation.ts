@@ -12,7 +12,13 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow'
 import { NodeOperationError } from 'n8n-workflow'
-import { DEFAULT_HISTORY_SIZE, inTurn, nodeKey } from '../../../../../shared/deduplication'
+import {
+  DEFAULT_HISTORY_SIZE,
+  inTurn,
+  nodeKey,
+  recordProcessed,
+  confirmRecorded,
+} from '../../../../../shared/deduplication'
 import { redactedNode } from '../../../../../shared/errors'
 import type { OperationDescription, WholeBatch } from '../Action'
 
@@ -96,12 +102,13 @@ const acceptOnce = async (ctx: IExecuteFunctions): Promise<INodeExecutionData[]>
   const options = ctx.getNodeParameter('options', 0, {}) as { readonly historySize?: number }
   const historySize = Math.max(1, Math.floor(options.historySize ?? DEFAULT_HISTORY_SIZE))
   const unique = [...new Set(ids)]
-  const checked = await inTurn(nodeKey(ctx), () =>
-    ctx.helpers.checkProcessedAndRecord(unique, 'node', {
-      mode: 'entries',
-      maxEntries: historySize,
-    }),
-  )
+  const store = { mode: 'entries', maxEntries: historySize } as const
+  const checked = await inTurn(nodeKey(ctx), async () => {
+    const answer = await recordProcessed(ctx, unique, store)
+    // Another worker's write may have dropped these: a replay would be accepted again.
+    await confirmRecorded(ctx, answer.new.map(String), store).catch(() => undefined)
+    return answer
+  })
   const fresh = new Set(checked.new.map(String))
   const output: INodeExecutionData[] = []
   ids.forEach((id, i) => {

@@ -494,7 +494,7 @@ const createLink = (
 
 /**
  * The creation under One Link per Order Reference: recorded first, then sent; forgotten
- * again when the service refused it (nothing was created).
+ * again when the service refused it (nothing was created), confirmed otherwise.
  */
 const createOnce =
   (
@@ -514,6 +514,9 @@ const createOnce =
     // If forgetting fails the reference stays recorded: the safe side (no second link).
     if (E.isLeft(result) && !result.left.outcomeUnknown)
       await memory.release(reference).catch(() => undefined)
+    // Another worker's write of n8n's row may have dropped the record meanwhile: it is
+    // checked (and made again) beside the next items; the run's end waits for the checks.
+    else memory.confirm(reference)
     return result
   }
 
@@ -535,4 +538,7 @@ export const operation: Operation<CreateInput> = {
     input.once === undefined
       ? createLink(client, input, signal)
       : createOnce(client, { ...input, once: input.once }, signal),
+  finish: async (ctx) => {
+    await memories.get(ctx)?.settle()
+  },
 }
