@@ -252,12 +252,10 @@ describe('the n8n editor in Chromium', () => {
       const ndv = page.locator('[data-test-id="ndv"]')
       await ndv.waitFor()
       const parameters = ndv.locator('[data-test-id="node-parameters"]')
-      await expect.poll(() => parameters.innerText()).toContain('Order Source')
+      // The panel fills in as the credential and options load (slowly on a busy machine):
+      // what it shows is polled until it is all there.
+      await expect.poll(() => parameters.innerText(), { timeout: 30_000 }).toContain('Order Source')
       // Labels are text; the chosen options and values are the inputs' values.
-      const labels = await parameters.innerText()
-      const values = await parameters
-        .locator('input')
-        .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))
       for (const label of [
         'Credential',
         'Resource',
@@ -267,18 +265,16 @@ describe('the n8n editor in Chromium', () => {
         'One Link per Order Reference',
         'Concurrency',
       ])
-        expect(labels).toContain(label)
+        await expect.poll(() => parameters.innerText(), { timeout: 30_000 }).toContain(label)
       // The example's node is version 1.1: One Link per Order Reference is on (a switch:
       // its input's value is always "on", its state is whether it is checked).
-      expect(values.slice(0, 7)).toEqual([
-        'Paykit sandbox',
-        'Payment Link',
-        'Create',
-        'From Input Item',
-        '',
-        'on',
-        '8',
-      ])
+      const values = () =>
+        parameters
+          .locator('input')
+          .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value).slice(0, 7))
+      await expect
+        .poll(values, { timeout: 30_000 })
+        .toEqual(['Paykit sandbox', 'Payment Link', 'Create', 'From Input Item', '', 'on', '8'])
       expect(await parameters.locator('input[type="checkbox"]').first().isChecked()).toBe(true)
       await page.screenshot({ path: join(DOCS_DIR, 'n8n-paykit-node-parameters.png') })
       await page.keyboard.press('Escape')
