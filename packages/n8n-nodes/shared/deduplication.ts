@@ -27,14 +27,16 @@ export const STORE_ATTEMPTS = 5
 /** How many times a claimed reference is recorded again when another process dropped it. */
 export const CONFIRM_ROUNDS = 4
 
-/** How long after another process dropped a record of a node its confirmations settle. */
+/** How long after another process dropped a record of a node its runs settle. */
 export const CONTENDED_MS = 60_000
 
 /**
- * How long a settling confirmation waits before it checks once more: longer than another
- * worker takes from reading the row to writing it back (measured under load: tens of ms).
+ * While other processes drop a node's records, a run's end checks all its references
+ * again after each of these waits (ms): past the writes that other workers had under way
+ * (from their read of the row to their write, tens of ms on a loaded 2-core machine, and
+ * more now and then).
  */
-export const SETTLE_MS = 300
+export const SETTLE_WAITS: ReadonlyArray<number> = [300, 1000]
 
 /**
  * One node's memory of order references for one execution: `claim` records a reference
@@ -120,10 +122,8 @@ export const confirmRecorded = async (
 /** A claim of a reference, or a confirmation of one claimed before, waiting for a call. */
 interface Pending {
   readonly reference: string
-  /** A claim (record it, answer whether it was new), or the nth confirmation (1, 2, ...). */
-  readonly kind:
-    | { readonly claim: boolean; readonly again: boolean }
-    | { readonly round: number; readonly settled: boolean }
+  /** A claim (record it, answer whether it was new), or the nth check (1, 2, ...). */
+  readonly kind: { readonly claim: boolean; readonly again: boolean } | { readonly round: number }
   readonly resolve: (fresh: boolean) => void
   readonly reject: (reason: unknown) => void
 }
@@ -143,17 +143,16 @@ export const referenceMemory = (ctx: IExecuteFunctions, historySize: number): Re
   const key = nodeKey(ctx)
   const options = { mode: 'entries' as const, maxEntries: historySize }
   let pending: Array<Pending> = []
-  const checks = new Set<Promise<void>>()
-
   let scheduled = false
+  /** The checks under way, and every reference this run created a link for. */
+  const checks = new Set<Promise<void>>()
+  const created: Array<string> = []
 
-  /** Adds `entry` to the next call, and makes that call come (`call`) if none is due. */
-  const enqueue = (entry: Pending, call = true): void => {
-    pending.push(entry)
-    if (call && !scheduled) {
-      scheduled = true
-      void inTurn(key, flush)
-    }
+  /** Makes the next call come, if none is due for what is pending. */
+  const call = (): void => {
+    if (scheduled || pending.length === 0) return
+    scheduled = true
+    void inTurn(key, flush)
   }
 
   /** How many references this memory recorded; when each fresh one was (that count then). */
@@ -167,40 +166,49 @@ export const referenceMemory = (ctx: IExecuteFunctions, historySize: number): Re
   const mayBeForgotten = (reference: string): boolean =>
     recorded - (recordedAt.get(reference) ?? -Infinity) >= historySize / 2
 
+  const contended = (): boolean => Date.now() - (dropsSeen.get(key) ?? -Infinity) < CONTENDED_MS
+
+  /** Starts a check of `reference`: in the next call (`now`) or the next claim's. */
+  const check = (reference: string, now: boolean): void => {
+    const done = new Promise<boolean>((resolve, reject) => {
+      pending.push({ reference, kind: { round: 1 }, resolve, reject })
+    }).then(
+      // The link exists whatever the store says: a failed check is given up, not thrown.
+      () => undefined,
+      () => undefined,
+    )
+    checks.add(done)
+    void done.then(() => checks.delete(done))
+    if (now) call()
+  }
+
   const flush = async (): Promise<void> => {
     const batch = pending.filter((entry) => {
       if (!('round' in entry.kind) || !mayBeForgotten(entry.reference)) return true
-      recordedAt.delete(entry.reference)
       entry.resolve(true)
       return false
     })
     pending = []
     scheduled = false
     if (batch.length === 0) return
+    let dropped = false
     try {
       // n8n's helper answers "new" for every copy of a value given twice in one call.
       const unique = [...new Set(batch.map((p) => p.reference))]
       const checked = await recordProcessed(ctx, unique, options)
       const fresh = new Set(checked.new.map(String))
-      // A confirmation that comes back new was dropped by another process's write and is
-      // recorded again now: it is confirmed once more, and is no claim's to win. While
-      // other processes drop this node's records, one found still there is checked once
-      // more after `SETTLE_MS`, past the writes that other processes had under way.
-      const now = Date.now()
+      // A check that comes back new was dropped by another process's write and is
+      // recorded again now: it is checked once more, and is no claim's to win.
       for (const entry of batch)
         if ('round' in entry.kind) {
-          const { round, settled } = entry.kind
-          const dropped = fresh.delete(entry.reference)
-          if (dropped) dropsSeen.set(key, now)
-          const contended = now - (dropsSeen.get(key) ?? -Infinity) < CONTENDED_MS
-          if (round >= CONFIRM_ROUNDS || (!dropped && (settled || !contended))) {
-            recordedAt.delete(entry.reference)
-            entry.resolve(!dropped)
-          } else if (dropped) enqueue({ ...entry, kind: { round: round + 1, settled } })
-          else
-            void sleep(SETTLE_MS).then(() =>
-              enqueue({ ...entry, kind: { round: round + 1, settled: true } }),
-            )
+          const gone = fresh.delete(entry.reference)
+          if (gone) {
+            dropped = true
+            dropsSeen.set(key, Date.now())
+          }
+          if (gone && entry.kind.round < CONFIRM_ROUNDS)
+            pending.push({ ...entry, kind: { round: entry.kind.round + 1 } })
+          else entry.resolve(!gone)
         }
       for (const entry of batch)
         if (!('round' in entry.kind)) {
@@ -211,32 +219,36 @@ export const referenceMemory = (ctx: IExecuteFunctions, historySize: number): Re
     } catch (reason) {
       for (const entry of batch) entry.reject(reason)
     }
+    // Checks made again go in a call of their own; first checks wait for a claim's call.
+    if (dropped) call()
+  }
+
+  /** Waits until no check is pending or under way. */
+  const drain = async (): Promise<void> => {
+    call()
+    while (checks.size > 0) await Promise.all([...checks])
   }
 
   return {
     claim: (reference, again) =>
       new Promise<boolean>((resolve, reject) => {
-        enqueue({ reference, kind: { claim: true, again }, resolve, reject })
+        pending.push({ reference, kind: { claim: true, again }, resolve, reject })
+        call()
       }),
     confirm: (reference) => {
-      const check = new Promise<boolean>((resolve, reject) => {
-        // It waits for the next claim's call (no call of its own) or for `settle`.
-        enqueue({ reference, kind: { round: 1, settled: false }, resolve, reject }, false)
-      })
-      // The link exists whatever the store says: a failed check is given up, not thrown.
-      const done = check.then(
-        () => undefined,
-        () => undefined,
-      )
-      checks.add(done)
-      void done.then(() => checks.delete(done))
+      created.push(reference)
+      check(reference, false)
     },
+    // While other processes drop this node's records, every reference of the run is
+    // checked again after each wait, past the writes other workers had under way.
     settle: async () => {
-      if (pending.length > 0 && !scheduled) {
-        scheduled = true
-        void inTurn(key, flush)
+      await drain()
+      for (const wait of SETTLE_WAITS) {
+        if (!contended()) return
+        await sleep(wait)
+        for (const reference of created) check(reference, true)
+        await drain()
       }
-      while (checks.size > 0) await Promise.all([...checks])
     },
     release: (reference) =>
       inTurn(key, () => ctx.helpers.removeProcessed([reference], 'node', { mode: 'entries' })),
