@@ -287,9 +287,10 @@ describe(`n8n queue mode: main, ${String(WORKERS)} workers, a webhook processor,
 
     // The same orders again. Each worker reads n8n's de-duplication row, changes it and
     // writes it back with no lock, so a write can drop the other's records; the node
-    // records a reference again after its request (and once more 300 ms later while it
-    // sees drops). A record still dropped after that is linked again here: without the
-    // confirmation it was 270-367 of 1,000 (five runs), with it 0-5 (seven runs).
+    // checks each reference after its request and records a dropped one again, and while it
+    // sees drops checks the run's references again 300 ms and 1 s after the run's end. A
+    // record still dropped after that is linked again here: 270-367 of 1,000 before the
+    // checks (five runs), 0 with them (seven runs, one under the whole suite's load).
     const second = await round()
     await ended(onceWorkflow, 40)
     const again = [...second.values()].reduce((a, b) => a + b, 0)
