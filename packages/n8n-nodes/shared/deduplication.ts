@@ -7,8 +7,10 @@
  * memory and writes it back, with no lock: two calls at the same moment both see the old
  * row, both may pass the same value, and the second write drops the first's values. So
  * every call for one workflow and node goes through one queue in the process (`inTurn`).
- * Calls from other processes (queue mode's workers) are made again and confirmed
- * (`recordProcessed`), which narrows their window but cannot close it: see the README.
+ * Across processes (queue mode's workers) a failed call is made again (`recordProcessed`)
+ * and what a call recorded is checked and recorded again when another process's write
+ * dropped it (`confirmRecorded`, the checks of `referenceMemory`): that narrows the
+ * window, it cannot close it (see the README).
  */
 import { NodeOperationError, sleep } from 'n8n-workflow'
 import type { ICheckProcessedOptions, IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow'
@@ -106,8 +108,8 @@ export const recordProcessed = async (
 
 /**
  * Records `values` again while another process's write drops some of them (they come
- * back as new), at most `CONFIRM_ROUNDS` times; the number of rounds that found none
- * dropped is not known to be final: a write in flight elsewhere may still drop them.
+ * back as new), at most `CONFIRM_ROUNDS` times. A value found still there may yet be
+ * dropped by a write under way elsewhere.
  */
 export const confirmRecorded = async (
   ctx: IExecuteFunctions,
