@@ -17,7 +17,10 @@
  *    starts nothing and a genuine one runs its workflow once;
  * 6. payment links (One Link per Order Reference, n8n's database as its store): the same
  *    orders posted again, and 5 executions at once of overlapping orders, create each link
- *    once.
+ *    once;
+ * 7. secrets: after all of the above and a link run the service refuses, the user folder
+ *    and the log hold neither the client secret, the webhook secret nor any access token
+ *    the nodes sent (read at a recording proxy that is the credential's Base URL).
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
@@ -28,7 +31,10 @@ import * as E from 'fp-ts/lib/Either.js'
 import { OrderDetails, createClient } from '@paykit/core'
 import { signWebhook } from '@paykit/core/webhook'
 import { defaultCredentials, testCards } from '@paykit/testkit'
+import type { CountingProxy } from '../../../../scripts/lib/countingProxy.js'
+import { startCountingProxy } from '../../../../scripts/lib/countingProxy.js'
 import { publishWorkflow } from '../../../../scripts/n8n/batch.js'
+import { exampleCredentials } from '../../../../scripts/n8n/stack.js'
 import {
   WEBHOOK_SECRET,
   WORKFLOW_IDS,
@@ -47,6 +53,8 @@ const CVV = '8317'
 const YEAR = String(new Date().getUTCFullYear() + 3)
 
 let vault: { url: string; server: Server } | undefined
+/** The credential's Base URL: every request of the nodes, with its Authorization header. */
+let proxy: CountingProxy | undefined
 const UNSIGNED_WORKFLOW = 'paykitUnsignedEvents'
 const UNSIGNED_HOOK = '7d1e4c2a-9b3f-4e8a-a6c5-2f0b9d8e1c77'
 const ORDER_PAID = WORKFLOW_IDS['order-paid-read-back.json'] as string
@@ -241,6 +249,15 @@ const publish = (workflow: Record<string, unknown>) => publishWorkflow(stack, wo
 let baseline: { number: ReturnType<typeof occurrences>; cvv: ReturnType<typeof occurrences> }
 const NUMBER_PATTERN = new RegExp(CARD_NUMBER)
 const CVV_PATTERN = new RegExp(`(?<![0-9])${CVV}(?![0-9])`)
+/** The secrets the stack's credentials hold (n8n keeps them encrypted). */
+const STORED_SECRETS = exampleCredentials('').flatMap(({ data }) =>
+  Object.entries(data)
+    .filter(([field]) => /secret/i.test(field))
+    .map(([, value]) => value),
+)
+let secretsBaseline: ReadonlyArray<ReturnType<typeof occurrences>> = []
+/** A pattern for `text` as it is. */
+const literally = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
 let cardWorkflowId = ''
 let acceptOnceWorkflowId = ''
 let webhookCardWorkflowId = ''
@@ -251,8 +268,13 @@ beforeAll(async () => {
   stack = await startStack({
     publish: ['order-paid-read-back.json'],
     n8nLog: (line) => log.push(line),
+    serviceUrl: async (sandboxUrl) => {
+      proxy = await startCountingProxy(sandboxUrl, { record: true })
+      return proxy.url
+    },
   })
   baseline = { number: occurrences(NUMBER_PATTERN), cvv: occurrences(CVV_PATTERN) }
+  secretsBaseline = STORED_SECRETS.map((secret) => occurrences(literally(secret)))
   cardWorkflowId = await publish(cardWorkflow('paykitCardVault', 'paykit-card-vault', vault.url))
   webhookCardWorkflowId = await publish(cardWorkflow('paykitCardHook', 'paykit-card-hook'))
   acceptOnceWorkflowId = await publish(acceptOnceWorkflow)
@@ -273,6 +295,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop()
+  await proxy?.close()
   vault?.server.close()
 }, 60_000)
 
@@ -554,4 +577,43 @@ describe('payment links in a running n8n', () => {
     expect(created).toBe(20)
     expect(already).toBe(10 + 15 + 30)
   }, 180_000)
+})
+
+describe('secrets in a running n8n', () => {
+  it('after every run above and a link run the service refuses: no client secret, webhook secret or access token in the user folder or the log', async () => {
+    // A failing run of Create (the service refuses an unknown SKU: HTTP 400).
+    const before = (await executionsOfWorkflow(stack, linksOnceWorkflowId)).length
+    const refused = await fetch(`${stack.editorUrl}webhook/paykit-links-once`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        orders: [
+          { orderReference: 'secret-scan-1', lineItems: [{ sku: 'NO-SUCH-SKU', quantity: 1 }] },
+        ],
+      }),
+    })
+    expect(refused.status).toBe(200) // the Orders webhook answers when it receives
+    const executions = await finished(linksOnceWorkflowId, before + 1)
+    expect(executions[0]?.status).toBe('error')
+
+    const tokens = [
+      ...new Set(
+        (proxy?.seen() ?? [])
+          .map((r) => /^Bearer (.+)$/.exec(r.authorization ?? '')?.[1])
+          .filter((t): t is string => t !== undefined),
+      ),
+    ]
+    expect(tokens.length).toBeGreaterThan(0)
+    expect(STORED_SECRETS).toHaveLength(2)
+    await new Promise((r) => setTimeout(r, 2000)) // n8n's database and event logs catch up
+    STORED_SECRETS.forEach((secret, i) =>
+      expect(occurrences(literally(secret))).toEqual(secretsBaseline[i]),
+    )
+    for (const token of tokens)
+      expect(occurrences(literally(token))).toEqual({ files: [], log: [] })
+    const beforeRuns = secretsBaseline.reduce((n, b) => n + b.files.length + b.log.length, 0)
+    process.stderr.write(
+      `safety: ${String(tokens.length)} access tokens and ${String(STORED_SECRETS.length)} stored secrets searched in ${String(filesUnder(stack.userFolder).length)} files of the user folder and ${String(log.length)} log lines: found in none (before any run the stored secrets stood in ${String(beforeRuns)}: ${JSON.stringify(secretsBaseline.map((b) => [...b.files, ...b.log.map(() => 'a log line')]))})\n`,
+    )
+  }, 120_000)
 })
