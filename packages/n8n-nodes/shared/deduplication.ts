@@ -125,7 +125,7 @@ export const confirmRecorded = async (
 interface Pending {
   readonly reference: string
   /** A claim (record it, answer whether it was new), or the nth check (1, 2, ...). */
-  readonly kind: { readonly claim: boolean; readonly again: boolean } | { readonly round: number }
+  readonly kind: { readonly again: boolean } | { readonly round: number }
   readonly resolve: (fresh: boolean) => void
   readonly reject: (reason: unknown) => void
 }
@@ -170,8 +170,8 @@ export const referenceMemory = (ctx: IExecuteFunctions, historySize: number): Re
 
   const contended = (): boolean => Date.now() - (dropsSeen.get(key) ?? -Infinity) < CONTENDED_MS
 
-  /** Starts a check of `reference`: in the next call (`now`) or the next claim's. */
-  const check = (reference: string, now: boolean): void => {
+  /** Starts a check of `reference`: in a call of its own (`callNow`) or the next claim's. */
+  const check = (reference: string, callNow: boolean): void => {
     const done = new Promise<boolean>((resolve, reject) => {
       pending.push({ reference, kind: { round: 1 }, resolve, reject })
     }).then(
@@ -181,7 +181,7 @@ export const referenceMemory = (ctx: IExecuteFunctions, historySize: number): Re
     )
     checks.add(done)
     void done.then(() => checks.delete(done))
-    if (now) call()
+    if (callNow) call()
   }
 
   const flush = async (): Promise<void> => {
@@ -234,7 +234,7 @@ export const referenceMemory = (ctx: IExecuteFunctions, historySize: number): Re
   return {
     claim: (reference, again) =>
       new Promise<boolean>((resolve, reject) => {
-        pending.push({ reference, kind: { claim: true, again }, resolve, reject })
+        pending.push({ reference, kind: { again }, resolve, reject })
         call()
       }),
     confirm: (reference) => {
