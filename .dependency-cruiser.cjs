@@ -84,19 +84,20 @@ module.exports = {
       name: 'testkit-simulator-is-pure',
       severity: 'error',
       comment:
-        "The testkit's simulator (a pure function over its state, its data beside it) runs with no I/O and in a browser: it imports `@paykit/core/pure`, not the root with its fetch transport and timers, no Node built-in, and nothing of the testkit outside src/simulator/.",
+        "The testkit's simulator (a pure function over its state, its data beside it) runs with no I/O and in a browser: it imports `@paykit/core/pure`, not the root with its fetch transport and timers, no Node built-in (the rule below), and nothing of the testkit outside src/simulator/.",
       from: { path: '^packages/testkit/src/simulator/' },
       to: {
-        path: '^@paykit/core$|^packages/core/(src|dist)/index|^packages/testkit/|^node:',
+        path: '^@paykit/core$|^packages/core/(src|dist)/index|^packages/testkit/',
         pathNot: '^packages/testkit/src/simulator/',
       },
     },
     {
-      // dependency-cruiser resolves `node:stream` to the core module `stream`: the `^node:`
-      // above never matches, so built-ins are caught by their type.
-      name: 'testkit-simulator-imports-no-node-built-in',
+      // dependency-cruiser resolves `node:stream` to the core module `stream` (a path `^node:`
+      // sees only the prefix-only ones, `node:test`), so built-ins are caught by their type.
+      name: 'testkit-browser-code-imports-no-node-built-in',
       severity: 'error',
-      from: { path: '^packages/testkit/src/simulator/' },
+      comment: 'The simulator and `@paykit/testkit/msw` run in a browser: no Node built-in.',
+      from: { path: '^packages/testkit/src/(simulator|msw)/' },
       to: { dependencyTypes: ['core'] },
     },
     {
@@ -106,13 +107,6 @@ module.exports = {
         "`@paykit/testkit/msw` runs in a browser (MSW's setupWorker): no Node built-in, and of the testkit only the simulator and the service shell (no nock, no sandbox).",
       from: { path: '^packages/testkit/src/msw/' },
       to: { path: '^packages/testkit/src/(nock|sandbox|buyer|bin|n8n|vitest|engines)/|^nock$' },
-    },
-    {
-      name: 'testkit-msw-imports-no-node-built-in',
-      severity: 'error',
-      comment: '`@paykit/testkit/msw` runs in a browser: no Node built-in.',
-      from: { path: '^packages/testkit/src/msw/' },
-      to: { dependencyTypes: ['core'] },
     },
     {
       name: 'testkit-n8n-harness-stands-alone',
