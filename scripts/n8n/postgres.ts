@@ -52,7 +52,6 @@ const DATABASE = 'n8n'
 // constructors
 // -------------------------------------------------------------------------------------
 
-/** Creates the cluster in `dataDir` with the package (its initdb; the `postgres` user as root). */
 /** The `native` folder (bin, lib, share) of the package's binaries for this platform. */
 const packagedBinaries = (): string => {
   const fromRoot = createRequire(import.meta.url)
