@@ -161,16 +161,12 @@ const frameOf = (id: string, options: HeadlessAuthenticateOptions): Frame => {
 
 const decodedMessage =
   (frame: Frame) =>
-  (body: unknown): E.Either<PaykitError, FrameMessageOutput> =>
+  (body: unknown): E.Either<PaykitError, FrameMessage> =>
     pipe(
       validate(FrameMessage)(body),
-      E.bimap(
-        (errors) => decodeError(frame.operation, 200, errors),
-        (message) => FrameMessage.encode(message),
-      ),
+      E.mapLeft((errors) => decodeError(frame.operation, 200, errors)),
     )
 
-/** Records `result` as the frame's buttons do; the message the frame then posts. */
 /**
  * A message about the authentication as the frame shows it (`GET` as JSON; nothing is
  * recorded): PENDING, a success for another authentication, or the result recorded before.
@@ -180,7 +176,7 @@ const viewMessage = (
   url: string,
   id: string,
   kind: 'pending' | 'other' | 'recorded',
-): TE.TaskEither<PaykitError, FrameMessageOutput> =>
+): TE.TaskEither<PaykitError, FrameMessage> =>
   pipe(
     frame.call({ method: 'GET', url, headers: { accept: 'application/json' } }),
     TE.chainEitherK((body) => {
@@ -213,7 +209,7 @@ const record = (
   url: string,
   id: string,
   result: AuthenticationResult,
-): TE.TaskEither<PaykitError, FrameMessageOutput> =>
+): TE.TaskEither<PaykitError, FrameMessage> =>
   pipe(
     frame.call({
       method: 'POST',
@@ -292,13 +288,13 @@ export const headlessFrame =
     const frame = frameOf(id, options)
     const result = resultOf(ending)
     const first = firstOf(ending)
-    const post = (
-      messages: ReadonlyArray<FrameMessageOutput>,
-    ): ReadonlyArray<FrameMessageOutput> => {
+    /** Encodes the messages as posted (JSON) and posts each to the window. */
+    const post = (messages: ReadonlyArray<FrameMessage>): ReadonlyArray<FrameMessageOutput> => {
       const origin = new URL(url).origin
-      for (const data of messages)
+      const posted = messages.map((message) => FrameMessage.encode(message))
+      for (const data of posted)
         options.window?.dispatchEvent(new MessageEvent('message', { origin, data }))
-      return messages
+      return posted
     }
     if (result === undefined) return TE.right(post([]))
     return pipe(
@@ -372,18 +368,8 @@ export const authenticateHeadless = (
     const first = firstOf(ending)
     const n = yielded.get(id) ?? 0
     yielded.set(id, n + 1)
-    const message: TE.TaskEither<PaykitError, FrameMessageOutput> =
-      first !== undefined && n === 0
-        ? viewMessage(frame, url, id, first)
-        : record(frame, url, id, result)
-    return pipe(
-      message,
-      TE.chainEitherK((json) =>
-        pipe(
-          validate(FrameMessage)(json),
-          E.mapLeft((errors): PaykitError => decodeError(frame.operation, 200, errors)),
-        ),
-      ),
-    )
+    return first !== undefined && n === 0
+      ? viewMessage(frame, url, id, first)
+      : record(frame, url, id, result)
   }
 }
