@@ -6,14 +6,7 @@
  *
  * @since 0.1.0
  */
-import * as TE from 'fp-ts/lib/TaskEither.js'
-import {
-  fetchTransport,
-  type Authenticate,
-  type OrderStatus,
-  type Transport,
-  type TransportResponse,
-} from '@paykit/core'
+import { fetchTransport, type Authenticate, type OrderStatus, type Transport } from '@paykit/core'
 import { authenticateHeadless, type HeadlessEnding } from '../buyer/Authenticate.js'
 import { memoryPaymentService } from '../memory/memoryPaymentService.js'
 import { mockPaymentService } from '../nock/mockPaymentService.js'
@@ -259,30 +252,16 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
   const world = {
     threeDs: 'success' as ThreeDsEnding,
   }
-  // The access tokens the service issues are secrets too: read from the answers to POST /token.
-  const tokens: Array<string> = []
-  const transport: Transport = (request) =>
-    TE.map((response: TransportResponse) => {
-      if (response.status === 200 && /\/token$/.test(new URL(request.url).pathname))
-        try {
-          const issued: unknown = (JSON.parse(response.body) as { accessToken?: unknown })
-            .accessToken
-          if (typeof issued === 'string') tokens.push(issued)
-        } catch {
-          // not JSON (a spoilt answer): no token was handed out
-        }
-      return response
-    })(fake.transport(request))
   const authenticate: Authenticate = (url, id) =>
     authenticateHeadless(world.threeDs, {
-      transport,
+      transport: fake.transport,
       timeoutMs: fake.timeoutMs,
     })(url, id)
   const integration = options.integration({
     clientConfig: {
       baseUrl: fake.baseUrl,
       credentials: defaultCredentials,
-      transport,
+      transport: fake.transport,
       now: () => clock().getTime(),
       sleep: async () => undefined,
       timeoutMs: fake.timeoutMs,
@@ -300,6 +279,8 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
 
   // Which shop order each charge and link counts for, read from the state after each step.
   const chargeRefs: Array<string> = []
+  // The access tokens the service issued, secrets too (kept in its state a day past expiry).
+  const tokens = new Set<string>()
   const links = new Map<string, { reference: string; status: OrderStatus }>()
   let ordersSeen = 0
   let acting: string | undefined
@@ -310,6 +291,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
     id !== null && known.has(id) ? id : (acting ?? id ?? '?')
 
   const scan = (state: SimulatorState): void => {
+    for (const token of Object.keys(state.tokens)) tokens.add(token)
     for (let i = chargeRefs.length; i < state.charges.length; i++)
       chargeRefs.push(referenceOf(state.charges[i]?.orderId ?? null))
     for (let n = ordersSeen + 1; n <= state.counters.order; n++) {
@@ -359,7 +341,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
     service: serviceOrders(),
     view: integration.view(),
     log: [...integration.log(), ...thrown],
-    secrets: tokens.length === 0 ? secrets : [...secrets, ...tokens],
+    secrets: tokens.size === 0 ? secrets : [...secrets, ...tokens],
     quiet,
   })
 
