@@ -31,13 +31,14 @@ export interface SendOutcome {
 }
 
 /**
- * The integration under test: sends one input (a fresh HTTP mock per call, or a counter
- * reset per call) and says what happened. It must not throw for an invalid input.
+ * The integration under test: sends one input (a generated body, or with `map` its own
+ * input `A`; a fresh HTTP mock per call, or a counter reset per call) and says what
+ * happened. It must not throw for an invalid input.
  *
  * @category model
  * @since 0.1.0
  */
-export type Send = (input: unknown) => Promise<SendOutcome>
+export type Send<A = unknown> = (input: A) => Promise<SendOutcome>
 
 /**
  * How generated request bodies reach an integration whose input is its own domain type
@@ -63,7 +64,7 @@ export interface InputMapping<A> {
  * @since 0.1.0
  */
 export interface RefusesBeforeSendingOptions<A = unknown> {
-  readonly send: (input: A) => Promise<SendOutcome>
+  readonly send: Send<A>
   /** From a generated body to the integration's input (`undefined`: leave it out). */
   readonly map?: (body: unknown) => A | undefined
   /** Which broken fields the integration's input can hold (default: all). */
@@ -173,17 +174,11 @@ export const suiteInputs = <A>(
 ): { readonly valid: fc.Arbitrary<A>; readonly invalid: fc.Arbitrary<Invalid> } => {
   const invalid = options.invalid ?? invalidPaymentLinkRequest(options.arbitrary)
   const valid = options.valid ?? paymentLinkRequest(options.arbitrary)
-  const { map } = options
-  if (map === undefined)
-    return {
-      valid: valid as fc.Arbitrary<A>,
-      invalid:
-        options.covers === undefined
-          ? invalid
-          : invalid.filter((r) => options.covers?.(r.field) ?? true),
-    }
-  const mapping = options.covers === undefined ? { map } : { map, covers: options.covers }
-  return { valid: mapValid(valid, mapping), invalid: mapInvalid(invalid, mapping) }
+  const { map, covers } = options
+  const covered = covers === undefined ? invalid : invalid.filter((r) => covers(r.field))
+  return map === undefined
+    ? { valid: valid as fc.Arbitrary<A>, invalid: covered }
+    : { valid: mapValid(valid, { map }), invalid: mapInvalid(covered, { map }) }
 }
 
 // -------------------------------------------------------------------------------------
@@ -217,7 +212,7 @@ export const suiteInputs = <A>(
  * @since 0.1.0
  */
 export const refusesBeforeSending = <A = unknown>(
-  send: (input: A) => Promise<SendOutcome>,
+  send: Send<A>,
   invalid: fc.Arbitrary<Invalid> = invalidPaymentLinkRequest(),
 ): fc.IAsyncPropertyWithHooks<[Invalid]> =>
   fc.asyncProperty(invalid, async (record) => {
@@ -260,7 +255,7 @@ export const refusesBeforeSending = <A = unknown>(
  * @since 0.1.0
  */
 export const sendsValid = <A = unknown>(
-  send: (input: A) => Promise<SendOutcome>,
+  send: Send<A>,
   valid: fc.Arbitrary<A> = paymentLinkRequest() as fc.Arbitrary<A>,
 ): fc.IAsyncPropertyWithHooks<[A]> =>
   fc.asyncProperty(valid, async (input) => {
