@@ -13,11 +13,11 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { spawnSandbox } from '../packages/testkit/dist/sandbox/spawnSandbox.js'
+import { freePort } from '../scripts/lib/freePort.ts'
 import { API_KEY, CORES, ROOT, medians } from './support.mjs'
 
 const { values: flags } = parseArgs({
@@ -37,16 +37,6 @@ const require = createRequire(join(ROOT, 'package.json'))
 const PRISM = require.resolve('@stoplight/prism-cli/dist/index.js')
 const SANDBOX =
   process.env.SANDBOX_BIN ?? join(ROOT, 'packages', 'testkit', 'dist', 'bin', 'paykit-sandbox.js')
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
 
 /** Spawns `node args` (Prism); resolves once stdout matches `ready` (its first group: the URL). */
 const startServer = (args, ready, nodeArgs = []) =>

@@ -22,12 +22,16 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { spawnSandbox, type SandboxProcess } from '@paykit/testkit'
+import type * as FreePortModule from '../lib/freePort.js'
+
+// Node runs the .ts files as they are; the type-only import above is erased.
+const load = async <M>(file: string): Promise<M> =>
+  (await import(new URL(file, import.meta.url).href)) as M
 
 // -------------------------------------------------------------------------------------
 // constants
@@ -211,17 +215,8 @@ export const installPackage = (userFolder: string): string => {
 // processes
 // -------------------------------------------------------------------------------------
 
-/** A free TCP port on 127.0.0.1. */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
+/** A free TCP port on 127.0.0.1 (scripts/lib/freePort.ts, shared with prismProxy and bench). */
+export const { freePort } = await load<typeof FreePortModule>('../lib/freePort.ts')
 
 /** Stops a child started with `detached: true`: its whole process group, TERM then KILL. */
 export const stopGroup = async (

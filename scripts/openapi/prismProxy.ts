@@ -19,6 +19,12 @@ import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { parse } from 'yaml'
+import type * as FreePortModule from '../lib/freePort.js'
+
+// Node runs the .ts files as they are; the type-only import above is erased.
+const load = async <M>(file: string): Promise<M> =>
+  (await import(new URL(file, import.meta.url).href)) as M
+const { freePort } = await load<typeof FreePortModule>('../lib/freePort.ts')
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const PRISM = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js')
@@ -70,16 +76,6 @@ const operationsOf = (document: string): ReadonlyArray<{ method: string; path: R
     })),
   )
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((done, fail) => {
-    const server = createServer()
-    server.on('error', fail)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => done(port))
-    })
-  })
 
 /** Starts Prism on a free port; resolves once it listens. */
 const startPrism = async (
