@@ -8,7 +8,7 @@
  * server in its own process group, so that Ctrl-C in a terminal reaches n8n first and
  * Postgres only once n8n has stopped.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import {
   chmodSync,
   chownSync,
@@ -24,8 +24,13 @@ import { createRequire } from 'node:module'
 import { arch, platform, tmpdir, userInfo } from 'node:os'
 import { dirname, join } from 'node:path'
 import { createHash } from 'node:crypto'
-import { createInterface } from 'node:readline'
 import pg from 'pg'
+import type * as ReadyServerModule from './readyServer.js'
+
+// Node runs the .ts files as they are; the type-only import above is erased.
+const load = async <M>(file: string): Promise<M> =>
+  (await import(new URL(file, import.meta.url).href)) as M
+const { startReadyServer } = await load<typeof ReadyServerModule>('./readyServer.ts')
 
 // -------------------------------------------------------------------------------------
 // model
@@ -159,9 +164,10 @@ export const startPostgres = async (options: {
   chmodSync(dirname(dataDir), 0o755)
   const binaries = reachableBinaries()
   if (created) initialise(binaries, dataDir)
-  const child = spawn(
-    join(binaries, 'bin', 'postgres'),
-    [
+  const { child, ready, stop } = startReadyServer({
+    name: 'postgres',
+    command: join(binaries, 'bin', 'postgres'),
+    args: [
       '-D',
       dataDir,
       '-p',
@@ -172,27 +178,12 @@ export const startPostgres = async (options: {
       '-c',
       'unix_socket_directories=',
     ],
-    { ...runAs(), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-  )
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-    child.kill('SIGINT') // Postgres's fast shutdown
-    await exited
-  }
-  await new Promise<void>((resolve, reject) => {
-    const lines: Array<string> = []
-    child.once('error', reject)
-    child.once('exit', (code) =>
-      reject(new Error(`postgres exited (${String(code)}):\n${lines.join('\n')}`)),
-    )
-    for (const stream of [child.stdout, child.stderr])
-      createInterface({ input: stream }).on('line', (line) => {
-        lines.push(line)
-        options.log?.(line)
-        if (line.includes('database system is ready to accept connections')) resolve()
-      })
+    runAs: runAs(),
+    readyLine: 'database system is ready to accept connections',
+    stopSignal: 'SIGINT', // Postgres's fast shutdown
+    log: options.log,
   })
+  await ready
   const connect = (database: string) =>
     new pg.Client({
       host: '127.0.0.1',

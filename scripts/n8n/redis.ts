@@ -3,9 +3,14 @@
  * Debian's `redis-server` (scripts/run.sh installs it with apt when missing), nothing saved
  * to disk (the queue's jobs are also in Postgres as executions).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { createInterface } from 'node:readline'
+import type * as ReadyServerModule from './readyServer.js'
+
+// Node runs the .ts files as they are; the type-only import above is erased.
+const load = async <M>(file: string): Promise<M> =>
+  (await import(new URL(file, import.meta.url).href)) as M
+const { startReadyServer } = await load<typeof ReadyServerModule>('./readyServer.ts')
 
 // -------------------------------------------------------------------------------------
 // model
@@ -34,37 +39,30 @@ export const startRedis = (options: {
     return Promise.reject(
       new Error(`${REDIS_SERVER} is missing: apt-get install redis-server (scripts/run.sh does)`),
     )
-  const child = spawn(
-    REDIS_SERVER,
-    ['--port', String(options.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-  )
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-    child.kill('SIGTERM')
-    await exited
-  }
-  return new Promise((resolve, reject) => {
-    const lines: Array<string> = []
-    child.once('error', reject)
-    child.once('exit', (code) =>
-      reject(new Error(`redis-server exited (${String(code)}):\n${lines.join('\n')}`)),
-    )
-    for (const stream of [child.stdout, child.stderr])
-      createInterface({ input: stream }).on('line', (line) => {
-        lines.push(line)
-        options.log?.(line)
-        if (line.includes('Ready to accept connections'))
-          resolve({
-            port: options.port,
-            child,
-            n8nEnv: {
-              QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-              QUEUE_BULL_REDIS_PORT: String(options.port),
-            },
-            stop,
-          })
-      })
+  const { child, ready, stop } = startReadyServer({
+    name: 'redis-server',
+    command: REDIS_SERVER,
+    args: [
+      '--port',
+      String(options.port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ],
+    readyLine: 'Ready to accept connections',
+    stopSignal: 'SIGTERM',
+    log: options.log,
   })
+  return ready.then(() => ({
+    port: options.port,
+    child,
+    n8nEnv: {
+      QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+      QUEUE_BULL_REDIS_PORT: String(options.port),
+    },
+    stop,
+  }))
 }
