@@ -43,6 +43,7 @@ import {
   payOnCheckoutPage,
   startStack,
   type Stack,
+  sandboxRequests,
 } from './support.js'
 
 let stack: Stack
@@ -527,12 +528,7 @@ describe('unsigned order events confirmed with the service', () => {
 describe('payment links in a running n8n', () => {
   /** The links the sandbox created (200 to POST /paymentlink/checkout), by order reference. */
   const linksByReference = async (): Promise<Map<string, number>> => {
-    const log = (await (await fetch(`${stack.sandboxUrl}/__sandbox/requests`)).json()) as Array<{
-      method: string
-      path: string
-      status?: number
-      body: string
-    }>
+    const log = await sandboxRequests(stack)
     const counts = new Map<string, number>()
     for (const r of log) {
       if (r.method !== 'POST' || r.path !== '/paymentlink/checkout' || r.status !== 200) continue

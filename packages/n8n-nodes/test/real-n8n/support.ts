@@ -20,6 +20,13 @@ export {
 export { launchChromium } from '../../../../scripts/lib/chromium.js'
 export { payOnCheckoutPage } from '@paykit/testkit'
 import { N8N_DIR, type Stack } from '../../../../scripts/n8n/stack.js'
+import type { LoggedRequest } from '@paykit/testkit'
+
+/** The sandbox's request log, oldest first (as long as its `--request-log-size`). */
+export const sandboxRequests = async (
+  stack: Pick<Stack, 'sandboxUrl'>,
+): Promise<ReadonlyArray<LoggedRequest>> =>
+  (await (await fetch(`${stack.sandboxUrl}/__sandbox/requests`)).json()) as Array<LoggedRequest>
 
 /** Where this package's screenshots go (referenced from its README). */
 export const DOCS_DIR = fileURLToPath(new URL('../../docs/', import.meta.url))

@@ -85,7 +85,7 @@ describe("One Link per Order Reference over a store that reads and writes back a
     )
   })
 
-  it("another process inserts the node's row first: the record is made again, and the run goes on", async () => {
+  it("another process inserts the node's row first: the store call is made again, the run goes on and each order gets one link", async () => {
     const tag = randomUUID().slice(0, 8)
     const references = Array.from({ length: 10 }, (_, i) => `clash-${tag}-${i}`)
     otherProcess.set(`wf-clash-${tag}`, { insertsFirst: true, dropsWrites: 0 })
