@@ -1,8 +1,9 @@
 /**
- * `@paykit/testkit/msw`: the simulator as MSW 2 request handlers, for `setupServer` (Node)
+ * `@paykit/testkit/msw`: the simulator as MSW request handlers, for `setupServer` (Node)
  * and `setupWorker` (a browser, through MSW's service worker). msw is an optional peer
- * dependency; this entry imports no Node built-in, so a browser bundle takes it whole, with
- * the test credentials and cards (the root `@paykit/testkit` is Node-only).
+ * dependency, MSW 2 or 3 (`^2.0.0 || ^3.0.0`); this entry imports no Node built-in, so a
+ * browser bundle takes it whole, with the test credentials and cards (the root
+ * `@paykit/testkit` is Node-only).
  *
  * @module @paykit/testkit/msw
  * @since 0.1.0

@@ -1,5 +1,5 @@
 /**
- * The simulator behind MSW 2: request handlers for every path and method under one base
+ * The simulator behind MSW (2 or 3): request handlers for every path and method under one base
  * URL (the API and the hosted 3DS and checkout pages), for `setupServer` in Node and
  * `setupWorker` in a browser, and webhook delivery to a handler as on the nock mock. No
  * Node built-in: the same module runs in both (a signed delivery takes its signer from the
@@ -94,8 +94,9 @@ export const MSW_HANG_MS = 10 * 60 * 1000
 
 /**
  * The page a browser test's web server answers for a navigation to a hosted page (the 3DS
- * frame, the checkout) under `baseUrl` on its own origin. MSW's service worker lets every
- * navigation through to the network, so it never reaches the handlers; this shell, loaded
+ * frame, the checkout) under `baseUrl` on its own origin, for MSW 2. MSW 2's service worker
+ * lets every navigation through to the network, so it never reaches the handlers (MSW 3's
+ * worker hands navigations to the handlers: the server never sees them); this shell, loaded
  * in the navigated window (within the worker's scope, so the worker controls it), fetches
  * its own address through the worker and writes the answer in, and sends each form of the
  * page the same way (a form POST is a navigation too). The frame's message then comes from

@@ -4,8 +4,9 @@
  *
  * @since 0.1.0
  */
+import { createRequire } from 'node:module'
 import { Readable } from 'node:stream'
-import nock from 'nock'
+import type Nock from 'nock'
 import { truncatedPart } from '../service/Faults.js'
 import { makeLiveService, type LiveServiceOptions } from '../service/LiveService.js'
 import { logEntry, type LoggedRequest } from '../service/RequestLog.js'
@@ -218,6 +219,14 @@ export const unmatchedProblem = (
     `${method} ${path} is outside it. Point the client's baseUrl at ${baseUrl}.`,
 })
 
+/**
+ * nock, loaded on the first mock: nock takes over `fetch` and `http` as it loads, and MSW 3
+ * then refuses to start (`Failed to replace a global value at "fetch"`), so importing
+ * `@paykit/testkit` must not load it. `require(esm)`: the testkit's Node floor has it.
+ */
+const loadNock = (): typeof Nock =>
+  (createRequire(import.meta.url)('nock') as { readonly default: typeof Nock }).default
+
 // -------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------
@@ -319,6 +328,7 @@ export const mockPaymentService = (options: MockPaymentServiceOptions): PaymentS
     }
   }
 
+  const nock = loadNock()
   const scope = nock(base.origin).persist()
   const interceptors = METHODS.map((method) => {
     const interceptor = scope.intercept((path: string) => isUnder(prefix, path), method)

@@ -4,7 +4,6 @@
  * sandbox (real HTTP on 127.0.0.1).
  */
 import { setupServer } from 'msw/node'
-import nock from 'nock'
 import { paykitHandlers } from '../../src/msw/paykitHandlers.js'
 import { mockPaymentService } from '../../src/nock/mockPaymentService.js'
 import { startSandbox } from '../../src/sandbox/startSandbox.js'
@@ -16,6 +15,8 @@ export const nockFake = async (): Promise<Fake> => {
     ...mock,
     close: async () => {
       mock.restore()
+      // Loaded here, as the mock loads it: MSW 3 cannot start once nock is loaded.
+      const { default: nock } = await import('nock')
       nock.enableNetConnect()
     },
   }
