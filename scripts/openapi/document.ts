@@ -45,6 +45,10 @@ import {
   WebhookEvent,
   WebhookEventType,
 } from '@paykit/core'
+import { CHARGE_FAILURE_CODES } from '@paykit/testkit'
+// Internal to the core (not an entry of the package), read from the same built modules as
+// the codecs that use it (./schema.ts reads its hints the same way).
+import { HttpUrl } from '../../packages/core/dist/internal/codec.js'
 import { EXAMPLE_BASE_URL, EXAMPLE_TIME, type Examples, runExamples } from './examples.js'
 import { type Components, type Decoder, type Schema, schemaOf } from './schema.js'
 
@@ -53,11 +57,40 @@ import { type Components, type Decoder, type Schema, schemaOf } from './schema.j
 // -------------------------------------------------------------------------------------
 
 /**
+ * Why a charge FAILED, by the code the sandbox sends (`CHARGE_FAILURE_CODES` of the testkit:
+ * its simulator's codes; FRAUD_PREVENT is the spec's sample).
+ */
+const FAILURE_CODE_MEANINGS: Readonly<Record<string, string>> = {
+  FRAUD_PREVENT: 'the charge is under review (spec 7.1)',
+  CARD_DECLINED: 'the card was declined',
+  AUTHENTICATION_FAILED:
+    'the authenticationId cannot complete this charge: unknown, made for another order, card or amount, or its 3DS did not succeed',
+  DUPLICATE_ORDER:
+    'the order already has a charge that succeeded, so repeating a charge whose answer was lost is safe',
+}
+
+const failureCodes = (): string => {
+  const documented = Object.keys(FAILURE_CODE_MEANINGS)
+  if (documented.join() !== CHARGE_FAILURE_CODES.join())
+    throw new Error(`charge failure codes: documented ${documented}, sent ${CHARGE_FAILURE_CODES}`)
+  return documented.map((code) => `${code}, ${FAILURE_CODE_MEANINGS[code]}`).join('; ')
+}
+
+/** A problem's `detail`: a member the service sends that the codecs tolerate without reading. */
+const DETAIL: Schema = {
+  type: 'string',
+  description: "A sentence for people about the problem (spec 7.2's RFC 7807 member).",
+}
+
+/** What a component says beyond its codec: members added, or keywords on a member. */
+type Members = Readonly<Record<string, Schema>>
+
+/**
  * The codecs written as components, with what their schema cannot say. The payment-method
  * request is the codec at a fixed date: its structure is the same at any date, and the
  * expiry rule is in its description.
  */
-const COMPONENTS: ReadonlyArray<readonly [string, Decoder, string?]> = [
+const COMPONENTS: ReadonlyArray<readonly [string, Decoder, string?, Members?]> = [
   ['TokenRequest', TokenRequest, 'Body of POST /token (spec 4.1).'],
   ['AccessToken', AccessToken, 'Answer of POST /token (spec 2.1).'],
   [
@@ -70,7 +103,7 @@ const COMPONENTS: ReadonlyArray<readonly [string, Decoder, string?]> = [
   [
     'ChargeRequest',
     ChargeRequest,
-    `Body of POST /charges (spec 2.4). Unknown fields are stripped. Rule no schema says: billingInfo is required when the card issuer country (bin.countryCode of the payment method cardId names) is ${BILLING_INFO_COUNTRIES.join(' or ')}; null reads as absent. The request that completes a 3DS flow carries the same order and cardId and the authenticationId of the frame message.`,
+    `Body of POST /charges (spec 2.4). Unknown fields are stripped. Rules no schema says: cardId is the id of a payment method of POST /paymentmethods (another is a 400 naming cardId); billingInfo is required when the card issuer country (bin.countryCode of the payment method cardId names) is ${BILLING_INFO_COUNTRIES.join(' or ')}; null reads as absent. The request that completes a 3DS flow carries the same order and cardId and the authenticationId of the frame message.`,
   ],
   ['ChargeOrderRequest', ChargeOrderRequest],
   ['BillingInfo', BillingInfo],
@@ -82,7 +115,17 @@ const COMPONENTS: ReadonlyArray<readonly [string, Decoder, string?]> = [
   ['ChargeFailed', ChargeFailed],
   ['ChargeSucceeded', ChargeSucceeded],
   ['ChargeAuthenticationRequired', ChargeAuthenticationRequired],
-  ['ChargeError', ChargeError],
+  [
+    'ChargeError',
+    ChargeError,
+    'Why a charge FAILED (spec 2.5 error, 7.1).',
+    {
+      code: {
+        description: `The codes the sandbox sends: ${failureCodes()}. The service may send others: read any code as a failure of this charge.`,
+        examples: CHARGE_FAILURE_CODES,
+      },
+    },
+  ],
   ['ChargeAuthentication', ChargeAuthentication],
   ['ChargeOrder', ChargeOrder],
   [
@@ -99,6 +142,11 @@ const COMPONENTS: ReadonlyArray<readonly [string, Decoder, string?]> = [
   ['ProductLineItem', ProductLineItem],
   ['Product', Product],
   ['Metadata', Metadata],
+  [
+    'HttpUrl',
+    HttpUrl,
+    "An absolute http(s) URL as the WHATWG URL parser reads it (what browsers and Node's URL do): the pattern is its form. Rule no schema says: the host is one the parser's IDNA, IPv4 or IPv6 reading accepts (http://1.2.3.256 fits the pattern and is refused).",
+  ],
   ['PaymentLinkResponse', PaymentLinkResponse, 'Answer of POST /paymentlink/checkout (spec 2.7).'],
   [
     'OrderDetails',
@@ -121,8 +169,9 @@ const COMPONENTS: ReadonlyArray<readonly [string, Decoder, string?]> = [
     'ValidationProblem',
     ValidationProblem,
     "400 (spec 7.2): errors maps each broken field's path (card.number, lineItems[2].product.price) to its messages.",
+    { detail: DETAIL },
   ],
-  ['ServerProblem', ServerProblem, '500 (spec 7.2): no errors member.'],
+  ['ServerProblem', ServerProblem, '500 (spec 7.2): no errors member.', { detail: DETAIL }],
   [
     'FrameMessage',
     FrameMessage,
@@ -138,17 +187,33 @@ const COMPONENTS: ReadonlyArray<readonly [string, Decoder, string?]> = [
   ['WebhookEventType', WebhookEventType],
 ]
 
+/** `schema` with `members` merged into its properties (a member's keywords over its own). */
+const withMembers = (name: string, schema: Schema, members?: Members): Schema => {
+  if (members === undefined) return schema
+  const properties = schema['properties'] as Readonly<Record<string, Schema>> | undefined
+  if (properties === undefined) throw new Error(`${name}: no properties to add members to`)
+  return {
+    ...schema,
+    properties: Object.fromEntries([
+      ...Object.entries(properties).map(([key, member]) => [key, { ...member, ...members[key] }]),
+      ...Object.entries(members).filter(([key]) => !(key in properties)),
+    ]),
+  }
+}
+
 const componentNames: Components = new Map(COMPONENTS.map(([name, codec]) => [codec, name]))
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
 
 const schemas = (examples: Examples): Record<string, Schema> =>
   Object.fromEntries(
-    COMPONENTS.map(([name, codec, description]) => {
-      const schema = schemaOf(codec, componentNames)
+    COMPONENTS.map(([name, codec, description, members]) => {
+      const schema = withMembers(name, schemaOf(codec, componentNames), members)
       // The frame message travels by postMessage, not HTTP: its example sits in its schema.
       const example = name === 'FrameMessage' ? { examples: [examples.frameMessage] } : {}
-      return [name, description === undefined ? schema : { description, ...schema, ...example }]
+      // The component's description says more than the rule's own (HttpUrl's).
+      const { description: _rule, ...rest } = schema
+      return [name, description === undefined ? schema : { description, ...rest, ...example }]
     }),
   )
 
@@ -199,6 +264,8 @@ interface Operation {
   /** The body's schema and example exchanges; a body also brings 400, 413 and 415. */
   readonly request?: readonly [schema: string, examples: ReadonlyArray<string>]
   readonly badRequest?: ReadonlyArray<string>
+  /** Why the 400 comes, when more than a broken rule of the body can bring it. */
+  readonly badRequestDescription?: string
   readonly ok: readonly [description: string, schema: string, examples: ReadonlyArray<string>]
   readonly unauthorized: ReadonlyArray<string>
   readonly notFound?: ReadonlyArray<string>
@@ -236,7 +303,8 @@ const operation = (examples: Examples, o: Operation): object => {
         ? {}
         : {
             '400': answer(
-              'The body breaks a rule or is not JSON: errors names each field.',
+              o.badRequestDescription ??
+                'The body breaks a rule or is not JSON: errors names each field.',
               'ValidationProblem',
               examplesOf(x, 'response', o.badRequest ?? []),
             ),
@@ -307,13 +375,18 @@ const paths = (examples: Examples): object => ({
         'ChargeRequest',
         ['chargeSucceeded', 'chargeWithBillingInfo', 'chargeAfterAuthentication'],
       ],
-      badRequest: ['chargeRefused'],
+      badRequest: ['chargeRefused', 'chargeUnknownCard'],
+      badRequestDescription:
+        'The body breaks a rule or is not JSON, or cardId is the id of no payment method (errors.cardId): errors names each field.',
       ok: [
-        'The charge: FAILED, SUCCEEDED or AUTHENTICATION_REQUIRED.',
+        'The charge: FAILED (error.code says why: ChargeError), SUCCEEDED or AUTHENTICATION_REQUIRED.',
         'ChargeResponse',
         [
           'chargeSucceeded',
           'chargeFailed',
+          'chargeDeclined',
+          'chargeDuplicateOrder',
+          'chargeAuthenticationFailed',
           'chargeAuthenticationRequired',
           'chargeAfterAuthentication',
         ],

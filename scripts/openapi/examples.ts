@@ -99,6 +99,7 @@ export const runExamples = (): Examples => {
   const usaCardId = card('paymentMethodUsa', testCards.successUsa.number)
   const threeDsCardId = card('paymentMethod3ds', testCards.authentication.number)
   const fraudCardId = card('paymentMethodFraud', testCards.fraudPrevent.number)
+  const declinedCardId = card('paymentMethodDeclined', testCards.declined.number)
   send(
     'paymentMethodRefused',
     'POST',
@@ -192,6 +193,35 @@ export const runExamples = (): Examples => {
     cardId,
     authenticationId: null,
   })
+  // The other failure codes, and a cardId that names no payment method.
+  send(
+    'chargeDeclined',
+    'POST',
+    '/charges',
+    { order: order('ord-1007', 17), cardId: declinedCardId, authenticationId: null },
+    accessToken,
+  )
+  send(
+    'chargeDuplicateOrder',
+    'POST',
+    '/charges',
+    { order: order('ord-1001', 17), cardId, authenticationId: null },
+    accessToken,
+  )
+  send(
+    'chargeAuthenticationFailed',
+    'POST',
+    '/charges',
+    { order: order('ord-1008', 17), cardId: threeDsCardId, authenticationId },
+    accessToken,
+  )
+  send(
+    'chargeUnknownCard',
+    'POST',
+    '/charges',
+    { order: order('ord-1009', 17), cardId: 'pm_unknown', authenticationId: null },
+    accessToken,
+  )
 
   const link = send(
     'paymentLinkFromAmount',

@@ -98,11 +98,15 @@ const objectOf = (
   for (const [key, codec] of Object.entries(props)) {
     const absent = optional(codec)
     const schema = walk(codec)
-    // A default is what the codec decodes an absent member as, written back as JSON.
+    // A default is what the codec decodes an absent member as, written back as JSON. An
+    // optional member that takes null (orderDescription) reads absent as null, the spec's
+    // default.
     properties[key] =
       all && E.isRight(absent) && absent.right !== undefined
         ? { ...schema, default: (codec as Decoder & Encoder).encode(absent.right) }
-        : schema
+        : !all && E.isRight(codec.decode(null))
+          ? { ...schema, default: null }
+          : schema
     if (all && E.isLeft(absent)) required.push(key)
   }
   return {
@@ -132,11 +136,32 @@ const mergeObjects = (schemas: ReadonlyArray<Schema>): Schema => {
     properties,
     ...(required.length > 0 ? { required } : {}),
   }
-  // One rule over the record (at least one of two keys) sits beside its members.
   const [only] = rest
+  // "At least one of these keys" (amount or lineItems) becomes one whole record per key, that
+  // key required: a bare `anyOf: [{ required: [amount] }, ...]` beside the members is the
+  // same to a validator, but code generators type each bare branch as unknown, and the
+  // union of the record with unknown is unknown.
+  const alternatives = only === undefined ? undefined : requiredAlternatives(only)
+  if (rest.length === 1 && alternatives !== undefined)
+    return {
+      anyOf: alternatives.map((keys) => ({ ...merged, required: [...required, ...keys] })),
+    }
+  // Any other rule over the record sits beside its members.
   if (rest.length === 1 && only !== undefined && Object.keys(only).every((k) => !(k in merged)))
     return { ...merged, ...only }
   return rest.length === 0 ? merged : { ...merged, allOf: rest }
+}
+
+/** The key lists of `{ anyOf: [{ required: [...] }, ...] }` (and nothing else), if it is that. */
+const requiredAlternatives = (s: Schema): ReadonlyArray<ReadonlyArray<string>> | undefined => {
+  const branches = s['anyOf']
+  if (Object.keys(s).length !== 1 || !Array.isArray(branches)) return undefined
+  const keys = branches.map((b: Schema) =>
+    Object.keys(b).length === 1 && Array.isArray(b['required'])
+      ? (b['required'] as ReadonlyArray<string>)
+      : undefined,
+  )
+  return keys.every((k) => k !== undefined) ? keys : undefined
 }
 
 const NULL: Schema = { type: 'null' }
@@ -201,8 +226,11 @@ export const schemaOf = (codec: Decoder, components: Components): Schema => {
         return {}
       case 'UnknownRecordType':
         return { type: 'object' }
-      case 'LiteralType':
-        return { type: typeof c.value, enum: [c.value] }
+      case 'LiteralType': // a whole number is an integer (a problem's status 400)
+        return {
+          type: Number.isInteger(c.value) ? 'integer' : typeof c.value,
+          enum: [c.value],
+        }
       case 'KeyofType':
         return { type: 'string', enum: Object.keys(c.keys ?? {}) }
       case 'InterfaceType':

@@ -244,13 +244,45 @@ const parsesAsHttpUrl = (s: string): boolean => {
   }
 }
 
+// The pieces of HTTP_URL_FORM, RegExp source that reads the same with and without the `u`
+// flag (JSON Schema validators compile patterns with it). The parser removes every tab and
+// newline first, so a run of them may come before any character (`tabbed`); each run
+// belongs to one place, so that a long input that fails does not backtrack for long.
+const TABS = String.raw`[\t\n\r]*`
+const tabbed = (source: string): string => `${TABS}${source}`
+const HOST_CHAR = String.raw`[^\u0000-\u0020#/:<>?@[\\\]^|\u007F]`
+const IPV6_CHAR = '[0-9A-Fa-f:.]'
+const digits = (n: string): string => `(?:${tabbed(String.raw`\d`)}){${n}}`
+const PORT_1_TO_65535 = [
+  `[1-9]${digits('0,3')}`,
+  `[1-5]${digits('4')}`,
+  `6${tabbed('[0-4]')}${digits('3')}`,
+  `6${tabbed('5')}${tabbed('[0-4]')}${digits('2')}`,
+  `6${tabbed('5')}${tabbed('5')}${tabbed('[0-2]')}${digits('1')}`,
+  `6${tabbed('5')}${tabbed('5')}${tabbed('3')}${tabbed('[0-5]')}`,
+].join('|')
+
 /**
- * What every http(s) URL starts with, as the WHATWG parser reads it (leading spaces and
- * controls dropped, the scheme in any case, the slashes optional): the part of `HttpUrl`
- * that a pattern can say.
+ * The form of every http(s) URL the WHATWG parser accepts, as one pattern: the part of
+ * `HttpUrl` that a JSON Schema can say. Leading and trailing spaces and controls (which
+ * the parser drops), tabs and newlines anywhere, the scheme in any case, any run of `/` or
+ * `\`, an optional `user:password@`, a host that is not empty and holds no space, control
+ * or `#/:<>?@[\]^|` (or `[` IPv6 characters `]`), a port below 65536, and anything after
+ * the first `/`, `\`, `?` or `#`: so `http://` and `http://exa mple.com/` fail it. It lets
+ * through a host the parser's IDNA, IPv4 or IPv6 reading refuses (`http://1.2.3.256`).
  */
-// eslint-disable-next-line no-control-regex -- the controls the URL parser drops
-export const HTTP_URL_START = /^[\u0000-\u0020]*[Hh][Tt][Tt][Pp][Ss]?:/
+export const HTTP_URL_FORM = new RegExp(
+  [
+    String.raw`^[\u0000-\u0020]*`,
+    `[Hh]${tabbed('[Tt]')}${tabbed('[Tt]')}${tabbed('[Pp]')}(?:${tabbed('[Ss]')})?${tabbed(':')}`,
+    `(?:${tabbed(String.raw`[/\\]`)})*`,
+    `(?:${TABS}(?:${String.raw`[^/?#\\\t\n\r][^/?#\\]*`})?@)?`,
+    `${TABS}(?:${String.raw`\[`}${tabbed(IPV6_CHAR)}(?:${tabbed(IPV6_CHAR)})*${tabbed(String.raw`\]`)}`,
+    `|${HOST_CHAR}(?:${tabbed(HOST_CHAR)})*)`,
+    `(?:${tabbed(':')}(?:${tabbed('0')})*(?:${TABS}(?:${PORT_1_TO_65535}))?)?`,
+    `(?:${tabbed(String.raw`[/?#\\]`)}${String.raw`[\s\S]*`}|${String.raw`[\u0000-\u0020]*`})$`,
+  ].join(''),
+)
 
 /** An absolute http or https URL. */
 export const HttpUrl = hinted(
@@ -261,7 +293,7 @@ export const HttpUrl = hinted(
     { code: 'url' },
     'HttpUrl',
   ),
-  { pattern: HTTP_URL_START },
+  { pattern: HTTP_URL_FORM },
 )
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}Z$/
