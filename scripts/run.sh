@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's two commands: `npm start` (install, build, run the demo end to end)
 # and `npm test` (install, lint, format check, type check, build, every test); and
-# `npm run sandbox -- [options]` (paykit-sandbox on the project's Node, built first if needed).
+# `npm run sandbox -- [options]` (paykit-sandbox on the project's Node, built first if needed);
+# and `npm run n8n -- [options]` (scripts/n8n.sh: installed and built first if needed).
 #
 # The tools' own output goes to .tools/logs/<step>.log and is printed when a step fails
 # (`npm test` prints the checks' output as each finishes); between them come lines of
@@ -125,6 +126,26 @@ checks() {
   return "$status"
 }
 
+# `npm run n8n [-- options]` (scripts/n8n.sh): scripts/n8n/start.ts imports the testkit and
+# pg, so on a fresh clone the dependencies are installed and the workspace built before Node
+# loads it; n8n installs meanwhile, in the background.
+if [ "$mode" = n8n ]; then
+  start_n8n_install
+  if [ ! -d node_modules ] || [ ! -f packages/testkit/dist/bin/paykit-sandbox.js ] ||
+    [ ! -f packages/n8n-nodes/dist/nodes/Paykit/Paykit.node.js ]; then
+    install_dependencies
+    build
+  fi
+  case " $* " in *" --queue "*) ensure_redis ;; esac
+  if [ -n "$n8n_pid" ]; then
+    ! kill -0 "$n8n_pid" 2>/dev/null || say "waiting for n8n's install to end"
+    wait "$n8n_pid" || true
+  fi
+  # Installed by now, or its failure printed again.
+  bash scripts/n8n/install.sh >/dev/null
+  exec node scripts/n8n/start.ts "$@"
+fi
+
 case "$mode" in
   main)
     install_dependencies
@@ -165,5 +186,5 @@ case "$mode" in
     fi
     exit "$status"
     ;;
-  *) echo "usage: scripts/run.sh main|test|sandbox [options]" >&2; exit 2 ;;
+  *) echo "usage: scripts/run.sh main|test|sandbox|n8n [options]" >&2; exit 2 ;;
 esac

@@ -44,14 +44,30 @@ export interface Postgres {
   readonly created: boolean
   /** n8n's settings for this database (`DB_TYPE=postgresdb`, `DB_POSTGRESDB_*`). */
   readonly n8nEnv: Readonly<Record<string, string>>
-  /** A client of n8n's database (connect it, end it). */
-  readonly client: () => pg.Client
+  /** A client of n8n's database, or of another on this server (connect it, end it). */
+  readonly client: (database?: string) => pg.Client
   readonly stop: () => Promise<void>
 }
 
 const USER = 'postgres'
 const PASSWORD = 'paykit-n8n'
 const DATABASE = 'n8n'
+
+/** The login of n8n's database (on 127.0.0.1, at the port the stack was given). */
+export const LOGIN = { user: USER, password: PASSWORD, database: DATABASE } as const
+
+/** n8n's settings for the database `database` of the server on `port`. */
+export const databaseEnv = (
+  port: number,
+  database: string = DATABASE,
+): Readonly<Record<string, string>> => ({
+  DB_TYPE: 'postgresdb',
+  DB_POSTGRESDB_HOST: '127.0.0.1',
+  DB_POSTGRESDB_PORT: String(port),
+  DB_POSTGRESDB_DATABASE: database,
+  DB_POSTGRESDB_USER: USER,
+  DB_POSTGRESDB_PASSWORD: PASSWORD,
+})
 
 // -------------------------------------------------------------------------------------
 // constructors
@@ -202,15 +218,8 @@ export const startPostgres = async (options: {
     port: options.port,
     pid: child.pid,
     created,
-    n8nEnv: {
-      DB_TYPE: 'postgresdb',
-      DB_POSTGRESDB_HOST: '127.0.0.1',
-      DB_POSTGRESDB_PORT: String(options.port),
-      DB_POSTGRESDB_DATABASE: DATABASE,
-      DB_POSTGRESDB_USER: USER,
-      DB_POSTGRESDB_PASSWORD: PASSWORD,
-    },
-    client: () => connect(DATABASE),
+    n8nEnv: databaseEnv(options.port),
+    client: (database = DATABASE) => connect(database),
     stop,
   }
 }

@@ -18,7 +18,7 @@ import type * as RedisModule from './redis.js'
 // Node runs the .ts files as they are; the type-only imports above are erased.
 const load = async <M>(file: string): Promise<M> =>
   (await import(new URL(file, import.meta.url).href)) as M
-const { freePort, startStack } = await load<typeof StackModule>('./stack.ts')
+const { freePort, openLogFile, startStack } = await load<typeof StackModule>('./stack.ts')
 const { startPostgres } = await load<typeof PostgresModule>('./postgres.ts')
 const { startRedis } = await load<typeof RedisModule>('./redis.ts')
 
@@ -31,6 +31,8 @@ export interface QueueStackOptions extends Omit<StackOptions, 'env' | 'firstStar
   readonly workers?: number
   /** Executions each worker runs at once (`--concurrency`, default 5). */
   readonly concurrency?: number
+  /** Postgres's port (default a free one). */
+  readonly postgresPort?: number
 }
 
 export interface QueueStack extends Stack {
@@ -43,7 +45,7 @@ export interface QueueStack extends Stack {
 }
 
 /** A fixed key: every process of the stack decrypts the credentials the others wrote. */
-const ENCRYPTION_KEY = 'paykit-n8n-queue-mode-local-key'
+export const ENCRYPTION_KEY = 'paykit-n8n-queue-mode-local-key'
 
 // -------------------------------------------------------------------------------------
 // constructors
@@ -52,7 +54,8 @@ const ENCRYPTION_KEY = 'paykit-n8n-queue-mode-local-key'
 /**
  * Starts Postgres and Redis, then the stack of `startStack` in queue mode with its workers
  * and webhook processor. Its `stop` stops the n8n processes first, then Redis and Postgres.
- * Postgres keeps its data in `<userFolder>/postgres`.
+ * Postgres keeps its data in `<userFolder>/postgres`; its output and Redis's go to
+ * `<userFolder>/logs/postgres.log` and `redis.log`.
  */
 export const startQueueStack = async (options: QueueStackOptions = {}): Promise<QueueStack> => {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
@@ -62,15 +65,24 @@ export const startQueueStack = async (options: QueueStackOptions = {}): Promise<
   const userFolder = options.userFolder ?? mkdtempSync(join(tmpdir(), 'paykit-n8n-queue-'))
   let postgres: Postgres | undefined
   let redis: Redis | undefined
+  const logs = [
+    openLogFile(join(userFolder, 'logs'), 'postgres'),
+    openLogFile(join(userFolder, 'logs'), 'redis'),
+  ] as const
   const stopServers = async () => {
     await redis?.stop()
     await postgres?.stop()
+    await Promise.all(logs.map((l) => l.close()))
   }
   try {
     const started = Date.now()
     ;[postgres, redis] = await Promise.all([
-      startPostgres({ dataDir: join(userFolder, 'postgres'), port: await freePort() }),
-      startRedis({ port: await freePort() }),
+      startPostgres({
+        dataDir: join(userFolder, 'postgres'),
+        port: options.postgresPort ?? (await freePort()),
+        log: logs[0].write,
+      }),
+      startRedis({ port: await freePort(), log: logs[1].write }),
     ])
     log(
       `postgres ${String(postgres.port)} (${postgres.created ? 'new' : 'kept'} in ${join(userFolder, 'postgres')}), redis ${String(redis.port)}: ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,

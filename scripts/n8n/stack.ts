@@ -14,6 +14,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import {
+  createWriteStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -25,7 +26,9 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { DatabaseSync } from 'node:sqlite'
 import { fileURLToPath } from 'node:url'
+import pg from 'pg'
 import { spawnSandbox, type SandboxProcess } from '@paykit/testkit'
 import type * as FreePortModule from '../lib/freePort.js'
 
@@ -85,7 +88,7 @@ export interface StackOptions {
   readonly sandboxArgs?: ReadonlyArray<string>
   /** Progress lines (default: stderr). */
   readonly log?: (line: string) => void
-  /** n8n's own log lines and the process's name (default: dropped; the last ones are shown if it fails to start). */
+  /** n8n's own log lines and the process's name (also written to `<userFolder>/logs/<name>.log`; the last ones are shown if it fails to start). */
   readonly n8nLog?: (line: string, from: string) => void
   /** More environment for every n8n process and CLI call (queue mode's database and Redis). */
   readonly env?: Readonly<Record<string, string>>
@@ -121,6 +124,8 @@ export interface Stack {
   readonly editorUrl: string
   readonly sandboxUrl: string
   readonly userFolder: string
+  /** Where each process's output goes, `<name>.log` (`main`, `sandbox`, ...), from its last start. */
+  readonly logsDir: string
   /** `Cookie` header of the owner's session. */
   readonly cookie: string
   /** The sandbox's order-event target: the Paykit Trigger's production URL. */
@@ -209,6 +214,42 @@ export const installPackage = (userFolder: string): string => {
   } finally {
     rmSync(work, { recursive: true, force: true })
   }
+}
+
+// -------------------------------------------------------------------------------------
+// log files
+// -------------------------------------------------------------------------------------
+
+/** A process's log file: its lines written in order; lines after `close` are dropped. */
+export interface LogFile {
+  readonly path: string
+  readonly write: (line: string) => void
+  readonly close: () => Promise<void>
+}
+
+/** Opens `<logsDir>/<name>.log`, emptied: each start of the stack writes its own. */
+export const openLogFile = (logsDir: string, name: string): LogFile => {
+  mkdirSync(logsDir, { recursive: true })
+  const path = join(logsDir, `${name}.log`)
+  const stream = createWriteStream(path, { flags: 'w' })
+  let open = true
+  return {
+    path,
+    write: (line) => {
+      if (open) stream.write(`${line}\n`)
+    },
+    close: () =>
+      new Promise((resolve) => {
+        if (!open) return resolve()
+        open = false
+        stream.end(resolve)
+      }),
+  }
+}
+
+/** Each line of a readable (a child's stdout or stderr) to `onLine`. */
+const eachLine = (input: NodeJS.ReadableStream | null, onLine: (line: string) => void) => {
+  if (input !== null) createInterface({ input }).on('line', onLine)
 }
 
 // -------------------------------------------------------------------------------------
@@ -302,18 +343,30 @@ const cliOrThrow = async (
   return result
 }
 
-const startSandbox = (
+/** Starts the sandbox; its output goes to `log` (what it wrote before listening first). */
+const startSandbox = async (
   port: number,
   webhookUrl: string,
-  more: ReadonlyArray<string> = [],
-): Promise<SandboxProcess> =>
-  spawnSandbox({
+  more: ReadonlyArray<string>,
+  log: LogFile,
+): Promise<SandboxProcess> => {
+  const sandbox = await spawnSandbox({
     bin: SANDBOX_BIN,
     port,
     args: ['--webhook-url', webhookUrl, '--webhook-secret', WEBHOOK_SECRET, '--control', ...more],
-    stderr: 'inherit',
+    stderr: 'pipe',
     detached: true,
   })
+  for (const line of sandbox
+    .stderr()
+    .split('\n')
+    .filter((l) => l !== ''))
+    log.write(line)
+  log.write(`listening on ${sandbox.url}`)
+  eachLine(sandbox.child.stdout, log.write)
+  eachLine(sandbox.child.stderr, log.write)
+  return sandbox
+}
 
 // -------------------------------------------------------------------------------------
 // workflows and credentials
@@ -374,16 +427,78 @@ export const exampleCredentials = (sandboxUrl: string) => [
   },
 ]
 
+/**
+ * Which of `ids` have no row in n8n's `credentials_entity` yet: all of them before n8n's
+ * first start (no database, or no table). Read from the database itself (SQLite in the user
+ * folder, or Postgres from the `DB_POSTGRESDB_*` settings) so that a start with them all
+ * there costs no n8n CLI call.
+ */
+export const missingCredentials = async (
+  userFolder: string,
+  env: Readonly<Record<string, string>>,
+  ids: ReadonlyArray<string>,
+): Promise<ReadonlyArray<string>> => {
+  let present: ReadonlyArray<string> = []
+  if (env.DB_TYPE === 'postgresdb') {
+    const client = new pg.Client({
+      host: env.DB_POSTGRESDB_HOST,
+      port: Number(env.DB_POSTGRESDB_PORT),
+      user: env.DB_POSTGRESDB_USER,
+      password: env.DB_POSTGRESDB_PASSWORD,
+      database: env.DB_POSTGRESDB_DATABASE,
+    })
+    await client.connect()
+    try {
+      const rows = await client.query<{ id: string }>(
+        'SELECT id FROM credentials_entity WHERE id = ANY($1)',
+        [ids],
+      )
+      present = rows.rows.map((r) => r.id)
+    } catch (error) {
+      // 42P01: no such table (n8n has not run its migrations yet)
+      if ((error as { code?: string }).code !== '42P01') throw error
+    } finally {
+      await client.end()
+    }
+  } else {
+    const file = join(userFolder, '.n8n/database.sqlite')
+    if (existsSync(file)) {
+      const db = new DatabaseSync(file, { readOnly: true })
+      try {
+        const hasTable = db
+          .prepare(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'credentials_entity'",
+          )
+          .get()
+        if (hasTable !== undefined)
+          present = db
+            .prepare(
+              `SELECT id FROM credentials_entity WHERE id IN (${ids.map(() => '?').join(', ')})`,
+            )
+            .all(...ids)
+            .map((r) => String(r.id))
+      } finally {
+        db.close()
+      }
+    }
+  }
+  return ids.filter((id) => !present.includes(id))
+}
+
 // -------------------------------------------------------------------------------------
 // the stack
 // -------------------------------------------------------------------------------------
 
-/** Starts `n8n <args>` in its own process group; keeps its last log lines for errors. */
+/**
+ * Starts `n8n <args>` in its own process group, its output to `log`; keeps its last log
+ * lines for errors.
+ */
 const spawnN8n = (
   name: string,
   args: ReadonlyArray<string>,
   env: NodeJS.ProcessEnv,
   onLine: (line: string, from: string) => void,
+  log: LogFile,
 ) => {
   const tail: Array<string> = []
   const child = spawn(process.execPath, [N8N_BIN, ...args], {
@@ -392,7 +507,8 @@ const spawnN8n = (
     detached: true,
   })
   for (const stream of [child.stdout, child.stderr])
-    createInterface({ input: stream }).on('line', (line) => {
+    eachLine(stream, (line) => {
+      log.write(line)
       tail.push(line)
       if (tail.length > 40) tail.shift()
       onLine(line, name)
@@ -421,8 +537,9 @@ const waitFor = async (
 }
 
 /**
- * Starts the sandbox and n8n (package installed, credentials and examples imported, the
- * Paykit Trigger workflow published, the owner set up and logged in). Installs n8n and
+ * Starts the sandbox and n8n (package installed, the credentials imported when missing, the
+ * examples on a new instance, the Paykit Trigger workflow published, the owner set up and
+ * logged in), each process's output in `<userFolder>/logs/<name>.log`. Installs n8n and
  * builds the workspace first when needed.
  */
 export const startStack = async (options: StackOptions = {}): Promise<Stack> => {
@@ -438,6 +555,13 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
   const cliEnv = async (port = n8nPort) => n8nEnv(userFolder, port, await freePort(), options.env)
   let sandbox: SandboxProcess | undefined
   const processes: Array<N8nProcess> = []
+  const logsDir = join(userFolder, 'logs')
+  const logFiles: Array<LogFile> = []
+  const logFile = (name: string) => {
+    const file = openLogFile(logsDir, name)
+    logFiles.push(file)
+    return file
+  }
   // The side processes that have logged their ready line.
   const readySides = new Set<string>()
   const onLine = (line: string, from: string) => {
@@ -450,25 +574,49 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
       ...processes.map((p) => stopGroup(p.child)),
       stopGroup(sandbox?.child, 2000),
     ])
+    await Promise.all(logFiles.map((f) => f.close()))
     if (temporary) rmSync(userFolder, { recursive: true, force: true })
   }
   const firstStart = options.firstStart ?? !existsSync(join(userFolder, '.n8n/database.sqlite'))
+  let serviceUrl = ''
   try {
-    sandbox = await startSandbox(sandboxPort, triggerUrl, options.sandboxArgs)
+    sandbox = await startSandbox(
+      sandboxPort,
+      triggerUrl,
+      options.sandboxArgs ?? [],
+      logFile('sandbox'),
+    )
     log(`paykit-sandbox: ${sandbox.url} (order events signed, sent to ${triggerUrl})`)
+    serviceUrl = (await options.serviceUrl?.(sandbox.url)) ?? sandbox.url
     const version = installPackage(userFolder)
     log(
       `n8n-nodes-paykit ${version}: installed into ${join(userFolder, '.n8n/nodes/node_modules')}`,
     )
     const work = mkdtempSync(join(tmpdir(), 'paykit-import-'))
     try {
-      const credentialsFile = join(work, 'credentials.json')
-      const serviceUrl = (await options.serviceUrl?.(sandbox.url)) ?? sandbox.url
-      writeFileSync(credentialsFile, JSON.stringify(exampleCredentials(serviceUrl)))
-      await cliOrThrow(await cliEnv(), ['import:credentials', `--input=${credentialsFile}`])
-      log(
-        'credentials: Paykit sandbox (paykit-sandbox), Paykit webhook secret (paykit-webhook) imported',
+      // The credentials when missing only: an import overwrites a user's edits to them.
+      const credentials = exampleCredentials(serviceUrl)
+      const missing = await missingCredentials(
+        userFolder,
+        options.env ?? {},
+        credentials.map((c) => c.id),
       )
+      const named = (ids: ReadonlyArray<string>) =>
+        credentials
+          .filter((c) => ids.includes(c.id))
+          .map((c) => `${c.name} (${c.id})`)
+          .join(', ')
+      if (missing.length > 0) {
+        const credentialsFile = join(work, 'credentials.json')
+        writeFileSync(
+          credentialsFile,
+          JSON.stringify(credentials.filter((c) => missing.includes(c.id))),
+        )
+        await cliOrThrow(await cliEnv(), ['import:credentials', `--input=${credentialsFile}`])
+        log(`credentials: ${named(missing)} imported`)
+      }
+      const kept = credentials.map((c) => c.id).filter((id) => !missing.includes(id))
+      if (kept.length > 0) log(`credentials: ${named(kept)} kept as they are`)
       // The examples on a new instance only: a kept user folder keeps the user's edits.
       if (firstStart) {
         const workflowsDir = join(work, 'workflows')
@@ -492,7 +640,7 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
     const readyIn = (name: string) => () =>
       log(`n8n ${name}: ready in ${((Date.now() - booted) / 1000).toFixed(1)} s`)
     const start = async (name: string, args: ReadonlyArray<string>, port: number) => {
-      const spawned = spawnN8n(name, args, await cliEnv(port), onLine)
+      const spawned = spawnN8n(name, args, await cliEnv(port), onLine, logFile(name))
       processes.push({ name, child: spawned.child, url: `http://127.0.0.1:${port}/` })
       return spawned
     }
@@ -539,6 +687,7 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
       .map((c) => c.split(';')[0])
       .join('; ')
     log(`owner: ${OWNER.email} set up and logged in`)
+    log(`logs: ${logsDir}/<name>.log (${['sandbox', ...processes.map((p) => p.name)].join(', ')})`)
     const rest = async (path: string, init: RequestInit = {}): Promise<unknown> => {
       const res = await fetch(`${editorUrl}rest${path}`, {
         ...init,
@@ -565,10 +714,20 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
         })
         log(`workflow ${id}: published (active)`)
       }
+    // A kept credential may point at another service URL (another --sandbox-port): said, not changed.
+    const kept = (await rest('/credentials/paykit-sandbox?includeData=true').catch(
+      () => undefined,
+    )) as { data?: { data?: { baseUrl?: unknown } } } | undefined
+    const keptUrl = kept?.data?.data?.baseUrl
+    if (typeof keptUrl === 'string' && keptUrl !== serviceUrl)
+      log(
+        `credential Paykit sandbox: its Base URL is ${keptUrl}, the sandbox is at ${serviceUrl} (edit the credential, or start with --fresh)`,
+      )
     return {
       editorUrl,
       sandboxUrl: sandbox.url,
       userFolder,
+      logsDir,
       cookie,
       triggerUrl,
       rest,

@@ -1,22 +1,28 @@
 /**
  * `npm run n8n`: the package in a real n8n on 127.0.0.1, next to a sandbox (see stack.ts).
  * Keeps its n8n data in `.tools/n8n-home` (your edits survive a restart; `--fresh` starts
- * over). Ctrl-C stops everything it started.
+ * over), each process's output in its `logs/` folder. Ctrl-C stops everything it started.
  *
  * Options: `--port <n>` (n8n, default 5678), `--sandbox-port <n>` (default 4010), `--fresh`,
  * `--queue` (n8n's queue mode, see queue.ts: Postgres, Redis, workers and a webhook
- * processor; its data in `.tools/n8n-queue-home`), `--workers <n>` (default 2).
+ * processor; its data in `.tools/n8n-queue-home`), `--workers <n>` (default 2),
+ * `--postgres-port <n>` (default 5433). `--backup <dir>` writes n8n's database to `dir` and
+ * `--restore <dir>` loads one back (backup.ts), without starting n8n.
  */
 import { existsSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import pg from 'pg'
 import type * as StackModule from './stack.js'
 import type * as QueueModule from './queue.js'
+import type * as PostgresModule from './postgres.js'
+import type * as BackupModule from './backup.js'
 
 // Node runs the .ts files as they are; the type-only imports above are erased.
-const { OWNER, ROOT, WORKFLOW_IDS, N8N_VERSION, startStack } = (await import(
-  new URL('./stack.ts', import.meta.url).href
-)) as typeof StackModule
+const load = async <M>(file: string): Promise<M> =>
+  (await import(new URL(file, import.meta.url).href)) as M
+const { OWNER, ROOT, WORKFLOW_IDS, N8N_VERSION, freePort, n8nEnv, startStack } =
+  await load<typeof StackModule>('./stack.ts')
 
 const { values } = parseArgs({
   options: {
@@ -25,9 +31,94 @@ const { values } = parseArgs({
     fresh: { type: 'boolean', default: false },
     queue: { type: 'boolean', default: false },
     workers: { type: 'string', default: '2' },
+    'postgres-port': { type: 'string', default: '5433' },
+    backup: { type: 'string' },
+    restore: { type: 'string' },
   },
 })
+const port = (name: 'port' | 'sandbox-port' | 'postgres-port' | 'workers'): number => {
+  const n = Number(values[name])
+  if (!Number.isSafeInteger(n) || n < 0 || n > 65535) {
+    process.stderr.write(`--${name} must be an integer from 0 to 65535, not ${values[name]}\n`)
+    process.exit(2)
+  }
+  return n
+}
 const userFolder = join(ROOT, values.queue ? '.tools/n8n-queue-home' : '.tools/n8n-home')
+const postgresPort = port('postgres-port')
+
+// -------------------------------------------------------------------------------------
+// --backup, --restore
+// -------------------------------------------------------------------------------------
+
+/** Whether a server answers our login on `postgresPort` (the running queue stack's). */
+const postgresRunning = async (): Promise<boolean> => {
+  const { LOGIN } = await load<typeof PostgresModule>('./postgres.ts')
+  const client = new pg.Client({ host: '127.0.0.1', port: postgresPort, ...LOGIN })
+  try {
+    await client.connect()
+    await client.end()
+    return true
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ECONNREFUSED') return false
+    throw new Error(
+      `127.0.0.1:${String(postgresPort)} answers but not as the stack's Postgres: ${(error as Error).message}`,
+    )
+  }
+}
+
+/** `--backup` / `--restore`: n8n's CLI on the stack's database, n8n itself not started. */
+const backupOrRestore = async (): Promise<void> => {
+  const { backupDatabase, restoreDatabase } = await load<typeof BackupModule>('./backup.ts')
+  const restoring = values.restore !== undefined
+  const dir = resolve(values.restore ?? values.backup ?? '')
+  const run = async (more: Readonly<Record<string, string>>) => {
+    const env = n8nEnv(userFolder, await freePort(), await freePort(), more)
+    await (restoring ? restoreDatabase(env, dir) : backupDatabase(env, dir))
+    process.stderr.write(`${restoring ? 'restored from' : 'backed up to'} ${dir}\n`)
+  }
+  if (!values.queue) {
+    if (!existsSync(join(userFolder, '.n8n/database.sqlite')))
+      throw new Error(`no n8n database in ${userFolder} yet: start it once with npm run n8n`)
+    return run({})
+  }
+  const { ENCRYPTION_KEY } = await load<typeof QueueModule>('./queue.ts')
+  const { databaseEnv, startPostgres } = await load<typeof PostgresModule>('./postgres.ts')
+  const key = { N8N_ENCRYPTION_KEY: ENCRYPTION_KEY }
+  if (await postgresRunning()) {
+    if (restoring) throw new Error('stop the stack first (Ctrl-C), then --restore')
+    return run({ ...databaseEnv(postgresPort), ...key })
+  }
+  // The stack is stopped: its kept cluster, started alone for the while.
+  if (!restoring && !existsSync(join(userFolder, 'postgres')))
+    throw new Error(
+      `no n8n database in ${userFolder} yet: start it once with npm run n8n -- --queue`,
+    )
+  const postgres = await startPostgres({
+    dataDir: join(userFolder, 'postgres'),
+    port: postgresPort,
+  })
+  try {
+    await run({ ...postgres.n8nEnv, ...key })
+  } finally {
+    await postgres.stop()
+  }
+}
+
+if (values.backup !== undefined || values.restore !== undefined) {
+  try {
+    await backupOrRestore()
+    process.exit(0)
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
+    process.exit(1)
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// the stack
+// -------------------------------------------------------------------------------------
+
 if (values.fresh && existsSync(userFolder)) rmSync(userFolder, { recursive: true, force: true })
 
 let stack: StackModule.Stack | undefined
@@ -46,8 +137,8 @@ process.on('SIGTERM', () => void shutdown(0))
 try {
   const options = {
     userFolder,
-    n8nPort: Number(values.port),
-    sandboxPort: Number(values['sandbox-port']),
+    n8nPort: port('port'),
+    sandboxPort: port('sandbox-port'),
     publish: [
       'order-paid-read-back.json',
       'payment-link-from-form.json',
@@ -55,10 +146,8 @@ try {
     ],
   }
   if (values.queue) {
-    const { startQueueStack } = (await import(
-      new URL('./queue.ts', import.meta.url).href
-    )) as typeof QueueModule
-    queue = await startQueueStack({ ...options, workers: Number(values.workers) })
+    const { startQueueStack } = await load<typeof QueueModule>('./queue.ts')
+    queue = await startQueueStack({ ...options, workers: port('workers'), postgresPort })
     stack = queue
   } else stack = await startStack(options)
 } catch (error) {
@@ -67,6 +156,9 @@ try {
 }
 if (stack !== undefined) {
   const url = stack.editorUrl
+  const logs = ['sandbox', ...stack.processes.map((p) => p.name)]
+  if (queue !== undefined) logs.push('postgres', 'redis')
+  const login = queue?.postgres.n8nEnv
   console.log(`
 n8n ${N8N_VERSION} with n8n-nodes-paykit is running.
 
@@ -84,14 +176,26 @@ Try first:
   4. Or post an order to the published form workflow:
      curl -s -X POST ${url}webhook/paykit-order -H 'content-type: application/json' -d '{"amount": 30}'
 
-Credentials "Paykit sandbox" and "Paykit webhook secret" are set up for you.${
-    queue === undefined
+Credentials "Paykit sandbox" and "Paykit webhook secret" are set up for you (imported when
+missing: your edits to them are kept).
+
+n8n's data is kept in ${userFolder} (--fresh starts over). The sandbox's
+orders, cards and charges are not: each start begins with none, so an order from an earlier
+start is unknown to it (404).
+
+Logs of this start: ${stack.logsDir}/<name>.log, name one of
+  ${logs.join(', ')}${
+    queue === undefined || login === undefined
       ? ''
       : `
 
 Queue mode: Postgres on 127.0.0.1:${queue.postgres.port}, Redis on 127.0.0.1:${queue.redis.port},
 ${queue.workers.length} workers (${queue.workers.map((w) => `${w.name} pid ${w.child.pid}`).join(', ')}),
-the webhook processor at ${queue.webhook.url} (production webhooks: ${queue.webhook.url}webhook/paykit-order).`
+the webhook processor at ${queue.webhook.url} (production webhooks: ${queue.webhook.url}webhook/paykit-order).
+Postgres login: user ${login.DB_POSTGRESDB_USER}, password ${login.DB_POSTGRESDB_PASSWORD}, database ${login.DB_POSTGRESDB_DATABASE}, port ${queue.postgres.port}:
+  PGPASSWORD=${login.DB_POSTGRESDB_PASSWORD} psql -h 127.0.0.1 -p ${queue.postgres.port} -U ${login.DB_POSTGRESDB_USER} ${login.DB_POSTGRESDB_DATABASE}
+Backup (while it runs, or not): npm run n8n -- --queue --postgres-port ${queue.postgres.port} --backup <dir>
+Restore (stopped): npm run n8n -- --queue --postgres-port ${queue.postgres.port} --restore <dir>`
   }
 Ctrl-C stops n8n and the sandbox.`)
 }
