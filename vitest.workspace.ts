@@ -132,6 +132,16 @@ export default defineConfig({
         resolve: { alias: [{ find: /^msw(?=\/|$)/, replacement: 'msw3' }] },
       },
       {
+        // The versions users run (issue 27): the core's names over its history against the
+        // core README's "What moved" list.
+        test: {
+          name: 'matrix',
+          root: 'scripts/matrix',
+          include: ['*.test.ts'],
+          testTimeout: 900_000,
+        },
+      },
+      {
         // openapi.yaml (issue 21): regenerated and compared, linted, its request schemas
         // against the codecs (ajv), the sandbox's conformance tests through a Prism proxy.
         test: {
