@@ -13,7 +13,7 @@
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import fc from 'fast-check'
-import { runStory, steps } from '@paykit/testkit/model'
+import { stories } from '@paykit/testkit/model'
 import { fixedCheckout } from '../packages/testkit/examples/checkout/checkoutService.ts'
 import { CORES, median } from './support.mjs'
 
@@ -28,39 +28,46 @@ const { values: flags } = parseArgs({
 })
 const STEPS = 25
 const RUNS = Number(flags.runs)
-const storiesOf = (n, seed) =>
-  fc.sample(fc.array(fc.oneof(...steps(['o1', 'o2'])), { minLength: STEPS, maxLength: STEPS }), {
+// The same seed draws the same steps whatever the service: story i is the same on both.
+const storiesOf = (service, n, seed) =>
+  fc.sample(stories({ integration: fixedCheckout, service, minSteps: STEPS, maxSteps: STEPS }), {
     numRuns: n,
     seed,
   })
 
-/** Plays every story on `service`; resolves with runs per second. */
-const measure = async (service, stories) => {
-  const play = runStory({ integration: fixedCheckout, service })
+/** Plays every story (each on the service it was drawn for); resolves with runs per second. */
+const measure = async (played) => {
   const started = performance.now()
-  for (const story of stories) await play(story)
-  return stories.length / ((performance.now() - started) / 1000)
+  for (const story of played) await story.play()
+  return played.length / ((performance.now() - started) / 1000)
 }
 
 const seed = Number(flags.seed)
-const memoryStories = storiesOf(Number(flags.stories), seed)
-const nockStories = memoryStories.slice(0, Number(flags['nock-stories']))
-await measure('memory', storiesOf(50, seed + 1)) // warm-up
+const NOCK = Number(flags['nock-stories'])
+const memoryStories = storiesOf('memory', Number(flags.stories), seed)
+const onNock = storiesOf('nock', Number(flags.stories), seed)
+const nockStories = onNock.slice(0, NOCK)
+await measure(storiesOf('memory', 50, seed + 1)) // warm-up
 // The same stories without the steps that make a socket client wait (hang, latency): what
 // the transport itself costs.
 const waits = (step) => /never answers|is answered after/.test(String(step))
-const noWait = memoryStories.filter((s) => !s.some(waits)).slice(0, Number(flags['nock-stories']))
+const noWaitAt = memoryStories
+  .map((s, i) => (s.steps.some(waits) ? -1 : i))
+  .filter((i) => i >= 0)
+  .slice(0, NOCK)
+const noWait = noWaitAt.map((i) => memoryStories[i])
+const nockNoWait = []
 const memory = []
 const nock = []
 const sameStories = []
-const nockNoWait = []
+const noWaitOnNock = noWaitAt.map((i) => onNock[i])
 const memoryNoWait = []
 for (let r = 0; r < RUNS; r++) {
-  memory.push(await measure('memory', memoryStories))
-  nock.push(await measure('nock', nockStories))
-  sameStories.push(await measure('memory', nockStories))
-  nockNoWait.push(await measure('nock', noWait))
-  memoryNoWait.push(await measure('memory', noWait))
+  memory.push(await measure(memoryStories))
+  nock.push(await measure(nockStories))
+  sameStories.push(await measure(memoryStories.slice(0, NOCK)))
+  nockNoWait.push(await measure(noWaitOnNock))
+  memoryNoWait.push(await measure(noWait))
   console.log(
     `run ${r + 1}: memory ${memory.at(-1).toFixed(0)} runs/s, nock ${nock.at(-1).toFixed(1)} runs/s ` +
       `(memory on those ${sameStories.at(-1).toFixed(0)}); no waiting fault: nock ${nockNoWait.at(-1).toFixed(1)}, memory ${memoryNoWait.at(-1).toFixed(0)} runs/s`,

@@ -12,7 +12,6 @@ import type {
   Sleep,
   Transport,
 } from '@paykit/core'
-import type { WebhookHandler } from '../service/WebhookDelivery.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -47,17 +46,64 @@ export interface BuyerCard {
 }
 
 /**
- * One order as the integration sees it: its status in the spec's words (`PENDING` until
- * it knows the order is paid) and `timesPaid`, how many times it recorded the order as
- * paid (fulfilled it, sent the goods): 1 for a paid order, 0 otherwise.
+ * The buyer's card once the kit registered it (the `registerCards` option): the payment
+ * method id to charge, as a checkout whose card form posts to the service hands it over.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface RegisteredCard {
+  readonly paymentMethodId: string
+}
+
+/**
+ * One order as the integration sees it: its status in the integration's own words (the
+ * service's four, or the user's own mapped by the `statuses` option) and `timesPaid`, how
+ * many times it recorded the order as paid (fulfilled it, sent the goods): 1 for a paid
+ * order, 0 otherwise.
  *
  * @category model
  * @since 0.1.0
  */
 export interface IntegrationOrder {
   readonly reference: string
-  readonly status: OrderStatus
+  readonly status: string
   readonly timesPaid: number
+}
+
+/**
+ * What each of the integration's statuses means at the service: a record from its
+ * status to the service status (or statuses) it stands for, or a function of the order
+ * (`undefined`: not a status it has). By default each of the service's four statuses
+ * means itself and nothing else.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type StatusMeaning =
+  | Readonly<Record<string, OrderStatus | ReadonlyArray<OrderStatus>>>
+  | ((order: IntegrationOrder) => OrderStatus | ReadonlyArray<OrderStatus> | undefined)
+
+/**
+ * The headers of a webhook request: a `Headers` object (`headers.get('Paykit-Signature')`)
+ * that also reads as a record in any case (`headers['Paykit-Signature']`,
+ * `headers['paykit-signature']`, `{ ...headers }` with lower-case names).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type WebhookHeaders = Headers & Readonly<Record<string, string | undefined>>
+
+/**
+ * What the integration's webhook endpoint answers: its HTTP status (2xx: delivered) and,
+ * maybe, the body it sent (shown in the story, redacted, when the status is not 2xx).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface WebhookAnswer {
+  readonly status: number
+  readonly body?: string
 }
 
 /**
@@ -84,10 +130,11 @@ export interface IntegrationContext {
 
 /**
  * The adapter to the user's integration:
- * - `payOrder(order, card)`: the buyer pays at the shop's checkout with a card;
+ * - `payOrder(order, card)`: the buyer pays at the shop's checkout with a card (a
+ *   `BuyerCard`, or a `RegisteredCard` when the kit registers cards);
  * - `createLink(order)`: the shop creates a hosted payment link for the order;
- * - `handleWebhook(body, headers)`: its webhook endpoint (raw body, lower-case headers);
- * - `reconcile()`: its catch-up job (run once the world is quiet);
+ * - `handleWebhook(body, headers)`: its webhook endpoint (the raw body; `WebhookHeaders`);
+ * - `reconcile(reference?)`: its catch-up job, for one order or (no reference) all;
  * - `view()`: the orders as it sees them;
  * - `log()`: every line it logged (no secret, card number or CVV may appear).
  *
@@ -96,11 +143,11 @@ export interface IntegrationContext {
  * @category model
  * @since 0.1.0
  */
-export interface Integration {
-  readonly payOrder: (order: ShopOrder, card: BuyerCard) => Promise<void>
+export interface Integration<Card = BuyerCard> {
+  readonly payOrder: (order: ShopOrder, card: Card) => Promise<void>
   readonly createLink: (order: ShopOrder) => Promise<void>
-  readonly handleWebhook: WebhookHandler
-  readonly reconcile: () => Promise<void>
+  readonly handleWebhook: (body: string, headers: WebhookHeaders) => Promise<WebhookAnswer>
+  readonly reconcile: (reference?: string) => Promise<void>
   readonly view: () => ReadonlyArray<IntegrationOrder>
   readonly log: () => ReadonlyArray<string>
 }
@@ -111,4 +158,17 @@ export interface Integration {
  * @category model
  * @since 0.1.0
  */
-export type MakeIntegration = (context: IntegrationContext) => Integration
+export type MakeIntegration<Card = BuyerCard> = (context: IntegrationContext) => Integration<Card>
+
+/**
+ * The user's adapter as a model takes it: `integration`, and `registerCards: true` when
+ * its `payOrder` takes a `RegisteredCard` (the kit registers the buyer's card at the
+ * service first, as the buyer's browser does on a checkout whose card form posts to the
+ * service) instead of a `BuyerCard`.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Adapter =
+  | { readonly integration: MakeIntegration; readonly registerCards?: false }
+  | { readonly integration: MakeIntegration<RegisteredCard>; readonly registerCards: true }

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import type { OrderStatus } from '@paykit/core'
+import { redactValue, type OrderStatus } from '@paykit/core'
 import type { IntegrationOrder } from './Integration.js'
 
 // -------------------------------------------------------------------------------------
@@ -30,15 +30,28 @@ export interface ServiceOrder {
 }
 
 /**
- * What an invariant looks at: the service's orders, the integration's view and log, the
- * secrets in play, and whether the world is quiet (the final check).
+ * One order of the integration's view with what its status means at the service
+ * (`means`: the service statuses it stands for, through the `statuses` option; by
+ * default the status itself).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface ViewedOrder extends IntegrationOrder {
+  readonly means: ReadonlyArray<OrderStatus>
+}
+
+/**
+ * What an invariant looks at: the service's orders, the integration's view and log (its
+ * lines, then the messages of what it threw and their causes), the secrets in play, and
+ * whether the world is quiet (the final check).
  *
  * @category model
  * @since 0.1.0
  */
 export interface Observation {
   readonly service: ReadonlyArray<ServiceOrder>
-  readonly view: ReadonlyArray<IntegrationOrder>
+  readonly view: ReadonlyArray<ViewedOrder>
   readonly log: ReadonlyArray<string>
   readonly secrets: ReadonlyArray<string>
   readonly quiet: boolean
@@ -65,7 +78,7 @@ export interface Invariant {
  *
  * @example
  * ```ts
- * import { timesPaidAtService } from '@paykit/testkit/model'
+ * import { Invariants } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
  * const order = {
@@ -74,7 +87,7 @@ export interface Invariant {
  *   links: [{ orderCode: 'OC00001001', status: 'PAID' as const }],
  *   status: 'PAID' as const,
  * }
- * assert.equal(timesPaidAtService(order), 2)
+ * assert.equal(Invariants.timesPaidAtService(order), 2)
  * ```
  *
  * @category destructors
@@ -104,7 +117,7 @@ const first = <A>(
  *
  * @example
  * ```ts
- * import { noOrderChargedTwice } from '@paykit/testkit/model'
+ * import { Invariants } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
  * const twice = {
@@ -115,7 +128,7 @@ const first = <A>(
  * }
  * const observation = { service: [twice], view: [], log: [], secrets: [], quiet: false }
  * assert.equal(
- *   noOrderChargedTwice.check(observation),
+ *   Invariants.noOrderChargedTwice.check(observation),
  *   'order o1 was paid 2 times at the service (ch_000001, ch_000002)',
  * )
  * ```
@@ -144,7 +157,7 @@ export const noOrderChargedTwice: Invariant = {
  *
  * @example
  * ```ts
- * import { oneLinkPerOrder } from '@paykit/testkit/model'
+ * import { Invariants } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
  * const links = [
@@ -154,7 +167,7 @@ export const noOrderChargedTwice: Invariant = {
  * const o1 = { reference: 'o1', succeededCharges: [], links, status: 'PENDING' as const }
  * const observation = { service: [o1], view: [], log: [], secrets: [], quiet: false }
  * assert.equal(
- *   oneLinkPerOrder.check(observation),
+ *   Invariants.oneLinkPerOrder.check(observation),
  *   'order o1 has 2 payment links (OC00001001, OC00001002)',
  * )
  * ```
@@ -178,12 +191,12 @@ export const oneLinkPerOrder: Invariant = {
  *
  * @example
  * ```ts
- * import { paidSeenOnce } from '@paykit/testkit/model'
+ * import { Invariants } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
- * const view = [{ reference: 'o1', status: 'PAID' as const, timesPaid: 2 }]
+ * const view = [{ reference: 'o1', status: 'PAID', means: ['PAID' as const], timesPaid: 2 }]
  * const observation = { service: [], view, log: [], secrets: [], quiet: false }
- * assert.equal(paidSeenOnce.check(observation), 'the integration recorded order o1 as paid 2 times')
+ * assert.equal(Invariants.paidSeenOnce.check(observation), 'the integration recorded order o1 as paid 2 times')
  * ```
  *
  * @category invariants
@@ -210,18 +223,19 @@ export const paidSeenOnce: Invariant = {
 
 /**
  * No secret (client secret, API key, webhook secret, an access token the service issued),
- * card number or CVV in what the integration logged or in an error it threw.
+ * card number or CVV in what the integration logged or in an error it threw (its message
+ * or a `cause`'s). The problem quotes the line with every secret redacted.
  *
  * @example
  * ```ts
- * import { noSecretLogged } from '@paykit/testkit/model'
+ * import { Invariants } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
  * const log = ['charging card 4242424242424242 for o1']
  * const observation = { service: [], view: [], log, secrets: ['4242424242424242'], quiet: false }
  * assert.equal(
- *   noSecretLogged.check(observation),
- *   'the integration logged a secret or card datum: "charging card [4242…] for o1"',
+ *   Invariants.noSecretLogged.check(observation),
+ *   'the integration logged a secret or card datum: "charging card [redacted] for o1"',
  * )
  * ```
  *
@@ -238,35 +252,45 @@ export const noSecretLogged: Invariant = {
           ? new RegExp(`(?<!\\d)${s}(?!\\d)`)
           : { test: (l: string) => l.includes(s) },
       )
-    return first(log, (line) => {
-      const found = secrets.find((_, i) => patterns[i]?.test(line) === true)
-      if (found === undefined) return undefined
-      // the report shows where, never the whole secret
-      const shown = line.split(found).join(`[${found.slice(0, 4)}…]`)
-      return `the integration logged a secret or card datum: "${shown}"`
-    })
+    return first(log, (line) =>
+      patterns.some((p) => p.test(line))
+        ? `the integration logged a secret or card datum: "${redactValue(line, secrets) as string}"`
+        : undefined,
+    )
   },
 }
 
+const PAID_AT_SERVICE: ReadonlySet<OrderStatus> = new Set(['PAID', 'FINALIZED'])
+
+/** The order's status as the problem shows it: with its meaning when that is not itself. */
+const shownStatus = (v: ViewedOrder): string =>
+  v.means.length === 1 && v.means[0] === v.status
+    ? v.status
+    : `"${v.status}" (${v.means.join(' or ') || 'no status of the service'})`
+
 /**
  * The integration's view of each order agrees with the service: it never says paid what
- * the service has not paid, and once the world is quiet each order's status is the
- * service's.
+ * the service has not paid (a status that means only `PAID` or `FINALIZED`), and once
+ * the world is quiet each order's status means the service's (strict by default: the
+ * same status; the `statuses` option says what the integration's own statuses mean).
  *
  * @example
  * ```ts
- * import { viewAgrees } from '@paykit/testkit/model'
+ * import { Invariants } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
  * const service = [
  *   { reference: 'o1', succeededCharges: [], links: [{ orderCode: 'OC00001001', status: 'FINALIZED' as const }], status: 'FINALIZED' as const },
  * ]
- * const view = [{ reference: 'o1', status: 'PAID' as const, timesPaid: 1 }]
- * assert.equal(viewAgrees.check({ service, view, log: [], secrets: [], quiet: false }), undefined)
+ * const strict = [{ reference: 'o1', status: 'PAID', means: ['PAID' as const], timesPaid: 1 }]
+ * assert.equal(Invariants.viewAgrees.check({ service, view: strict, log: [], secrets: [], quiet: false }), undefined)
  * assert.equal(
- *   viewAgrees.check({ service, view, log: [], secrets: [], quiet: true }),
+ *   Invariants.viewAgrees.check({ service, view: strict, log: [], secrets: [], quiet: true }),
  *   'the integration has order o1 PAID, the service FINALIZED',
  * )
+ * // its PAID means paid, and maybe finalized since
+ * const paid = [{ reference: 'o1', status: 'PAID', means: ['PAID' as const, 'FINALIZED' as const], timesPaid: 1 }]
+ * assert.equal(Invariants.viewAgrees.check({ service, view: paid, log: [], secrets: [], quiet: true }), undefined)
  * ```
  *
  * @category invariants
@@ -278,11 +302,12 @@ export const viewAgrees: Invariant = {
     const at = (reference: string): ServiceOrder | undefined =>
       service.find((o) => o.reference === reference)
     const falsePaid = first(view, (v) =>
-      (v.status === 'PAID' || v.status === 'FINALIZED') &&
+      v.means.length > 0 &&
+      v.means.every((s) => PAID_AT_SERVICE.has(s)) &&
       timesPaidAtService(
         at(v.reference) ?? { reference: '', succeededCharges: [], links: [], status: 'PENDING' },
       ) === 0
-        ? `the integration has order ${v.reference} ${v.status}, the service has not been paid for it`
+        ? `the integration has order ${v.reference} ${shownStatus(v)}, the service has not been paid for it`
         : undefined,
     )
     if (falsePaid !== undefined || !quiet) return falsePaid
@@ -290,11 +315,16 @@ export const viewAgrees: Invariant = {
       ...new Set([...view.map((v) => v.reference), ...service.map((o) => o.reference)]),
     ]
     return first(references, (reference) => {
-      const mine = view.find((v) => v.reference === reference)?.status ?? 'PENDING'
+      const mine: ViewedOrder = view.find((v) => v.reference === reference) ?? {
+        reference,
+        status: 'PENDING',
+        means: ['PENDING'],
+        timesPaid: 0,
+      }
       const theirs = at(reference)?.status ?? 'PENDING'
-      return mine === theirs
+      return mine.means.includes(theirs)
         ? undefined
-        : `the integration has order ${reference} ${mine}, the service ${theirs}`
+        : `the integration has order ${reference} ${shownStatus(mine)}, the service ${theirs}`
     })
   },
 }
@@ -304,10 +334,10 @@ export const viewAgrees: Invariant = {
  *
  * @example
  * ```ts
- * import { builtInInvariants } from '@paykit/testkit/model'
+ * import { Invariants } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
- * assert.deepEqual(builtInInvariants.map((i) => i.name), [
+ * assert.deepEqual(Invariants.builtInInvariants.map((i) => i.name), [
  *   'no order charged twice',
  *   'one link per order reference',
  *   'every paid order seen once',

@@ -1,44 +1,73 @@
 /**
  * Running the model: stories drawn by fast-check, each played in a fresh world and ended
  * by the "eventually" step; on failure, the shrunk story as numbered steps with the seed
- * and path that replay it. With no test runner (`checkModel`, `assertModel`) or in vitest
- * through `@fast-check/vitest` (`storyArbitrary` + `runStory`).
+ * and path that replay it. One runner, `checkModel` (no test runner needed), and one
+ * arbitrary, `stories`, for `@fast-check/vitest`'s `test.prop`.
  *
  * @since 0.1.0
  */
 import fc from 'fast-check'
-import { steps, eventually, type Step } from './Commands.js'
-import type { MakeIntegration } from './Integration.js'
+import { headlessEndings } from '../buyer/Authenticate.js'
+import * as Faults from '../service/Faults.js'
+import type { Adapter, StatusMeaning } from './Integration.js'
 import { builtInInvariants, type Invariant } from './Invariants.js'
-import { InvariantBroken, openWorld, type ServiceKind, type World } from './World.js'
+import { redactedError } from './Redaction.js'
+import * as Steps from './Steps.js'
+import {
+  InvariantBroken,
+  meaningOf,
+  openWorld,
+  type CardKind,
+  type ServiceKind,
+  type WebhookMove,
+  type WorldOptions,
+} from './World.js'
 
 // -------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------
 
 /**
- * Options of a model run: the integration (required) and, optionally, the user's own
- * invariants (checked after the built-in ones), the fake (`memory` by default), the
- * number of shop orders (2), the longest story (25 steps), the number of runs (100), and
- * `seed` and `path` to replay a failure.
+ * Options of a model: the adapter (`integration`, maybe `registerCards`) and, optionally,
+ * what its statuses mean at the service (`statuses`; strict by default), the user's own
+ * invariants (checked after the built-in ones), the fake (`memory` by default, `nock`,
+ * `sandbox`), the number of shop orders (2), the story's length (0 to 25 steps), the
+ * number of runs (100), `seed` and `path` to replay a failure, or one `story` to play as
+ * written.
  *
  * @category model
  * @since 0.1.0
  */
-export interface ModelOptions {
-  readonly integration: MakeIntegration
+export type ModelOptions = Adapter & {
+  readonly statuses?: StatusMeaning
   readonly invariants?: ReadonlyArray<Invariant>
   readonly service?: ServiceKind
   readonly orders?: number
+  readonly minSteps?: number
   readonly maxSteps?: number
   readonly numRuns?: number
   readonly seed?: number
   readonly path?: string
+  readonly story?: ReadonlyArray<Steps.Step>
+}
+
+/**
+ * A story drawn by `stories`: its steps, and `play()`, which plays them in a fresh world
+ * with the "eventually" step and rejects with an `InvariantBroken` (its message the
+ * numbered story) when an invariant breaks.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Story {
+  readonly steps: ReadonlyArray<Steps.Step>
+  readonly play: () => Promise<void>
 }
 
 /**
  * The outcome of a model run. On failure: the broken invariant, what is wrong, the shrunk
- * story (numbered in `text`) and the `seed` and `path` that replay it.
+ * story (numbered in `text`) and the `seed` and `path` that replay it (none for a `story`
+ * played as written). Every text in it is redacted.
  *
  * @category model
  * @since 0.1.0
@@ -46,7 +75,7 @@ export interface ModelOptions {
 export interface ModelReport {
   readonly ok: boolean
   readonly numRuns: number
-  readonly seed: number
+  readonly seed: number | undefined
   readonly path: string | undefined
   readonly invariant: string | undefined
   readonly problem: string | undefined
@@ -55,88 +84,163 @@ export interface ModelReport {
   readonly text: string
 }
 
-/**
- * The error `assertModel` throws: its message is the report's text.
- *
- * @example
- * ```ts
- * import { ModelFailure, assertModel, type MakeIntegration } from '@paykit/testkit/model'
- * import assert from 'node:assert/strict'
- *
- * // an integration that believes every order paid
- * const optimist: MakeIntegration = () => ({
- *   payOrder: async () => undefined,
- *   createLink: async () => undefined,
- *   handleWebhook: async () => ({ status: 200 }),
- *   reconcile: async () => undefined,
- *   view: () => [{ reference: 'o1', status: 'PAID', timesPaid: 1 }],
- *   log: () => [],
- * })
- * const failure = await assertModel({ integration: optimist, numRuns: 10 }).catch((e: unknown) => e)
- * assert.ok(failure instanceof ModelFailure)
- * assert.equal(failure.report.invariant, "the integration's view agrees with the service")
- * assert.equal(failure.message, failure.report.text)
- * ```
- *
- * @category model
- * @since 0.1.0
- */
-export class ModelFailure extends Error {
-  override readonly name = 'ModelFailure'
-  constructor(readonly report: ModelReport) {
-    super(report.text)
-  }
-}
-
 // -------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------
 
-const worldOptions = (options: ModelOptions) => ({
-  integration: options.integration,
-  invariants: [...builtInInvariants, ...(options.invariants ?? [])],
-  service: options.service ?? 'memory',
-  orders: options.orders ?? 2,
-})
+const SERVICES: ReadonlyArray<ServiceKind> = ['memory', 'nock', 'sandbox']
 
-const referencesOf = (options: Pick<ModelOptions, 'orders'>): ReadonlyArray<string> =>
-  Array.from({ length: options.orders ?? 2 }, (_, i) => `o${i + 1}`)
+const count = (value: unknown, field: string, min: number): number => {
+  if (value !== undefined && (!Number.isInteger(value) || (value as number) < min))
+    throw new TypeError(
+      `${field}: expected an integer of at least ${min}, got ${JSON.stringify(value)}`,
+    )
+  return value as number
+}
+
+/** The options checked (a clear error naming the field) and the world's settings. */
+const settingsOf = (
+  options: ModelOptions,
+): WorldOptions & { readonly references: ReadonlyArray<string> } => {
+  if (typeof options.integration !== 'function')
+    throw new TypeError('integration: expected a function that builds the integration')
+  const service = options.service ?? 'memory'
+  if (!SERVICES.includes(service))
+    throw new TypeError(
+      `service: expected one of ${SERVICES.join(', ')}, got ${JSON.stringify(service)}`,
+    )
+  const orders = count(options.orders, 'orders', 1) ?? 2
+  const invariants = options.invariants ?? []
+  invariants.forEach((inv, i) => {
+    if (typeof inv?.name !== 'string' || typeof inv.check !== 'function')
+      throw new TypeError(`invariants[${i}]: expected { name, check(observation) }`)
+  })
+  const adapter: Adapter =
+    options.registerCards === true
+      ? { integration: options.integration, registerCards: true }
+      : { integration: options.integration }
+  return {
+    ...adapter,
+    invariants: [...builtInInvariants, ...invariants],
+    service,
+    orders,
+    means: meaningOf(options.statuses),
+    references: Array.from({ length: orders }, (_, i) => `o${i + 1}`),
+  }
+}
+
+/** The steps a story is drawn from, over the shop orders `references`. */
+const drawnSteps = (references: ReadonlyArray<string>): Array<fc.Arbitrary<Steps.Step>> => {
+  const reference = fc.constantFrom(...references)
+  const operation = fc.constantFrom<Faults.Operation>(
+    'charge',
+    'chargeAfter3ds',
+    'createPaymentLink',
+    'createPaymentMethod',
+    'getOrder',
+    'getToken',
+  )
+  const failure = fc.constantFrom(...Faults.failures)
+  const targeted = fc
+    .record({
+      failure,
+      operation,
+      orderId: fc.option(reference, { nil: undefined }),
+      nth: fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined, freq: 3 }),
+    })
+    .map(({ failure, operation, orderId, nth }) =>
+      Steps.injectFault(failure, {
+        operation,
+        ...(orderId === undefined ? {} : { orderId }),
+        ...(nth === undefined ? {} : { nth }),
+      }),
+    )
+  // Faults that strike with a probability, seeded by fast-check (so a run replays).
+  const probable = fc
+    .record({ failure, operation, probability: fc.constantFrom(0.25, 0.5), seed: fc.integer() })
+    .map(({ failure, operation, probability, seed }) =>
+      Steps.injectFault(failure, { operation, probability, seed }),
+    )
+  const pay = fc
+    .tuple(reference, fc.constantFrom<CardKind>('success', 'authentication', 'declined'))
+    .map(([r, kind]) => Steps.payOrder(r, kind))
+  const link = reference.map(Steps.createLink)
+  const buyer = reference.map(Steps.buyerPaysLink)
+  return [
+    pay,
+    pay,
+    link,
+    link,
+    buyer,
+    buyer,
+    reference.map((r) => Steps.portal('finalize', r)),
+    reference.map((r) => Steps.portal('cancel', r)),
+    targeted,
+    targeted,
+    probable,
+    fc.constant(Steps.clearFaults),
+    fc.tuple(operation, fc.constantFrom(60_000)).map(([o, ms]) => Steps.latency(o, ms)),
+    fc.constantFrom(60_000, 11 * 60_000, 61 * 60_000, 25 * 3_600_000).map(Steps.advanceClock),
+    fc.constantFrom(...headlessEndings).map(Steps.threeDsEnding),
+    fc
+      .constantFrom<WebhookMove>(
+        'deliverNext',
+        'deliverLatest',
+        'duplicate',
+        'delay',
+        'drop',
+        'deliverAll',
+      )
+      .map(Steps.webhook),
+    fc
+      .constantFrom<WebhookMove>('deliverNext', 'deliverLatest', 'duplicate', 'delay')
+      .map(Steps.webhook),
+    fc.option(reference, { nil: undefined, freq: 2 }).map((r) => Steps.reconcile(r)),
+  ]
+}
+
+/** Plays `steps` in a fresh world, then "eventually"; nothing it rejects with holds a secret. */
+const play = async (settings: WorldOptions, steps: ReadonlyArray<Steps.Step>): Promise<void> => {
+  const world = await openWorld(settings)
+  try {
+    await fc.asyncModelRun(() => ({ model: {}, real: world }), steps)
+    await world.eventually()
+  } catch (e) {
+    if (e instanceof InvariantBroken) throw e
+    throw redactedError(e, world.redact)
+  } finally {
+    await world.close()
+  }
+}
+
+const storyOf = (settings: WorldOptions, steps: ReadonlyArray<Steps.Step>): Story => {
+  const story: Story = { steps, play: () => play(settings, steps) }
+  // fast-check (and so vitest's counterexample line) prints a story as its steps
+  return Object.assign(story, { [fc.toStringMethod]: () => fc.stringify(steps) })
+}
+
+const storiesOf = (
+  settings: ReturnType<typeof settingsOf>,
+  options: Pick<ModelOptions, 'minSteps' | 'maxSteps'>,
+): fc.Arbitrary<Story> => {
+  const minLength = count(options.minSteps, 'minSteps', 0) ?? 0
+  const maxLength = count(options.maxSteps, 'maxSteps', minLength) ?? Math.max(25, minLength)
+  // An array, not fc.commands: its shrinker never drops the last command, which would
+  // leave an irrelevant trailing step in the printed story.
+  return fc
+    .array(fc.oneof(...drawnSteps(settings.references)), { minLength, maxLength, size: 'max' })
+    .map((steps) => storyOf(settings, steps))
+}
 
 /**
- * The stories of a model: sequences of up to `maxSteps` steps (25 by default).
+ * The stories of a model (`minSteps` to `maxSteps` steps, 0 to 25 by default) for
+ * `@fast-check/vitest`: `test.prop([stories(options)])(name, (story) => story.play())`.
+ * fast-check shrinks a failing story and prints it with the seed and path that replay it.
  *
  * @example
  * ```ts
  * import fc from 'fast-check'
- * import { storyArbitrary } from '@paykit/testkit/model'
- * import assert from 'node:assert/strict'
- *
- * const stories = storyArbitrary({ maxSteps: 4 })
- * const [story] = fc.sample(stories, { numRuns: 1, seed: 7 })
- * assert.ok(story !== undefined && [...story].length <= 4)
- * ```
- *
- * @category constructors
- * @since 0.1.0
- */
-export const storyArbitrary = (
-  options: Pick<ModelOptions, 'orders' | 'maxSteps'> = {},
-): fc.Arbitrary<Iterable<Step>> =>
-  // An array, not fc.commands: its shrinker never drops the last command, which would
-  // leave an irrelevant trailing step in the printed story.
-  fc.array(fc.oneof(...steps(referencesOf(options))), {
-    maxLength: options.maxSteps ?? 25,
-    size: 'max',
-  })
-
-/**
- * Plays one story in a fresh world, then the "eventually" step; rejects with an
- * `InvariantBroken` whose message is the numbered story. The predicate to give
- * `@fast-check/vitest`'s `test.prop([storyArbitrary()])`.
- *
- * @example
- * ```ts
- * import { runStory, payOrder, type MakeIntegration } from '@paykit/testkit/model'
+ * import { stories, type MakeIntegration } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
  * // an integration that records a payment it never made
@@ -148,7 +252,9 @@ export const storyArbitrary = (
  *   view: () => [{ reference: 'o1', status: 'PAID', timesPaid: 1 }],
  *   log: () => [],
  * })
- * await assert.rejects(runStory({ integration: liar })([payOrder('o1', 'success')]), {
+ * const [story] = fc.sample(stories({ integration: liar, maxSteps: 3 }), { numRuns: 1, seed: 7 })
+ * assert.ok(story !== undefined && story.steps.length <= 3)
+ * await assert.rejects(story.play(), {
  *   name: 'InvariantBroken',
  *   message: /the integration has order o1 PAID, the service has not been paid for it/,
  * })
@@ -157,38 +263,47 @@ export const storyArbitrary = (
  * @category constructors
  * @since 0.1.0
  */
-export const runStory =
-  (options: ModelOptions) =>
-  async (story: Iterable<Step>): Promise<void> => {
-    const world = await openWorld(worldOptions(options))
-    try {
-      await fc.asyncModelRun(() => ({ model: {}, real: world }), story)
-      await eventually(world)
-    } finally {
-      await world.close()
-    }
-  }
+export const stories = (options: ModelOptions): fc.Arbitrary<Story> =>
+  storiesOf(settingsOf(options), options)
 
-const textOf = (
-  failure: InvariantBroken | undefined,
-  error: unknown,
-  seed: number,
-  path: string | undefined,
-): string => {
+const textOf = (failure: unknown, seed: number | undefined, path: string | undefined): string => {
   const head =
-    failure === undefined
-      ? `the story threw: ${error instanceof Error ? error.message : String(error)}`
-      : failure.message
-  return `Model-based test failed. Invariant broken: ${head}\nReplay: { seed: ${seed}, path: ${JSON.stringify(path ?? '')} }`
+    failure instanceof InvariantBroken
+      ? `Invariant broken: ${failure.message}`
+      : `The story threw: ${failure instanceof Error ? failure.message : String(failure)}`
+  const replay =
+    seed === undefined ? '' : `\nReplay: { seed: ${seed}, path: ${JSON.stringify(path ?? '')} }`
+  return `Model-based test failed. ${head}${replay}`
+}
+
+const failed = (
+  error: unknown,
+  numRuns: number,
+  seed: number | undefined,
+  path: string | undefined,
+): ModelReport => {
+  const broken = error instanceof InvariantBroken ? error : undefined
+  return {
+    ok: false,
+    numRuns,
+    seed,
+    path,
+    invariant: broken?.invariant,
+    problem: broken?.problem,
+    story: broken?.story ?? [],
+    text: textOf(error, seed, path),
+  }
 }
 
 /**
- * Runs `numRuns` stories (100 by default) with no test runner and reports; a failing
- * story is shrunk to the shortest that still fails.
+ * The runner: plays `numRuns` drawn stories (100 by default), or the one `story` given,
+ * with no test runner, and reports. A failing story is shrunk to the shortest that still
+ * fails; `seed` and `path` replay it. It rejects only for options it cannot use (an
+ * error naming the option).
  *
  * @example
  * ```ts
- * import { checkModel, type MakeIntegration } from '@paykit/testkit/model'
+ * import { checkModel, Steps, type MakeIntegration } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
  * // an integration that logs the card it is given
@@ -208,16 +323,40 @@ const textOf = (
  * assert.equal(report.invariant, 'no secret or card datum logged')
  * assert.equal(report.story.length, 1) // shrunk: one payment is enough
  * assert.match(report.text, /1\. the buyer pays order o\d with a card/)
+ * assert.match(report.text, /paying o\d with \[redacted\]/)
  * assert.match(report.text, /Replay: \{ seed: 42, path: "[\d:]+" \}/)
+ *
+ * // the same failure as a story written by hand
+ * const again = await checkModel({ integration: leaky, story: [Steps.payOrder('o2', 'declined')] })
+ * assert.equal(again.problem, 'the integration logged a secret or card datum: "paying o2 with [redacted]"')
  * ```
  *
  * @category constructors
  * @since 0.1.0
  */
 export const checkModel = async (options: ModelOptions): Promise<ModelReport> => {
-  const property = fc.asyncProperty(storyArbitrary(options), runStory(options))
+  const settings = settingsOf(options)
+  if (options.story !== undefined) {
+    const failure = await play(settings, options.story).then(
+      () => undefined,
+      (e: unknown) => e ?? new Error('the story rejected with nothing'),
+    )
+    return failure === undefined
+      ? {
+          ok: true,
+          numRuns: 1,
+          seed: undefined,
+          path: undefined,
+          invariant: undefined,
+          problem: undefined,
+          story: [],
+          text: 'the story held every invariant',
+        }
+      : failed(failure, 1, undefined, undefined)
+  }
+  const property = fc.asyncProperty(storiesOf(settings, options), (story) => story.play())
   const details = await fc.check(property, {
-    numRuns: options.numRuns ?? 100,
+    numRuns: count(options.numRuns, 'numRuns', 1) ?? 100,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.path === undefined ? {} : { path: options.path }),
   })
@@ -232,48 +371,10 @@ export const checkModel = async (options: ModelOptions): Promise<ModelReport> =>
       story: [],
       text: `${details.numRuns} stories, every invariant held (seed ${details.seed})`,
     }
-  const error = details.errorInstance
-  const broken = error instanceof InvariantBroken ? error : undefined
-  const path = details.counterexamplePath ?? undefined
-  return {
-    ok: false,
-    numRuns: details.numRuns,
-    seed: details.seed,
-    path,
-    invariant: broken?.invariant,
-    problem: broken?.problem,
-    story: broken?.story ?? [],
-    text: textOf(broken, error, details.seed, path),
-  }
+  return failed(
+    details.errorInstance,
+    details.numRuns,
+    details.seed,
+    details.counterexamplePath ?? undefined,
+  )
 }
-
-/**
- * `checkModel` that throws a `ModelFailure` (its message the report's text) when an
- * invariant breaks.
- *
- * @example
- * ```ts
- * import { assertModel, type MakeIntegration } from '@paykit/testkit/model'
- *
- * // an integration that does nothing is never wrong about anything
- * const idle: MakeIntegration = () => ({
- *   payOrder: async () => undefined,
- *   createLink: async () => undefined,
- *   handleWebhook: async () => ({ status: 200 }),
- *   reconcile: async () => undefined,
- *   view: () => [],
- *   log: () => [],
- * })
- * await assertModel({ integration: idle, numRuns: 20 })
- * ```
- *
- * @category constructors
- * @since 0.1.0
- */
-export const assertModel = async (options: ModelOptions): Promise<ModelReport> => {
-  const report = await checkModel(options)
-  if (!report.ok) throw new ModelFailure(report)
-  return report
-}
-
-export type { World }

@@ -1,14 +1,15 @@
 /**
- * The steps of a story, as fast-check commands: what the buyer, the merchant portal, the
- * network (faults), the clock and the webhook sender do, and what the integration is
- * asked to do. Each step reads as a sentence in the printed story.
+ * The steps of a story, as fast-check commands (`fc.AsyncCommand`, played by
+ * `fc.asyncModelRun`): what the buyer, the merchant portal, the network (faults), the
+ * clock and the webhook sender do, and what the integration is asked to do. Each step
+ * reads as a sentence in the printed story. The model draws them itself; write them by
+ * hand to replay a story or keep one as a regression test (`checkModel`'s `story`).
  *
  * @since 0.1.0
  */
 import fc from 'fast-check'
-import { headlessEndings } from '../buyer/Authenticate.js'
-import * as Faults from '../service/Faults.js'
-import type { CardKind, ThreeDsEnding, World } from './World.js'
+import type * as Faults from '../service/Faults.js'
+import type { CardKind, ThreeDsEnding, WebhookMove, World } from './World.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -21,17 +22,6 @@ import type { CardKind, ThreeDsEnding, World } from './World.js'
  * @since 0.1.0
  */
 export type Step = fc.AsyncCommand<object, World>
-
-/**
- * The webhook sender's moves: deliver the oldest pending event, the newest first (out of
- * order), the last one again, hold the oldest back, lose the oldest (redelivered once the
- * world is quiet), deliver everything pending.
- *
- * @category model
- * @since 0.1.0
- */
-export type WebhookMove =
-  'deliverNext' | 'deliverLatest' | 'duplicate' | 'delay' | 'drop' | 'deliverAll'
 
 // -------------------------------------------------------------------------------------
 // constructors
@@ -74,18 +64,15 @@ const control =
     return undefined
   }
 
-const orderOf = (world: World, reference: string) =>
-  world.orders.find((o) => o.reference === reference) ?? { reference, amount: 1 }
-
 /**
  * The buyer pays order `reference` at the shop's own checkout with a card of `kind`.
  *
  * @example
  * ```ts
- * import { payOrder } from '@paykit/testkit/model'
+ * import { Steps } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
- * assert.equal(payOrder('o1', 'authentication').toString(), 'the buyer pays order o1 with a card that needs 3DS')
+ * assert.equal(Steps.payOrder('o1', 'authentication').toString(), 'the buyer pays order o1 with a card that needs 3DS')
  * ```
  *
  * @category constructors
@@ -93,9 +80,7 @@ const orderOf = (world: World, reference: string) =>
  */
 export const payOrder = (reference: string, kind: CardKind): Step =>
   step(`the buyer pays order ${reference} with ${CARD_NAMES[kind]}`, (world) =>
-    world.act(reference, () =>
-      world.integration.payOrder(orderOf(world, reference), world.card(kind)),
-    ),
+    world.payOrder(reference, kind),
   )
 
 /**
@@ -103,10 +88,10 @@ export const payOrder = (reference: string, kind: CardKind): Step =>
  *
  * @example
  * ```ts
- * import { createLink } from '@paykit/testkit/model'
+ * import { Steps } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
- * assert.equal(createLink('o2').toString(), 'the shop creates a payment link for order o2')
+ * assert.equal(Steps.createLink('o2').toString(), 'the shop creates a payment link for order o2')
  * ```
  *
  * @category constructors
@@ -114,7 +99,7 @@ export const payOrder = (reference: string, kind: CardKind): Step =>
  */
 export const createLink = (reference: string): Step =>
   step(`the shop creates a payment link for order ${reference}`, (world) =>
-    world.act(reference, () => world.integration.createLink(orderOf(world, reference))),
+    world.createLink(reference),
   )
 
 /**
@@ -122,10 +107,10 @@ export const createLink = (reference: string): Step =>
  *
  * @example
  * ```ts
- * import { buyerPaysLink } from '@paykit/testkit/model'
+ * import { Steps } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
- * assert.equal(buyerPaysLink('o1').toString(), 'the buyer pays the payment link of order o1')
+ * assert.equal(Steps.buyerPaysLink('o1').toString(), 'the buyer pays the payment link of order o1')
  * ```
  *
  * @category constructors
@@ -145,10 +130,10 @@ export const buyerPaysLink = (reference: string): Step =>
  *
  * @example
  * ```ts
- * import { portal } from '@paykit/testkit/model'
+ * import { Steps } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
- * assert.equal(portal('finalize', 'o1').toString(), 'the merchant portal finalizes order o1')
+ * assert.equal(Steps.portal('finalize', 'o1').toString(), 'the merchant portal finalizes order o1')
  * ```
  *
  * @category constructors
@@ -170,11 +155,11 @@ export const portal = (action: 'finalize' | 'cancel', reference: string): Step =
  * @example
  * ```ts
  * import { Faults } from '@paykit/testkit'
- * import { injectFault } from '@paykit/testkit/model'
+ * import { Steps } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(
- *   injectFault(Faults.processedThen500, { operation: 'charge', nth: 2 }).toString(),
+ *   Steps.injectFault(Faults.processedThen500, { operation: 'charge', nth: 2 }).toString(),
  *   'the service processes the 2nd charge, then answers 500',
  * )
  * ```
@@ -217,10 +202,10 @@ const ordinal = (n: number): string =>
  *
  * @example
  * ```ts
- * import { latency } from '@paykit/testkit/model'
+ * import { Steps } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
- * assert.equal(latency('charge', 60_000).toString(), 'the next charge is answered after 60 s')
+ * assert.equal(Steps.latency('charge', 60_000).toString(), 'the next charge is answered after 60 s')
  * ```
  *
  * @category constructors
@@ -237,10 +222,10 @@ export const latency = (operation: Faults.Operation, ms: number): Step =>
  *
  * @example
  * ```ts
- * import { clearFaults } from '@paykit/testkit/model'
+ * import { Steps } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
- * assert.equal(clearFaults.toString(), 'the network recovers (no more faults)')
+ * assert.equal(Steps.clearFaults.toString(), 'the network recovers (no more faults)')
  * ```
  *
  * @category constructors
@@ -256,10 +241,10 @@ export const clearFaults: Step = step(
  *
  * @example
  * ```ts
- * import { advanceClock } from '@paykit/testkit/model'
+ * import { Steps } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
- * assert.equal(advanceClock(11 * 60_000).toString(), '11 min pass')
+ * assert.equal(Steps.advanceClock(11 * 60_000).toString(), '11 min pass')
  * ```
  *
  * @category constructors
@@ -276,12 +261,12 @@ export const advanceClock = (ms: number): Step =>
  *
  * @example
  * ```ts
- * import { threeDsEnding } from '@paykit/testkit/model'
+ * import { Steps } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
- * assert.equal(threeDsEnding('abandon').toString(), 'from now on the buyer abandons the 3DS frame')
+ * assert.equal(Steps.threeDsEnding('abandon').toString(), 'from now on the buyer abandons the 3DS frame')
  * assert.equal(
- *   threeDsEnding({ pendingFirst: 'success' }).toString(),
+ *   Steps.threeDsEnding({ pendingFirst: 'success' }).toString(),
  *   'from now on the 3DS frame posts PENDING, then ends success',
  * )
  * ```
@@ -313,176 +298,42 @@ const WEBHOOK_TEXT: Readonly<Record<WebhookMove, string>> = {
 }
 
 /**
- * A move of the webhook sender.
+ * A move of the webhook sender: deliver the oldest pending event, the newest first (out
+ * of order), the last one again, hold the oldest back, lose the oldest (redelivered once
+ * the world is quiet), deliver everything pending. The story notes which event of which
+ * order it was, and what the endpoint answered when it refused it.
  *
  * @example
  * ```ts
- * import { webhook } from '@paykit/testkit/model'
+ * import { Steps } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
- * assert.equal(webhook('duplicate').toString(), 'the last delivered webhook is delivered again')
+ * assert.equal(Steps.webhook('duplicate').toString(), 'the last delivered webhook is delivered again')
  * ```
  *
  * @category constructors
  * @since 0.1.0
  */
 export const webhook = (move: WebhookMove): Step =>
-  step(WEBHOOK_TEXT[move], async (world) => {
-    const what = (d: { readonly type: string; readonly eventId: string } | undefined): string =>
-      d === undefined ? ': there is none' : `: ${d.type}`
-    switch (move) {
-      case 'delay':
-      case 'drop': {
-        const event = move === 'delay' ? world.outbox.delay() : world.outbox.drop()
-        return event === undefined
-          ? ': there is none'
-          : `: ${event.type} of ${event.data.orderReference ?? event.data.orderCode}`
-      }
-      case 'deliverAll': {
-        const all = await world.outbox.deliverAll()
-        return `: ${all.length}`
-      }
-      default: {
-        const delivery = await (move === 'deliverNext'
-          ? world.outbox.deliverNext()
-          : move === 'deliverLatest'
-            ? world.outbox.deliverLatest()
-            : world.outbox.duplicate())
-        return what(delivery)
-      }
-    }
-  })
+  step(WEBHOOK_TEXT[move], (world) => world.webhook(move))
 
 /**
- * The integration's reconcile job runs.
+ * The integration's reconcile job runs, for order `reference` or (none) for every order.
  *
  * @example
  * ```ts
- * import { reconcile } from '@paykit/testkit/model'
+ * import { Steps } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *
- * assert.equal(reconcile.toString(), 'the shop reconciles')
+ * assert.equal(Steps.reconcile().toString(), 'the shop reconciles')
+ * assert.equal(Steps.reconcile('o2').toString(), 'the shop reconciles order o2')
  * ```
  *
  * @category constructors
  * @since 0.1.0
  */
-export const reconcile: Step = step('the shop reconciles', (world) =>
-  world.act(undefined, () => world.integration.reconcile()),
-)
-
-/**
- * The last step of every story, once the commands ran: the network recovers, every
- * pending and lost webhook is delivered, the shop reconciles, and whatever that sent is
- * delivered too; then the invariants are checked in their final form.
- *
- * @example
- * ```ts
- * import { eventually } from '@paykit/testkit/model'
- * import assert from 'node:assert/strict'
- *
- * assert.equal(typeof eventually, 'function')
- * ```
- *
- * @category constructors
- * @since 0.1.0
- */
-export const eventually = async (world: World): Promise<void> => {
-  world.service.clearFaults()
-  const before = (await world.outbox.deliverAll()).length
-  const note = await world.act(undefined, () => world.integration.reconcile())
-  const after = (await world.outbox.deliverAll()).length
-  const n = before + after
-  world.step(
-    `eventually: the network recovers, ${n} pending webhook${n === 1 ? ' is' : 's are'} delivered, the shop reconciles${note}`,
-    true,
+export const reconcile = (reference?: string): Step =>
+  step(
+    reference === undefined ? 'the shop reconciles' : `the shop reconciles order ${reference}`,
+    (world) => world.reconcile(reference),
   )
-}
-
-// -------------------------------------------------------------------------------------
-// arbitraries
-// -------------------------------------------------------------------------------------
-
-/**
- * The steps a story is drawn from, over the shop orders `references`. Faults target an
- * operation, maybe an order and the nth call, or strike with a probability (seeded by
- * fast-check, so a run replays).
- *
- * @example
- * ```ts
- * import fc from 'fast-check'
- * import { steps } from '@paykit/testkit/model'
- * import assert from 'node:assert/strict'
- *
- * const [step] = fc.sample(fc.oneof(...steps(['o1', 'o2'])), { numRuns: 1, seed: 1 })
- * assert.ok(step !== undefined && typeof step.toString() === 'string')
- * ```
- *
- * @category arbitraries
- * @since 0.1.0
- */
-export const steps = (references: ReadonlyArray<string>): Array<fc.Arbitrary<Step>> => {
-  const reference = fc.constantFrom(...references)
-  const operation = fc.constantFrom<Faults.Operation>(
-    'charge',
-    'chargeAfter3ds',
-    'createPaymentLink',
-    'createPaymentMethod',
-    'getOrder',
-    'getToken',
-  )
-  const failure = fc.constantFrom(...Faults.failures)
-  const targeted = fc
-    .record({
-      failure,
-      operation,
-      orderId: fc.option(reference, { nil: undefined }),
-      nth: fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined, freq: 3 }),
-    })
-    .map(({ failure, operation, orderId, nth }) =>
-      injectFault(failure, {
-        operation,
-        ...(orderId === undefined ? {} : { orderId }),
-        ...(nth === undefined ? {} : { nth }),
-      }),
-    )
-  const probable = fc
-    .record({ failure, operation, probability: fc.constantFrom(0.25, 0.5), seed: fc.integer() })
-    .map(({ failure, operation, probability, seed }) =>
-      injectFault(failure, { operation, probability, seed }),
-    )
-  const pay = fc
-    .tuple(reference, fc.constantFrom<CardKind>('success', 'authentication', 'declined'))
-    .map(([r, kind]) => payOrder(r, kind))
-  const link = reference.map(createLink)
-  const buyer = reference.map(buyerPaysLink)
-  return [
-    pay,
-    pay,
-    link,
-    link,
-    buyer,
-    buyer,
-    reference.map((r) => portal('finalize', r)),
-    reference.map((r) => portal('cancel', r)),
-    targeted,
-    targeted,
-    probable,
-    fc.constant(clearFaults),
-    fc.tuple(operation, fc.constantFrom(60_000)).map(([o, ms]) => latency(o, ms)),
-    fc.constantFrom(60_000, 11 * 60_000, 61 * 60_000, 25 * 3_600_000).map(advanceClock),
-    fc.constantFrom(...headlessEndings).map(threeDsEnding),
-    fc
-      .constantFrom<WebhookMove>(
-        'deliverNext',
-        'deliverLatest',
-        'duplicate',
-        'delay',
-        'drop',
-        'deliverAll',
-      )
-      .map(webhook),
-    fc.constantFrom<WebhookMove>('deliverNext', 'deliverLatest', 'duplicate', 'delay').map(webhook),
-    fc.constant(reconcile),
-  ]
-}

@@ -4,21 +4,43 @@
  * hosted checkout), webhook delivery, and the user's integration built on top. It keeps
  * the story told so far and judges the invariants after each step.
  *
+ * @internal
  * @since 0.1.0
  */
-import { fetchTransport, type Authenticate, type OrderStatus, type Transport } from '@paykit/core'
+import * as E from 'fp-ts/lib/Either.js'
+import {
+  createClient,
+  fetchTransport,
+  type Authenticate,
+  type OrderStatus,
+  type Transport,
+} from '@paykit/core'
 import { authenticateHeadless, type HeadlessEnding } from '../buyer/Authenticate.js'
 import { memoryPaymentService } from '../memory/memoryPaymentService.js'
 import { mockPaymentService } from '../nock/mockPaymentService.js'
 import { startSandbox } from '../sandbox/startSandbox.js'
 import type { ServiceControls } from '../service/ServiceControls.js'
-import { makeWebhookOutbox, type WebhookOutbox } from '../service/WebhookDelivery.js'
+import {
+  makeWebhookOutbox,
+  type WebhookHandler,
+  type WebhookOutbox,
+} from '../service/WebhookDelivery.js'
 import { clockOf } from '../simulator/Clock.js'
 import { FIRST_ORDER_ID, orderCodeOf } from '../simulator/PaymentLinks.js'
 import { own, type SimulatorState } from '../simulator/State.js'
 import { defaultCredentials, testCards } from '../simulator/TestCards.js'
-import type { BuyerCard, Integration, MakeIntegration, ShopOrder } from './Integration.js'
-import type { Invariant, Observation, ServiceOrder } from './Invariants.js'
+import type {
+  Adapter,
+  BuyerCard,
+  Integration,
+  IntegrationOrder,
+  RegisteredCard,
+  ShopOrder,
+  StatusMeaning,
+  WebhookHeaders,
+} from './Integration.js'
+import type { Invariant, Observation, ServiceOrder, ViewedOrder } from './Invariants.js'
+import { messageOf, messagesOf, redactor, type Redact } from './Redaction.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -54,8 +76,20 @@ export type ThreeDsEnding = HeadlessEnding
 export type CardKind = 'success' | 'authentication' | 'declined'
 
 /**
+ * The webhook sender's moves: deliver the oldest pending event, the newest first (out of
+ * order), the last one again, hold the oldest back, lose the oldest (redelivered once the
+ * world is quiet), deliver everything pending.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type WebhookMove =
+  'deliverNext' | 'deliverLatest' | 'duplicate' | 'delay' | 'drop' | 'deliverAll'
+
+/**
  * An invariant broken during a story: the error a story throws, its message the
- * numbered story.
+ * numbered story. The model builds it from texts it has redacted (no secret, card number
+ * or CVV), and gives it no `cause`.
  *
  * @example
  * ```ts
@@ -90,7 +124,7 @@ export class InvariantBroken extends Error {
 }
 
 /**
- * A running world.
+ * A running world: the fake, the integration, and the story told so far.
  *
  * @category model
  * @since 0.1.0
@@ -98,23 +132,29 @@ export class InvariantBroken extends Error {
 export interface World {
   readonly service: ServiceControls
   readonly outbox: WebhookOutbox
-  readonly integration: Integration
-  /** The shop's orders: `o1`, `o2`, ... */
-  readonly orders: ReadonlyArray<ShopOrder>
-  readonly card: (kind: CardKind) => BuyerCard
   /** The ending of the next 3DS authentications. */
   threeDs: ThreeDsEnding
-  /** Runs one step of the integration's work on behalf of `reference` (charges and links it makes count for it). */
-  readonly act: (reference: string | undefined, work: () => Promise<void>) => Promise<string>
-  /** Adds a step to the story and checks the invariants (`quiet`: the final check). */
-  readonly step: (text: string, quiet?: boolean) => void
+  /** The buyer pays `reference` with a card of `kind` (registered first by the kit when told); the note. */
+  readonly payOrder: (reference: string, kind: CardKind) => Promise<string>
+  /** The shop creates a link for `reference`; the note. */
+  readonly createLink: (reference: string) => Promise<string>
+  /** The shop reconciles `reference`, or every order; the note. */
+  readonly reconcile: (reference?: string) => Promise<string>
+  /** A move of the webhook sender; the note (which event of which order, the answer). */
+  readonly webhook: (move: WebhookMove) => Promise<string>
+  /** Adds a step to the story and checks the invariants. */
+  readonly step: (text: string) => void
+  /** The last step: faults lifted, every webhook delivered, reconcile, the final check. */
+  readonly eventually: () => Promise<void>
   /** The service's view of every order touched so far. */
   readonly serviceOrders: () => ReadonlyArray<ServiceOrder>
   /** The pending link order of `reference` at the service, if any. */
   readonly pendingLinkOf: (reference: string) => string | undefined
-  /** The link order of `reference` at the service that is paid, if any. */
+  /** The link order of `reference` at the service with `status`, if any. */
   readonly linkOf: (reference: string, status: OrderStatus) => string | undefined
   readonly story: () => ReadonlyArray<string>
+  /** The one redaction of every text the model prints or throws. */
+  readonly redact: Redact
   readonly close: () => Promise<void>
 }
 
@@ -124,12 +164,13 @@ export interface World {
  * @category model
  * @since 0.1.0
  */
-export interface WorldOptions {
-  readonly integration: MakeIntegration
+export type WorldOptions = Adapter & {
   readonly invariants: ReadonlyArray<Invariant>
   readonly service: ServiceKind
   /** How many shop orders the stories use (default 2: `o1`, `o2`). */
   readonly orders: number
+  /** What each status of the view means at the service (`meaningOf(statuses)`). */
+  readonly means: (order: IntegrationOrder, index: number) => ReadonlyArray<OrderStatus>
 }
 
 // -------------------------------------------------------------------------------------
@@ -140,11 +181,113 @@ export interface WorldOptions {
 const START_MS = Date.UTC(2026, 0, 5, 9, 0, 0)
 const WEBHOOK_SECRET = 'whsec_model_5f1c2a9e'
 const CVV = '7319'
+const SERVICE_STATUSES: ReadonlyArray<OrderStatus> = ['PENDING', 'PAID', 'CANCELLED', 'FINALIZED']
+// A quoted text of the integration is cut this short in a step (after redaction).
+const QUOTE_MAX = 160
+// A step lists this many deliveries, then how many more.
+const DELIVERIES_SHOWN = 10
 let nockWorlds = 0
 
 // -------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------
+
+const isServiceStatus = (s: unknown): s is OrderStatus =>
+  SERVICE_STATUSES.includes(s as OrderStatus)
+
+const statusList = (value: unknown, field: string): ReadonlyArray<OrderStatus> => {
+  const list: ReadonlyArray<unknown> = Array.isArray(value) ? value : [value]
+  const wrong = list.find((s) => !isServiceStatus(s))
+  if (list.length === 0 || wrong !== undefined)
+    throw new TypeError(
+      `${field}: ${JSON.stringify(wrong) ?? 'nothing'} is not a status of the service (${SERVICE_STATUSES.join(', ')})`,
+    )
+  return list as ReadonlyArray<OrderStatus>
+}
+
+/**
+ * What each order of the view means at the service, from the `statuses` option (checked
+ * here: a meaning that is not a service status is an error naming the key). By default a
+ * status means itself and must be one of the service's four.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const meaningOf = (
+  statuses: StatusMeaning | undefined,
+): ((order: IntegrationOrder, index: number) => ReadonlyArray<OrderStatus>) => {
+  const checked = (order: IntegrationOrder, index: number): string => {
+    const field = `view()[${index}]`
+    if (typeof order !== 'object' || order === null)
+      throw new TypeError(`${field}: expected { reference, status, timesPaid }`)
+    if (typeof order.reference !== 'string' || order.reference === '')
+      throw new TypeError(`${field}.reference: expected the order's reference (a text)`)
+    if (!Number.isInteger(order.timesPaid) || order.timesPaid < 0)
+      throw new TypeError(
+        `${field}.timesPaid: expected how many times the order was recorded paid (0, 1, ...), got ${String(order.timesPaid)}`,
+      )
+    if (typeof order.status !== 'string')
+      throw new TypeError(`${field}.status: expected a text, got ${typeof order.status}`)
+    return field
+  }
+  if (statuses === undefined)
+    return (order, index) => {
+      const field = checked(order, index)
+      if (isServiceStatus(order.status)) return [order.status]
+      throw new TypeError(
+        `${field}.status: "${order.status}" is not a status of the service (${SERVICE_STATUSES.join(', ')}); say what it means with the option statuses`,
+      )
+    }
+  if (typeof statuses === 'function')
+    return (order, index) => {
+      const field = checked(order, index)
+      const means = statuses(order)
+      if (means === undefined)
+        throw new TypeError(
+          `${field}.status: "${order.status}" has no meaning (statuses gave none)`,
+        )
+      return statusList(means, `statuses(${field})`)
+    }
+  const table = new Map<string, ReadonlyArray<OrderStatus>>()
+  for (const [key, value] of Object.entries(statuses))
+    table.set(key, statusList(value, `statuses.${key}`))
+  return (order, index) => {
+    const field = checked(order, index)
+    const means = table.get(order.status)
+    if (means === undefined)
+      throw new TypeError(
+        `${field}.status: "${order.status}" is not in the option statuses (${[...table.keys()].join(', ')})`,
+      )
+    return means
+  }
+}
+
+/**
+ * The headers of a webhook as `WebhookHeaders`: a `Headers` object that also reads as a
+ * record, in any case (spread, it gives lower-case names).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const webhookHeaders = (record: Readonly<Record<string, string>>): WebhookHeaders => {
+  const headers = new Headers(record)
+  return new Proxy(headers, {
+    get: (target, name) => {
+      if (typeof name !== 'string' || name in target) {
+        const value: unknown = Reflect.get(target, name, target)
+        // Headers' methods read private slots: call them on the Headers itself.
+        return typeof value === 'function' ? value.bind(target) : value
+      }
+      return target.get(name) ?? undefined
+    },
+    has: (target, name) => name in target || (typeof name === 'string' && target.has(name)),
+    ownKeys: (target) => [...target.keys()],
+    getOwnPropertyDescriptor: (target, name) =>
+      typeof name === 'string' && target.has(name)
+        ? { value: target.get(name), enumerable: true, configurable: true, writable: false }
+        : undefined,
+  }) as WebhookHeaders
+}
 
 const amountOf = (i: number): number => [10, 25.5, 7.25][i] ?? 5 + i
 
@@ -191,32 +334,27 @@ const openFake = async (kind: ServiceKind, now: () => Date): Promise<Fake> => {
 
 const LINK_PAID: ReadonlySet<OrderStatus> = new Set(['PAID', 'FINALIZED'])
 
+/** `type of reference` of a webhook body (the order code when it has no reference). */
+const eventOf = (body: string): string => {
+  try {
+    const event = JSON.parse(body) as {
+      type?: unknown
+      data?: { orderReference?: unknown; orderCode?: unknown }
+    }
+    return `${String(event.type)} of ${String(event.data?.orderReference ?? event.data?.orderCode)}`
+  } catch {
+    return 'a webhook'
+  }
+}
+
+/** The deliveries in the order made: `a, then b, then c`, the first ten. */
+const inOrder = (deliveries: ReadonlyArray<string>): string =>
+  deliveries.length <= DELIVERIES_SHOWN
+    ? deliveries.join(', then ')
+    : `${deliveries.slice(0, DELIVERIES_SHOWN).join(', then ')}, then ${deliveries.length - DELIVERIES_SHOWN} more`
+
 /**
  * Opens a world for one story: a fresh fake, a fresh integration.
- *
- * @example
- * ```ts
- * import { builtInInvariants, openWorld } from '@paykit/testkit/model'
- * import assert from 'node:assert/strict'
- *
- * const world = await openWorld({
- *   service: 'memory',
- *   orders: 2,
- *   invariants: builtInInvariants,
- *   integration: () => ({
- *     payOrder: async () => undefined,
- *     createLink: async () => undefined,
- *     handleWebhook: async () => ({ status: 200 }),
- *     reconcile: async () => undefined,
- *     view: () => [],
- *     log: () => [],
- *   }),
- * })
- * assert.deepEqual(world.orders.map((o) => o.reference), ['o1', 'o2'])
- * world.step('nothing happens')
- * assert.deepEqual(world.story(), ['nothing happens'])
- * await world.close()
- * ```
  *
  * @category constructors
  * @since 0.1.0
@@ -232,7 +370,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
   }))
   const known = new Set(orders.map((o) => o.reference))
   const expirationYear = String(Math.max(new Date().getUTCFullYear(), 2026) + 3)
-  const card = (kind: CardKind): BuyerCard => ({
+  const cardOf = (kind: CardKind): BuyerCard => ({
     number: testCards[kind].number,
     expirationMonth: '12',
     expirationYear,
@@ -248,44 +386,73 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
     testCards.authentication.number,
     testCards.declined.number,
   ]
-
-  const world = {
-    threeDs: 'success' as ThreeDsEnding,
+  // The access tokens the service issued, secrets too (kept in its state a day past expiry).
+  const tokens = new Set<string>()
+  const secretsNow = (): ReadonlyArray<string> =>
+    tokens.size === 0 ? secrets : [...secrets, ...tokens]
+  const redact = redactor(secretsNow)
+  const quote = (text: string): string => {
+    const clean = redact(text)
+    return JSON.stringify(clean.length > QUOTE_MAX ? `${clean.slice(0, QUOTE_MAX)}…` : clean)
   }
+
+  let threeDs: ThreeDsEnding = 'success'
   const authenticate: Authenticate = (url, id) =>
-    authenticateHeadless(world.threeDs, {
+    authenticateHeadless(threeDs, {
       transport: fake.transport,
       timeoutMs: fake.timeoutMs,
     })(url, id)
+  const clientConfig = {
+    baseUrl: fake.baseUrl,
+    credentials: defaultCredentials,
+    transport: fake.transport,
+    now: () => clock().getTime(),
+    sleep: async () => undefined,
+    timeoutMs: fake.timeoutMs,
+    retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
+  }
+  // Either card type: which one `payOrder` takes is the adapter's `registerCards`.
   const integration = options.integration({
-    clientConfig: {
-      baseUrl: fake.baseUrl,
-      credentials: defaultCredentials,
-      transport: fake.transport,
-      now: () => clock().getTime(),
-      sleep: async () => undefined,
-      timeoutMs: fake.timeoutMs,
-      retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
-    },
+    clientConfig,
     authenticate,
     webhookSecret: WEBHOOK_SECRET,
     clock,
-  })
-  const outbox = makeWebhookOutbox(service, {
-    handler: integration.handleWebhook,
-    secret: WEBHOOK_SECRET,
-    now: clock,
-  })
+  }) as Integration<unknown>
+  // The buyer's side registers cards with a client of its own (only when told to).
+  const buyer = options.registerCards === true ? createClient(clientConfig) : undefined
+
+  const thrown: Array<string> = []
+  const answers: Array<string> = []
+  // Every delivery made to the endpoint, in order, as the story names it.
+  const deliveries: Array<string> = []
+  const handler: WebhookHandler = async (body, headers) => {
+    const what = eventOf(body)
+    let answer: { readonly status: number; readonly body?: string }
+    try {
+      answer = await integration.handleWebhook(body, webhookHeaders(headers))
+    } catch (e) {
+      const messages = messagesOf(e)
+      thrown.push(...messages)
+      deliveries.push(`${what} (the endpoint threw ${quote(messages.join(', caused by: '))})`)
+      throw e
+    }
+    if (answer.body !== undefined) answers.push(answer.body)
+    const ok = answer.status >= 200 && answer.status < 300
+    deliveries.push(
+      ok
+        ? what
+        : `${what} (answered ${answer.status}${answer.body === undefined || answer.body === '' ? '' : ` ${quote(answer.body)}`})`,
+    )
+    return { status: answer.status }
+  }
+  const outbox = makeWebhookOutbox(service, { handler, secret: WEBHOOK_SECRET, now: clock })
 
   // Which shop order each charge and link counts for, read from the state after each step.
   const chargeRefs: Array<string> = []
-  // The access tokens the service issued, secrets too (kept in its state a day past expiry).
-  const tokens = new Set<string>()
   const links = new Map<string, { reference: string; status: OrderStatus }>()
   let ordersSeen = 0
   let acting: string | undefined
   const story: Array<string> = []
-  const thrown: Array<string> = []
 
   const referenceOf = (id: string | null): string =>
     id !== null && known.has(id) ? id : (acting ?? id ?? '?')
@@ -337,20 +504,34 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
     })
   }
 
-  const observe = (quiet: boolean): Observation => ({
-    service: serviceOrders(),
-    view: integration.view(),
-    log: [...integration.log(), ...thrown],
-    secrets: tokens.size === 0 ? secrets : [...secrets, ...tokens],
-    quiet,
-  })
+  const broken = (invariant: string, problem: string): InvariantBroken =>
+    new InvariantBroken(redact(invariant), redact(problem), story.map(redact))
 
-  const step = (text: string, quiet = false): void => {
+  const observe = (quiet: boolean): Observation => {
+    let view: ReadonlyArray<ViewedOrder>
+    let log: ReadonlyArray<string>
+    try {
+      view = integration.view().map((order, i) => ({ ...order, means: options.means(order, i) }))
+      log = integration.log()
+    } catch (e) {
+      // a view the model cannot read: the story so far, and what was wrong
+      throw broken("the integration's view and log can be read", messageOf(e))
+    }
+    return {
+      service: serviceOrders(),
+      view,
+      log: thrown.length === 0 && answers.length === 0 ? log : [...log, ...thrown, ...answers],
+      secrets: secretsNow(),
+      quiet,
+    }
+  }
+
+  const check = (text: string, quiet: boolean): void => {
     story.push(text)
     const observation = observe(quiet)
     for (const invariant of options.invariants) {
       const problem = invariant.check(observation)
-      if (problem !== undefined) throw new InvariantBroken(invariant.name, problem, [...story])
+      if (problem !== undefined) throw broken(invariant.name, problem)
     }
   }
 
@@ -360,13 +541,82 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
       await work()
       return ''
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e)
-      thrown.push(message)
-      return `: the integration threw "${message.slice(0, 120)}"`
+      const messages = messagesOf(e)
+      thrown.push(...messages)
+      return `: the integration threw ${quote(messages.join(', caused by: '))}`
     } finally {
       scan(service.state())
       acting = undefined
     }
+  }
+
+  const orderOf = (reference: string): ShopOrder =>
+    orders.find((o) => o.reference === reference) ?? { reference, amount: 1 }
+
+  const payOrder = async (reference: string, kind: CardKind): Promise<string> => {
+    const card = cardOf(kind)
+    if (buyer === undefined)
+      return act(reference, () => integration.payOrder(orderOf(reference), card))
+    const method = await buyer.createPaymentMethod({ card })()
+    scan(service.state())
+    if (E.isLeft(method))
+      return `: the buyer's card was not registered (${quote(method.left.message)})`
+    const registered: RegisteredCard = { paymentMethodId: method.right.id }
+    return act(reference, () => integration.payOrder(orderOf(reference), registered))
+  }
+
+  const deliveredSince = (start: number): ReadonlyArray<string> => deliveries.slice(start)
+
+  const webhook = async (move: WebhookMove): Promise<string> => {
+    const start = deliveries.length
+    switch (move) {
+      case 'delay':
+      case 'drop': {
+        const event = move === 'delay' ? outbox.delay() : outbox.drop()
+        return event === undefined
+          ? ': there is none'
+          : `: ${event.type} of ${event.data.orderReference ?? event.data.orderCode}`
+      }
+      case 'deliverAll': {
+        await outbox.deliverAll()
+        const made = deliveredSince(start)
+        return made.length === 0 ? ': there is none' : `: ${made.length} (${inOrder(made)})`
+      }
+      default: {
+        const delivery = await (move === 'deliverNext'
+          ? outbox.deliverNext()
+          : move === 'deliverLatest'
+            ? outbox.deliverLatest()
+            : outbox.duplicate())
+        return delivery === undefined ? ': there is none' : `: ${inOrder(deliveredSince(start))}`
+      }
+    }
+  }
+
+  // each delivery listed, a refused one again at each attempt
+  const delivered = (made: ReadonlyArray<string>, what: string): string =>
+    made.length === 1
+      ? `${what} is delivered (${inOrder(made)})`
+      : `${what} are delivered, in this order (${inOrder(made)})`
+
+  const eventually = async (): Promise<void> => {
+    service.clearFaults()
+    const first = deliveries.length
+    await outbox.deliverAll()
+    const before = deliveredSince(first)
+    const note = await act(undefined, () => integration.reconcile())
+    const second = deliveries.length
+    await outbox.deliverAll()
+    const after = deliveredSince(second)
+    const pending =
+      before.length === 0
+        ? 'no webhook is pending'
+        : delivered(before, before.length === 1 ? 'the pending webhook' : 'the pending webhooks')
+    const more =
+      after.length === 0
+        ? ''
+        : `; then ${delivered(after, after.length === 1 ? 'the webhook it caused' : 'the webhooks it caused')}`
+    check(`eventually: the network recovers, ${pending}, the shop reconciles${note}${more}`, true)
   }
 
   const linkOf = (reference: string, status: OrderStatus): string | undefined => {
@@ -377,18 +627,29 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
     return undefined
   }
 
-  return Object.assign(world, {
+  return {
     service,
     outbox,
-    integration,
-    orders,
-    card,
-    act,
-    step,
+    get threeDs() {
+      return threeDs
+    },
+    set threeDs(ending: ThreeDsEnding) {
+      threeDs = ending
+    },
+    payOrder,
+    createLink: (reference) => act(reference, () => integration.createLink(orderOf(reference))),
+    reconcile: (reference) =>
+      act(reference, () =>
+        reference === undefined ? integration.reconcile() : integration.reconcile(reference),
+      ),
+    webhook,
+    step: (text) => check(text, false),
+    eventually,
     serviceOrders,
     pendingLinkOf: (reference: string) => linkOf(reference, 'PENDING'),
     linkOf,
     story: () => [...story],
+    redact,
     close: fake.close,
-  })
+  }
 }

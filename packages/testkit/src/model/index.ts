@@ -4,13 +4,38 @@
  * hurt, time passes, webhooks arrive late, twice, out of order or not at all), plays each
  * against the simulator (in memory by default; also the nock mock or the sandbox) and the
  * integration together, and checks the built-in invariants after each step and once the
- * world is quiet. A failure is shrunk to the shortest story and printed as numbered steps.
+ * world is quiet. A failure is shrunk to the shortest story and printed as numbered steps,
+ * every secret redacted.
+ *
+ * The common path is `checkModel(options)`, or `stories(options)` in
+ * `@fast-check/vitest`'s `test.prop`; `Steps` writes a story by hand, `Invariants` holds
+ * the built-in checks.
  *
  * @module @paykit/testkit/model
  * @since 0.1.0
  */
-export * from './Integration.js'
-export * from './Invariants.js'
-export * from './World.js'
-export * from './Commands.js'
-export * from './Run.js'
+
+// -------------------------------------------------------------------------------------
+// the adapter
+// -------------------------------------------------------------------------------------
+export type * from './Integration.js'
+
+// -------------------------------------------------------------------------------------
+// running: one runner, one arbitrary
+// -------------------------------------------------------------------------------------
+export { checkModel, stories, type ModelOptions, type ModelReport, type Story } from './Run.js'
+export {
+  InvariantBroken,
+  type CardKind,
+  type ServiceKind,
+  type ThreeDsEnding,
+  type WebhookMove,
+} from './World.js'
+
+// -------------------------------------------------------------------------------------
+// stories by hand, invariants of one's own
+// -------------------------------------------------------------------------------------
+export * as Steps from './Steps.js'
+export * as Invariants from './Invariants.js'
+export type { Step } from './Steps.js'
+export type { Invariant, Observation, ServiceOrder, ViewedOrder } from './Invariants.js'

@@ -1,7 +1,7 @@
 /**
- * The model's runners: the same stories on the in-memory service, the nock mock and the
- * sandbox over HTTP; a failure replays from its seed and path; the user's own
- * invariants; the vitest form through @fast-check/vitest.
+ * The model's runner and its vitest form: the same stories on the in-memory service, the
+ * nock mock and the sandbox over HTTP; a failure replays from its seed and path; a story
+ * written by hand; the user's own invariants; the options checked.
  */
 import { fc, test } from '@fast-check/vitest'
 import { describe, expect, it } from 'vitest'
@@ -16,16 +16,19 @@ import {
   payOrder,
   reconcile,
   webhook,
-} from '../../src/model/Commands.js'
-import {
-  ModelFailure,
-  assertModel,
-  checkModel,
-  runStory,
-  storyArbitrary,
-} from '../../src/model/Run.js'
+} from '../../src/model/Steps.js'
+import { checkModel, stories, type ModelOptions } from '../../src/model/Run.js'
 import type { MakeIntegration } from '../../src/model/Integration.js'
 import type { Invariant } from '../../src/model/Invariants.js'
+import type { Step } from '../../src/model/Steps.js'
+
+/** Plays `story` as written; rejects with the report's text when an invariant breaks. */
+const runStory =
+  (options: ModelOptions) =>
+  async (story: ReadonlyArray<Step>): Promise<void> => {
+    const report = await checkModel({ ...options, story })
+    if (!report.ok) throw new Error(report.text)
+  }
 
 describe('the same model on every fake', () => {
   for (const service of ['nock', 'sandbox'] as const)
@@ -64,8 +67,8 @@ describe('the same model on every fake', () => {
           'The story (4 steps):',
           '  1. the shop creates a payment link for order o2',
           '  2. the buyer pays the payment link of order o2',
-          '  3. the oldest pending webhook is delivered: order.paid',
-          '  4. the last delivered webhook is delivered again: order.paid',
+          '  3. the oldest pending webhook is delivered: order.paid of o2',
+          '  4. the last delivered webhook is delivered again: order.paid of o2',
         ].join('\n'),
       )
   })
@@ -76,7 +79,7 @@ describe('checkModel', () => {
     const integration = checkoutService({ retriesWithNewOrderId: true })
     const first = await checkModel({ integration, numRuns: 500, seed: 11 })
     expect(first.ok).toBe(false)
-    const again = await checkModel({ integration, seed: first.seed, path: first.path ?? '' })
+    const again = await checkModel({ integration, seed: first.seed ?? 0, path: first.path ?? '' })
     expect(again.story).toEqual(first.story)
     expect(again.problem).toBe(first.problem)
   })
@@ -99,15 +102,38 @@ describe('checkModel', () => {
     expect(report.story.length).toBeLessThanOrEqual(5)
   })
 
-  it('assertModel throws a ModelFailure carrying the report', async () => {
-    const failure = await assertModel({
+  it('plays a story written by hand: no seed, no replay line', async () => {
+    const report = await checkModel({
       integration: checkoutService({ logsCard: true }),
-      numRuns: 100,
-      seed: 1,
-    }).catch((e: unknown) => e)
-    expect(failure).toBeInstanceOf(ModelFailure)
-    expect((failure as ModelFailure).report.invariant).toBe('no secret or card datum logged')
-    expect((failure as ModelFailure).message).toBe((failure as ModelFailure).report.text)
+      story: [payOrder('o1', 'declined')],
+    })
+    expect(report).toMatchObject({ ok: false, numRuns: 1, seed: undefined, path: undefined })
+    expect(report.invariant).toBe('no secret or card datum logged')
+    expect(report.story).toEqual(['the buyer pays order o1 with a declined card'])
+    expect(report.text).not.toMatch(/Replay/)
+    const held = await checkModel({
+      integration: fixedCheckout,
+      story: [payOrder('o1', 'success')],
+    })
+    expect(held).toMatchObject({ ok: true, numRuns: 1, text: 'the story held every invariant' })
+  })
+
+  it('refuses options it cannot use, naming the option', async () => {
+    const bad: ReadonlyArray<readonly [Partial<ModelOptions>, RegExp]> = [
+      [{ orders: 0 }, /^orders: expected an integer of at least 1, got 0$/],
+      [{ numRuns: 1.5 }, /^numRuns: expected an integer of at least 1, got 1.5$/],
+      [{ minSteps: 5, maxSteps: 2 }, /^maxSteps: expected an integer of at least 5, got 2$/],
+      [{ service: 'prism' as never }, /^service: expected one of memory, nock, sandbox/],
+      [
+        { statuses: { paid: 'SHIPPED' as never } },
+        /^statuses\.paid: "SHIPPED" is not a status of the service/,
+      ],
+      [{ invariants: [{ name: 'x' } as never] }, /^invariants\[0\]: expected \{ name, check/],
+    ]
+    for (const [options, error] of bad)
+      await expect(
+        checkModel({ integration: fixedCheckout, ...options } as ModelOptions),
+      ).rejects.toThrow(error)
   })
 
   it('an integration that throws is part of the story, its message checked for secrets', async () => {
@@ -121,7 +147,7 @@ describe('checkModel', () => {
           },
         }),
       })(story),
-    ).rejects.toThrow(/no secret or card datum logged: .*card \[4242…\] refused/)
+    ).rejects.toThrow(/no secret or card datum logged: .*card \[redacted\] refused/)
   })
 })
 
@@ -142,7 +168,7 @@ describe('seeded bugs on the in-memory service', () => {
       ].join('\n'),
     )
     // the fixed service sends the same order id again: DUPLICATE_ORDER, paid once
-    await runStory({ integration: fixedCheckout })([...story, reconcile])
+    await runStory({ integration: fixedCheckout })([...story, reconcile()])
   })
 
   it('an access token in the log is a secret logged', async () => {
@@ -165,13 +191,17 @@ describe('seeded bugs on the in-memory service', () => {
 })
 
 describe('the vitest form', () => {
-  test.prop([storyArbitrary({ maxSteps: 15 })], { numRuns: 100 })(
+  test.prop([stories({ integration: fixedCheckout, maxSteps: 15 })], { numRuns: 100 })(
     'the fixed checkout service holds in every story',
-    runStory({ integration: fixedCheckout }),
+    (story) => story.play(),
   )
 
   it('a story prints as its steps', () => {
-    const [story] = fc.sample(storyArbitrary({ maxSteps: 3 }), { numRuns: 1, seed: 2 })
-    expect(fc.stringify(story)).not.toContain('[object Object]')
+    const [story] = fc.sample(stories({ integration: fixedCheckout, minSteps: 2, maxSteps: 3 }), {
+      numRuns: 1,
+      seed: 2,
+    })
+    expect(story?.steps.length).toBeGreaterThanOrEqual(2)
+    expect(fc.stringify(story)).toBe(`[${story?.steps.map(String).join(',')}]`)
   })
 })

@@ -1,0 +1,111 @@
+/**
+ * The adapter fits an existing service: the webhook route gets a `Headers` that also reads
+ * as a record in any case, the kit registers the buyer's card when told (the adapter
+ * gets a payment method id, never the card), and `reconcile` is asked for one order or
+ * for all.
+ */
+import { describe, expect, it } from 'vitest'
+import { fixedCheckout } from '../../examples/checkout/checkoutService.js'
+import type { RegisteredCard, WebhookHeaders } from '../../src/model/Integration.js'
+import { checkModel } from '../../src/model/Run.js'
+import {
+  buyerPaysLink,
+  createLink,
+  injectFault,
+  payOrder,
+  reconcile,
+  webhook,
+} from '../../src/model/Steps.js'
+import * as Faults from '../../src/service/Faults.js'
+
+describe('the webhook headers', () => {
+  it('are a Headers object that also reads as a record, in any case', async () => {
+    const seen: Array<WebhookHeaders> = []
+    const report = await checkModel({
+      integration: (context) => ({
+        ...fixedCheckout(context),
+        handleWebhook: async (body, headers) => {
+          seen.push(headers)
+          return fixedCheckout(context).handleWebhook(body, headers)
+        },
+      }),
+      story: [createLink('o1'), buyerPaysLink('o1'), webhook('deliverNext')],
+    })
+    expect(report.ok).toBe(true)
+    const [headers] = seen
+    expect(headers).toBeInstanceOf(Headers)
+    const signature = headers?.get('Paykit-Signature')
+    expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/)
+    expect(headers?.['Paykit-Signature']).toBe(signature)
+    expect(headers?.['paykit-signature']).toBe(signature)
+    expect(headers?.['PAYKIT-SIGNATURE']).toBe(signature)
+    expect(headers?.['x-not-sent']).toBeUndefined()
+    expect('Content-Type' in (headers ?? {})).toBe(true)
+    expect({ ...headers }).toEqual({
+      'content-type': 'application/json',
+      'paykit-signature': signature,
+      'user-agent': 'paykit-sandbox',
+    })
+    expect([...(headers ?? [])].map(([name]) => name)).toEqual(Object.keys({ ...headers }))
+  })
+})
+
+describe('card registration by the kit', () => {
+  it('hands the adapter a payment method id, never the card', async () => {
+    const given: Array<unknown> = []
+    const report = await checkModel({
+      registerCards: true,
+      integration: (context) => {
+        const inner = fixedCheckout(context)
+        return {
+          ...inner,
+          // the fixed checkout registers cards itself: here the kit has done it
+          payOrder: async (_order, card: RegisteredCard) => void given.push(card),
+        }
+      },
+      story: [payOrder('o1', 'success'), payOrder('o2', 'authentication')],
+    })
+    expect(report.ok).toBe(true)
+    expect(given).toEqual([
+      { paymentMethodId: expect.stringMatching(/^\S+$/) },
+      { paymentMethodId: expect.stringMatching(/^\S+$/) },
+    ])
+  })
+
+  it('a registration the network fails is noted, and the adapter is not called', async () => {
+    let calls = 0
+    const report = await checkModel({
+      registerCards: true,
+      integration: (context) => ({
+        ...fixedCheckout(context),
+        payOrder: async () => void calls++,
+      }),
+      // an invariant of one's own that shows the story at its end
+      invariants: [{ name: 'the end', check: ({ quiet }) => (quiet ? 'shown' : undefined) }],
+      story: [
+        injectFault(Faults.status500, { operation: 'createPaymentMethod', times: 3 }),
+        payOrder('o1', 'success'),
+      ],
+    })
+    expect(calls).toBe(0)
+    expect(report.story[1]).toMatch(
+      /^the buyer pays order o1 with a card that succeeds: the buyer's card was not registered \(".+"\)$/,
+    )
+  })
+})
+
+describe('reconcile', () => {
+  it('is asked for one order, or (no reference) for all', async () => {
+    const asked: Array<string | undefined> = []
+    const report = await checkModel({
+      integration: (context) => ({
+        ...fixedCheckout(context),
+        reconcile: async (reference) => void asked.push(reference),
+      }),
+      story: [reconcile('o2'), reconcile()],
+    })
+    expect(report.ok).toBe(true)
+    // the two steps, then the "eventually" step's
+    expect(asked).toEqual(['o2', undefined, undefined])
+  })
+})
