@@ -214,7 +214,8 @@ const truncatedStream = (text: string): ReadableStream<Uint8Array> => {
  * steer it. Faults act as on a real connection: `connectionReset` is a network error
  * (`Response.error()`), `hang` holds the answer until the client gives up, `truncatedBody`
  * sends half the body and then fails the stream. Requests outside `baseUrl` match no
- * handler: MSW's `onUnhandledRequest` decides what happens to them.
+ * handler: MSW's `onUnhandledRequest` (MSW 2) or `onUnhandledFrame` (MSW 3) decides what
+ * happens to them.
  *
  * @example
  * ```ts
@@ -227,7 +228,9 @@ const truncatedStream = (text: string): ReadableStream<Uint8Array> => {
  *
  * const paykit = paykitHandlers({ baseUrl: 'https://paykit.test' })
  * const server = setupServer(...paykit.handlers)
- * server.listen({ onUnhandledRequest: 'error' })
+ * // MSW 2 names the option onUnhandledRequest, MSW 3 onUnhandledFrame: give both.
+ * const strict = { onUnhandledRequest: 'error', onUnhandledFrame: 'error' } as const
+ * server.listen(strict)
  * try {
  *   const client = createClient({ baseUrl: paykit.baseUrl, credentials: defaultCredentials })
  *   const link = await client.createPaymentLink({ amount: 19.99 })()

@@ -27,15 +27,27 @@ export const sandboxFake = async (): Promise<Fake> => {
   return { ...sandbox, baseUrl: sandbox.url }
 }
 
+/** What MSW 3 gives an `onUnhandledFrame` callback (MSW 2, whose types these are, has none). */
+interface UnhandledFrame {
+  readonly frame: { readonly data: { readonly request?: Request } }
+  readonly defaults: { readonly error: () => void }
+}
+
 export const mswFake = async (): Promise<Fake> => {
   const paykit = paykitHandlers({ baseUrl: 'https://msw.paykit.test/v1' })
   const server = setupServer(...paykit.handlers)
   // Anything else is a test's mistake, except the sandbox of another test in this process.
-  server.listen({
-    onUnhandledRequest: (request, print) => {
-      if (new URL(request.url).hostname !== '127.0.0.1') print.error()
+  // MSW 2 reads onUnhandledRequest, MSW 3 onUnhandledFrame (an http frame's data.request).
+  const elsewhere = (request: Request): boolean => new URL(request.url).hostname !== '127.0.0.1'
+  const options = {
+    onUnhandledRequest: (request: Request, print: { readonly error: () => void }) => {
+      if (elsewhere(request)) print.error()
     },
-  })
+    onUnhandledFrame: ({ frame, defaults }: UnhandledFrame) => {
+      if (frame.data.request === undefined || elsewhere(frame.data.request)) defaults.error()
+    },
+  }
+  server.listen(options)
   return {
     ...paykit,
     close: async () => {

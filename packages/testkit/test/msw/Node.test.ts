@@ -14,7 +14,9 @@ const SECRET = 'whsec-msw-node'
 const paykit = paykitHandlers({ baseUrl: 'https://paykit-msw-node.test' })
 const server = setupServer(...paykit.handlers)
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+// MSW 2 reads onUnhandledRequest, MSW 3 onUnhandledFrame (it ignores the other name).
+const strict = { onUnhandledRequest: 'error', onUnhandledFrame: 'error' } as const
+beforeAll(() => server.listen(strict))
 beforeEach(() => paykit.reset())
 afterAll(() => {
   server.close()

@@ -34,11 +34,15 @@ declare global {
 const start = async (): Promise<MswPage> => {
   const paykit = paykitHandlers({ baseUrl: `${location.origin}/paykit` })
   const worker = setupWorker(...paykit.handlers)
-  await worker.start({
+  // MSW 2 names the option onUnhandledRequest, MSW 3 onUnhandledFrame: both given, each
+  // major reads its own (an object, not a literal, so neither name is an excess property).
+  const options = {
     serviceWorker: { url: '/mockServiceWorker.js' },
     onUnhandledRequest: 'error',
+    onUnhandledFrame: 'error',
     quiet: true,
-  })
+  } as const
+  await worker.start(options)
   const client = createClient({ baseUrl: paykit.baseUrl, credentials: defaultCredentials })
   // Unsigned: the page has no node:crypto for signedWebhook.
   const received: Array<string> = []
