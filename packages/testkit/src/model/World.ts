@@ -2,9 +2,9 @@
  * The world a story runs in: a fake of the service (in memory by default, or the nock mock,
  * or the sandbox over HTTP) on a virtual clock, its fault plan, the buyer (3DS frame and
  * hosted checkout), webhook delivery, and the user's integration built on top. It keeps
- * the story told so far and judges the invariants after each step.
+ * the story told so far and judges the invariants after each step. Only its types and
+ * `InvariantBroken` are public: a step (`Step`) runs in a `World`.
  *
- * @internal
  * @since 0.1.0
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -40,7 +40,7 @@ import type {
   WebhookHeaders,
 } from './Integration.js'
 import type { Invariant, Observation, ServiceOrder, ViewedOrder } from './Invariants.js'
-import { messageOf, messagesOf, redactor, type Redact } from './Redaction.js'
+import { messageOf, messagesOf, redactor } from './Redaction.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -154,7 +154,7 @@ export interface World {
   readonly linkOf: (reference: string, status: OrderStatus) => string | undefined
   readonly story: () => ReadonlyArray<string>
   /** The one redaction of every text the model prints or throws. */
-  readonly redact: Redact
+  readonly redact: (text: string) => string
   readonly close: () => Promise<void>
 }
 

@@ -26,6 +26,7 @@ export type * from './Integration.js'
 export { checkModel, stories, type ModelOptions, type ModelReport, type Story } from './Run.js'
 export {
   InvariantBroken,
+  type World,
   type CardKind,
   type ServiceKind,
   type ThreeDsEnding,
