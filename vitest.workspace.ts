@@ -36,7 +36,8 @@ const skipWhenQuick = (files: ReadonlyArray<string>): { exclude?: Array<string> 
 // The real-n8n tests wait for the full n8n (scripts/n8n/install.sh, minutes on a fresh
 // clone, which `npm test` starts in the background): they run last, so that the other files
 // keep the workers busy meanwhile instead of every worker waiting on the install's lock.
-const needsFullN8n = (spec: TestSpecification): boolean => spec.moduleId.includes('/test/real-n8n/')
+// Their files: test/real-n8n/ and the compatibility suite's test/compat/real-n8n/.
+const needsFullN8n = (spec: TestSpecification): boolean => spec.moduleId.includes('/real-n8n/')
 class RealN8nLast extends BaseSequencer {
   override async sort(files: Array<TestSpecification>): Promise<Array<TestSpecification>> {
     const sorted = await super.sort(files)

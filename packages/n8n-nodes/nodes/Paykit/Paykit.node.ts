@@ -6,7 +6,8 @@ import { PaykitV1 } from './v1/PaykitV1.node'
  * The `Paykit` node (`n8n-nodes-paykit.paykit`), one class over its versions as n8n's own
  * nodes are: a saved workflow keeps the version it was made with, a new node gets the
  * default one. Versions 1 and 1.1: `v1/PaykitV1.node.ts`, its operations in
- * `v1/actions/<resource>/`; 1.1 only turns One Link per Order Reference on by default.
+ * `v1/actions/<resource>/`; 1.1 differs only in defaults (One Link per Order Reference on,
+ * a charge's output per outcome), version 1 keeps its own.
  */
 export class Paykit extends VersionedNodeType {
   constructor() {

@@ -75,15 +75,16 @@ function replyWith(this: IWebhookFunctions, reply: Reply): IWebhookResponseData 
 async function confirmWithService(
   this: IWebhookFunctions,
   event: WebhookEvent,
+  signed: boolean,
 ): Promise<E.Either<Reply, OrderDetails>> {
-  if (this.getNode().credentials?.[PAYKIT_API] === undefined)
-    return E.left(
-      refused(
-        503,
-        'Service Unavailable',
-        'the Paykit Trigger confirms unsigned events with Paykit, but has no Paykit API credential: set one, or a Paykit Webhook credential to verify signatures',
-      ),
-    )
+  if (this.getNode().credentials?.[PAYKIT_API] === undefined) {
+    // Said in n8n's log too: the sender gets the answer, the workflow's owner reads the log.
+    const detail = signed
+      ? 'the Paykit Trigger confirms every event with Paykit (Options → Confirm With Paykit: Always), but has no Paykit API credential: set one'
+      : 'the Paykit Trigger confirms unsigned events with Paykit (Options → Confirm With Paykit), but has no Paykit API credential: set a Paykit Webhook credential to verify signatures, or a Paykit API credential'
+    this.logger.warn(`Paykit Trigger "${this.getNode().name}" refused event ${event.id}: ${detail}`)
+    return E.left(refused(503, 'Service Unavailable', detail))
+  }
   const { client } = await executionClient(this, CONFIRMATION_TIMEOUT_MS)
   const order = await client.getOrder(event.data.orderCode)()
   if (E.isLeft(order)) {
@@ -305,7 +306,7 @@ export class PaykitTrigger implements INodeType {
     const confirmation = this.getNodeParameter('options.confirmation', 'unsigned') as Confirmation
     let emitted = event
     if (needsConfirmation(confirmation, secret !== undefined)) {
-      const confirmed = await confirmWithService.call(this, event)
+      const confirmed = await confirmWithService.call(this, event, secret !== undefined)
       if (E.isLeft(confirmed)) return replyWith.call(this, confirmed.left)
       emitted = { ...event, data: confirmed.right }
     }

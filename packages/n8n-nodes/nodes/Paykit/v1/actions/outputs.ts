@@ -1,6 +1,6 @@
 /**
- * The Paykit node's outputs: one for most operations; for a charge, by default one per
- * outcome (Succeeded, Authentication Required, Failed), as n8n's If and Switch nodes
+ * The Paykit node's outputs: one for most operations; for a charge, by default from version
+ * 1.1 one per outcome (Succeeded, Authentication Required, Failed), as n8n's If and Switch nodes
  * branch, so that a declined charge cannot flow on as if it were paid; for a link creation
  * with One Link per Order Reference, Created and Already Requested, so that an order whose
  * link an earlier run requested is neither lost nor sent on as if it had a new link.

@@ -11,7 +11,8 @@ const resources = Object.values(RESOURCES)
 
 /**
  * Versions 1 and 1.1 of the Paykit node, without what its base description gives. They
- * differ only in a default: 1.1 (new nodes) creates one link per order reference.
+ * differ only in defaults: 1.1 (new nodes) creates one link per order reference and gives
+ * a charge an output per outcome; 1 keeps what it had (the package README's Upgrading).
  */
 export const versionDescription: Omit<
   INodeTypeDescription,
@@ -23,7 +24,11 @@ export const versionDescription: Omit<
   usableAsTool: true,
   inputs: [NodeConnectionTypes.Main],
   outputs: `={{(${configuredOutputs.toString()})($parameter)}}`,
-  credentials: [{ name: 'paykitApi', required: true }],
+  // Accept Once never calls Paykit: the credential is not asked for there. A saved node that
+  // carries it keeps it, unused.
+  credentials: [
+    { name: 'paykitApi', required: true, displayOptions: { hide: { resource: ['orderEvent'] } } },
+  ],
   properties: [
     {
       displayName: 'Resource',

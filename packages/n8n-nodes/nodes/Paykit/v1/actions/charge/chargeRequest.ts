@@ -59,6 +59,48 @@ export const chargeFieldsBefore: ReadonlyArray<INodeProperties> = [
   },
 ]
 
+/** How a charge's items leave the node: one output per outcome, or all on one. */
+export type ChargeOutputs = 'byStatus' | 'single'
+
+/**
+ * The Outputs default of each version: version 1 had one output (a saved version-1 node is
+ * wired to it alone), 1.1 one per outcome.
+ */
+export const chargeOutputsDefault = (typeVersion: number): ChargeOutputs =>
+  typeVersion < 1.1 ? 'single' : 'byStatus'
+
+const chargeOutputs: INodeProperties = {
+  displayName: 'Outputs',
+  name: 'chargeOutputs',
+  type: 'options',
+  noDataExpression: true,
+  options: [
+    {
+      name: 'One per Status',
+      value: 'byStatus',
+      description:
+        'Succeeded, Authentication Required and Failed (a declined charge, or an item that failed with Continue On Fail)',
+    },
+    {
+      name: 'Single',
+      value: 'single',
+      description: 'Every item on one output: branch on its status yourself',
+    },
+  ],
+  default: 'byStatus',
+  description: 'Whether a declined charge goes to an output of its own',
+}
+
+// n8n saves only the values that differ from their default, so each version keeps its own.
+const chargeOutputsByVersion: ReadonlyArray<INodeProperties> = [
+  { ...chargeOutputs, displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } } },
+  {
+    ...chargeOutputs,
+    default: chargeOutputsDefault(1),
+    displayOptions: { show: { '@version': [1] } },
+  },
+]
+
 /** The fields of a charge after those of its authentication (extra, billing, outputs). */
 export const chargeFieldsAfter: ReadonlyArray<INodeProperties> = [
   {
@@ -106,27 +148,7 @@ export const chargeFieldsAfter: ReadonlyArray<INodeProperties> = [
       { displayName: 'Zip Code', name: 'zipCode', type: 'string', default: '' },
     ],
   },
-  {
-    displayName: 'Outputs',
-    name: 'chargeOutputs',
-    type: 'options',
-    noDataExpression: true,
-    options: [
-      {
-        name: 'One per Status',
-        value: 'byStatus',
-        description:
-          'Succeeded, Authentication Required and Failed (a declined charge, or an item that failed with Continue On Fail)',
-      },
-      {
-        name: 'Single',
-        value: 'single',
-        description: 'Every item on one output: branch on its status yourself',
-      },
-    ],
-    default: 'byStatus',
-    description: 'Whether a declined charge goes to an output of its own',
-  },
+  ...chargeOutputsByVersion,
 ]
 
 // -------------------------------------------------------------------------------------

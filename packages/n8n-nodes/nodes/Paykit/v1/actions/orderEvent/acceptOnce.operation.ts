@@ -48,7 +48,9 @@ export const description: OperationDescription = {
       type: 'string',
       required: true,
       default: '={{ $json.id }}',
-      description: "The event's ID; the Paykit Trigger's output has it in `ID`",
+      description: "The event's ID, as the Paykit Trigger outputs it by default",
+      // In the hint: n8n's lint upper-cases "id" and "json" in a description, not the field.
+      hint: "The event's field is `id`: {{ $json.id }} after the Paykit Trigger; behind a plain Webhook node the event is the request body: {{ $json.body.id }}",
     },
     {
       displayName: 'Options',

@@ -48,6 +48,39 @@ const keepCardData: INodeProperties = {
 }
 
 /**
+ * The card parameters of version 1 before the card moved to the input item: a card number
+ * or CVV typed into one sits in the saved workflow in clear, so it is refused by name; an
+ * expression still gives the card, as it did. Hidden (nothing new is typed into them) and
+ * kept only in version 1, since n8n drops a saved parameter its node no longer declares.
+ */
+export const LEGACY_CARD_PARAMETERS = [
+  { key: 'number', name: 'cardNumber', label: 'Card Number', field: 'Card Number Field' },
+  {
+    key: 'expirationMonth',
+    name: 'expirationMonth',
+    label: 'Expiration Month',
+    field: 'Expiration Month Field',
+  },
+  {
+    key: 'expirationYear',
+    name: 'expirationYear',
+    label: 'Expiration Year',
+    field: 'Expiration Year Field',
+  },
+  { key: 'cvv', name: 'cvv', label: 'CVV', field: 'CVV Field' },
+] as const
+
+const legacyCardParameters: ReadonlyArray<INodeProperties> = LEGACY_CARD_PARAMETERS.map(
+  (p): INodeProperties => ({
+    displayName: p.label,
+    name: p.name,
+    type: 'hidden',
+    default: '',
+    displayOptions: { show: { '@version': [1] } },
+  }),
+)
+
+/**
  * Payment Method → Create: its entry in the Operation list, its fields and options. The
  * card is never a parameter: n8n saves every parameter in clear (the workflow, its history
  * and each execution), so the node takes the field names that hold the card in the input
@@ -62,8 +95,15 @@ export const description: OperationDescription = {
   properties: [
     {
       displayName:
-        'The card is read from each input item (a form, a webhook), never typed in here: n8n saves node parameters in clear. Once read, the card number and CVV are removed from the input item, so the execution n8n saves holds neither.',
+        'The card is read from each input item, never typed in here: n8n saves node parameters in clear. Once read, its number and CVV are removed from the input item.',
       name: 'cardNotice',
+      type: 'notice',
+      default: '',
+    },
+    {
+      displayName:
+        "Give this node card data produced inside the workflow (for example fetched from a vault by an earlier node), never a card posted into a Webhook or Form trigger: n8n writes the trigger's data into the execution in its database before any node runs.",
+      name: 'cardSourceNotice',
       type: 'notice',
       default: '',
     },
@@ -139,6 +179,7 @@ export const description: OperationDescription = {
         },
       ],
     },
+    ...legacyCardParameters,
   ],
   options: [keepCardData],
 }
@@ -202,18 +243,65 @@ const digitsOf = (value: unknown): unknown =>
       ? String(value)
       : value
 
-const convert = (field: CardField, value: unknown): unknown =>
+const convert = (field: Pick<CardField, 'key'>, value: unknown): unknown =>
   field.key === 'expirationMonth'
     ? expirationMonthFromInput(value)
     : field.key === 'expirationYear'
       ? expirationYearFromInput(value)
       : digitsOf(value)
 
-/** The card of item `i`, read at the configured field names; the secrets removed after. */
+/**
+ * The card of item `i` from the card parameters of a version-1 node saved before the card
+ * moved to the input item, or undefined when it has none. A card number or CVV typed into
+ * them is refused, naming the parameter (n8n keeps it in the saved workflow, in clear);
+ * expressions are read as before.
+ */
+const legacyCardOf = (
+  ctx: IExecuteFunctions,
+  i: number,
+): E.Either<PaykitError, Record<CardField['key'], unknown>> | undefined => {
+  const node = ctx.getNode()
+  if (node.typeVersion >= 1.1) return undefined
+  const raw = (name: string): unknown => node.parameters[name]
+  const given = LEGACY_CARD_PARAMETERS.filter(
+    (p) => raw(p.name) !== undefined && raw(p.name) !== '',
+  )
+  if (given.length === 0) return undefined
+  const typed = given.filter(
+    (p) => (p.key === 'number' || p.key === 'cvv') && !String(raw(p.name)).startsWith('='),
+  )
+  if (typed.length > 0)
+    return E.left(
+      invalid(
+        typed.map((p) => ({
+          path: `card.${p.key}`,
+          message: `${p.label} (${p.name}) holds a value typed into the node, which is no longer read: n8n saves node parameters in clear. Replace this node with a new Payment Method → Create node, which reads the card from the input item (${p.field} and the other card fields), and delete this one`,
+        })),
+      ),
+    )
+  const card: Partial<Record<CardField['key'], unknown>> = {}
+  const errors: FieldError[] = []
+  for (const p of LEGACY_CARD_PARAMETERS) {
+    const value: unknown = ctx.getNodeParameter(p.name, i, '')
+    if (value === undefined || value === null || value === '')
+      errors.push({ path: `card.${p.key}`, message: `is required (${p.label})` })
+    else card[p.key] = convert(p, value)
+  }
+  return errors.length > 0
+    ? E.left(invalid(errors))
+    : E.right(card as Record<CardField['key'], unknown>)
+}
+
+/**
+ * The card of item `i`, read at the configured field names; the secrets removed after. A
+ * version-1 node saved with card parameters reads them instead (`legacyCardOf`).
+ */
 const cardOf = (
   ctx: IExecuteFunctions,
   i: number,
 ): E.Either<PaykitError, Record<CardField['key'], unknown>> => {
+  const legacy = legacyCardOf(ctx, i)
+  if (legacy !== undefined) return legacy
   const json: IDataObject = ctx.getInputData()[i]?.json ?? {}
   const options = ctx.getNodeParameter('options', i, {}) as { readonly keepCardData?: boolean }
   const card: Partial<Record<CardField['key'], unknown>> = {}
