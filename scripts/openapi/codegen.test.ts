@@ -64,7 +64,7 @@ describe('clients generated from openapi.yaml', () => {
     const document = parse(readFileSync(OPENAPI_PATH, 'utf8'))
     await writeClients(fixed, document)
     await writeClients(before, beforeIssue27(document))
-  })
+  }, 60_000) // four generations, two of them a spawned CLI
 
   it('both generators found their fixtures', () => {
     expect(fixtures('.flows.ts')).toEqual(['heyApi.flows.ts', 'openapiFetch.flows.ts'])

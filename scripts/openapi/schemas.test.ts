@@ -33,10 +33,8 @@ const NOW = new Date('2026-06-15T00:00:00Z')
 const RUNS = 300
 
 const document = parse(readFileSync(OPENAPI_PATH, 'utf8')) as { components: object }
-// strictRequired off: `anyOf: [{ required: [amount] }, ...]` names members defined beside it.
 const ajv = new Ajv2020({
   strict: true,
-  strictRequired: false,
   allowUnionTypes: true,
   allErrors: true,
 })
@@ -55,7 +53,7 @@ const schemaOf = (name: string): ValidateFunction => {
  * pattern (the card's form, the expiry's, the CVV's, a country code's), one of a set, and the
  * choices among members (at least one of amount and lineItems, exactly one of sku and
  * product). Not: luhn, expired, mismatch, notInCatalogue, requiredForCountry, and url (the
- * schema says only how an http(s) URL starts; the core parses it).
+ * schema says the URL's form, not the host's reading: ./contract.test.ts holds the form).
  */
 const EXPRESSIBLE: ReadonlySet<FieldErrorCode> = new Set<FieldErrorCode>([
   'required',
@@ -135,7 +133,12 @@ const cases: ReadonlyArray<Case> = [
     schema: 'PaymentLinkRequest',
     decode: validate(PaymentLinkRequest),
     valid: paymentLinkRequest(),
-    invalid: fc.oneof(invalidPaymentLinkRequest(), skuOrProductBroken),
+    // Three in four from the testkit: each of its rules (positiveInt in about 4 %) is met in
+    // 225 runs, and each of sku-or-product's two in 75.
+    invalid: fc.oneof(
+      { arbitrary: invalidPaymentLinkRequest(), weight: 3 },
+      { arbitrary: skuOrProductBroken, weight: 1 },
+    ),
   },
 ]
 
