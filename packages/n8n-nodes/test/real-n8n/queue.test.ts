@@ -248,9 +248,11 @@ describe(`n8n queue mode: main, ${String(WORKERS)} workers, a webhook processor,
     report(
       `token expired twice during 1,000 links: POST /token ${String(tokens)}, ${String(refused)} requests answered 401 and sent again`,
     )
-    // Each worker renews the token at most once per expiry.
+    // The README's bound: at most one per worker per token lifetime, and the run spans three
+    // (the one current at its start, and one after each expiry). 5 was seen at a load
+    // average of 20, against a bound of 2 per worker that this test held before.
     expect(tokens).toBeGreaterThanOrEqual(1)
-    expect(tokens).toBeLessThanOrEqual(2 * WORKERS)
+    expect(tokens).toBeLessThanOrEqual(3 * WORKERS)
   }, 300_000)
 
   it('One Link per Order Reference across the workers: 1,000 orders in 20 executions at once, then the same again', async () => {

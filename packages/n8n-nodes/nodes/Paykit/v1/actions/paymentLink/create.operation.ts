@@ -60,7 +60,7 @@ const oneLinkPerReference: INodeProperties = {
   type: 'boolean',
   default: true,
   description:
-    "Whether to remember each order reference this node sends (in n8n's database) and never create a second link for it: when a re-run of an execution gives a reference again, the item goes to the Already Requested output instead. Items without an order reference are always created.",
+    "Whether to record each order reference in n8n's database before its request and not request a second link for it: a reference seen before goes to the Already Requested output. Exact when one n8n process runs this workflow. With several queue-mode workers n8n's store has no lock: a worker that dies can lose the records of its last requests (a re-run links those orders again), and one reference given to two workers at once can pass on both. For exactly once across workers, claim each order in your own database first (the package's Postgres claim example). Items without an order reference are always created.",
 }
 
 /** Version 1 keeps its behaviour (off unless turned on); new nodes (1.1) have it on. */
