@@ -411,6 +411,18 @@ const filesUnder = (dir: string): ReadonlyArray<string> =>
     .map((name) => join(dir, name))
     .filter((path) => statSync(path, { throwIfNoEntry: false })?.isFile() === true)
 
+/**
+ * The connected database's relations by file, `<database oid>/<file node>`: their names
+ * (a TOAST table's as its table's) and whether they are TOAST tables.
+ */
+type Relations = ReadonlyMap<string, { readonly name: string; readonly toast: boolean }>
+
+/** A file or a WAL block's relation, by name when it is one of the database's. */
+const named = (relations: Relations, relation: string) => {
+  const known = relations.get(relation)
+  return known === undefined ? relation : `${relation} (${known.name})`
+}
+
 /** `<toast relation file node>:<chunk_id>` -> chunks by seq. */
 type ToastChunks = Map<string, Map<number, Uint8Array>>
 
@@ -427,24 +439,24 @@ const addChunk = (chunks: ToastChunks, relation: string, chunk: ToastChunk | und
  * them, and the TOAST tables' values rebuilt from their pages (dead rows included: they
  * stay on their pages until VACUUM, and their bytes until the space is reused).
  */
-const scanDataFiles = (dataDir: string, toastFiles: ReadonlySet<string>, found: Findings): void => {
+const scanDataFiles = (dataDir: string, relations: Relations, found: Findings): void => {
   const chunks: ToastChunks = new Map()
   for (const path of filesUnder(dataDir)) {
-    const name = relative(dataDir, path)
-    if (name.startsWith('pg_wal')) continue
+    if (relative(dataDir, path).startsWith('pg_wal')) continue
+    // base/<database oid>/<file node>[.<segment>]; a TOAST table's main fork has no suffix.
+    const relation = `${basename(dirname(path))}/${basename(path).replace(/\.\d+$/, '')}`
+    const name = `${relative(dataDir, path)}${relations.has(relation) ? ` (${relations.get(relation)?.name ?? ''})` : ''}`
     const bytes = readFileSync(path)
     found.search('data files, raw', name, bytes)
     for (const value of compressedDatums(bytes))
       found.value('data files, decompressed', name, value)
-    // base/<database oid>/<file node>[.<segment>]: the main fork of a TOAST table.
-    const relation = `${basename(dirname(path))}/${basename(path).replace(/\.\d+$/, '')}`
-    if (!toastFiles.has(relation)) continue
+    if (relations.get(relation)?.toast !== true) continue
     for (let page = 0; page + PAGE <= bytes.length; page += PAGE)
       for (const tuple of pageTuples(bytes.subarray(page, page + PAGE)))
         addChunk(chunks, relation, toastChunkOfTuple(tuple))
   }
   for (const { key, value } of toastValues(chunks))
-    found.value('data files, decompressed', `TOAST value ${key}`, value)
+    found.value('data files, decompressed', `TOAST value ${named(relations, key)}`, value)
 }
 
 /**
@@ -471,14 +483,14 @@ const walStreams = (bytes: Uint8Array, magic: number): ReadonlyArray<Buffer> => 
 }
 
 /**
- * The WAL: its files raw (what a grep sees), the datums compressed in their de-paged
- * streams, and every record's block data and full-page image as Postgres decodes them.
+ * The WAL: every record's block data and full-page image as Postgres decodes them, its
+ * files raw (what a grep sees) and the datums compressed in their de-paged streams.
  */
 const scanWal = async (
   db: pg.Client,
   walDir: string,
   schema: string,
-  toastFiles: ReadonlySet<string>,
+  relations: Relations,
   found: Findings,
 ): Promise<void> => {
   const segments = readdirSync(walDir)
@@ -486,13 +498,6 @@ const scanWal = async (
     .sort()
   const first = segments[0]
   if (first === undefined) throw new Error(`no WAL segment in ${walDir}`)
-  const magic = readFileSync(join(walDir, first)).readUInt16LE(0)
-  for (const name of segments) {
-    const bytes = readFileSync(join(walDir, name))
-    found.search('WAL files, raw', name, bytes)
-    for (const stream of walStreams(bytes, magic))
-      for (const value of compressedDatums(stream)) found.value('WAL, decompressed', name, value)
-  }
   // Postgres's own decoding of every record from the oldest segment kept to the last one.
   const range = await db.query<{ start: string; end: string }>(
     `SELECT '0/0'::pg_lsn + (pg_split_walfile_name($1)).segment_number *
@@ -517,20 +522,32 @@ const scanWal = async (
   )
   const chunks: ToastChunks = new Map()
   for (const { lsn, relation, record, data, image } of blocks.rows) {
-    const where = `${lsn} ${record} ${relation}`
-    const toast = toastFiles.has(relation)
-    for (const bytes of [data, image]) {
+    const where = `${lsn} ${record} ${named(relations, relation)}`
+    for (const [bytes, what] of [
+      [data, 'data'],
+      [image, 'page image'],
+    ] as const) {
       if (bytes === null) continue
-      found.search('WAL records', where, bytes)
-      for (const value of compressedDatums(bytes)) found.value('WAL, decompressed', where, value)
+      found.search('WAL records', `${where} ${what}`, bytes)
+      for (const value of compressedDatums(bytes))
+        found.value('WAL, decompressed', `${where} ${what}`, value)
     }
-    if (toast && data !== null && record.startsWith('Heap INSERT'))
+    if (relations.get(relation)?.toast !== true) continue
+    if (data !== null && record.startsWith('Heap INSERT'))
       addChunk(chunks, relation, toastChunkOfInsert(data))
-    if (toast && image !== null)
+    if (image !== null)
       for (const tuple of pageTuples(image)) addChunk(chunks, relation, toastChunkOfTuple(tuple))
   }
   for (const { key, value } of toastValues(chunks))
-    found.value('WAL, decompressed', `TOAST value ${key}`, value)
+    found.value('WAL, decompressed', `TOAST value ${named(relations, key)}`, value)
+  const magic = readFileSync(join(walDir, first)).readUInt16LE(0)
+  for (const name of segments) {
+    const bytes = readFileSync(join(walDir, name))
+    found.search('WAL files, raw', name, bytes)
+    for (const stream of walStreams(bytes, magic))
+      for (const value of compressedDatums(stream))
+        found.value('WAL, decompressed', `${name} (de-paged)`, value)
+  }
 }
 
 /**
@@ -564,16 +581,20 @@ export const scanCluster = async (
          JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_walinspect'`,
     )
   ).rows[0]?.schema as string
-  // The TOAST tables' files of every database: `<database oid>/<file node>`.
-  const toast = await db.query<{ relation: string }>(
+  const files = await db.query<{ relation: string; name: string; toast: boolean }>(
     `SELECT (SELECT oid FROM pg_database WHERE datname = current_database()) || '/' ||
-            pg_relation_filenode(oid) AS relation FROM pg_class WHERE relkind = 't'`,
+            pg_relation_filenode(c.oid) AS relation,
+            COALESCE((SELECT t.relname || ' (TOAST)' FROM pg_class t
+                       WHERE t.reltoastrelid = c.oid), n.nspname || '.' || c.relname) AS name,
+            c.relkind = 't' AS toast
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE pg_relation_filenode(c.oid) IS NOT NULL`,
   )
-  const toastFiles = new Set(toast.rows.map((r) => r.relation))
+  const relations: Relations = new Map(files.rows.map((r) => [r.relation, r]))
   const found = findingsOf(card, decode)
   await scanTables(db, found, decode)
-  await scanWal(db, join(dataDir, 'pg_wal'), schema, toastFiles, found)
+  await scanWal(db, join(dataDir, 'pg_wal'), schema, relations, found)
   await db.query('CHECKPOINT')
-  scanDataFiles(dataDir, toastFiles, found)
+  scanDataFiles(dataDir, relations, found)
   return found.report()
 }
