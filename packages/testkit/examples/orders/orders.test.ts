@@ -30,18 +30,19 @@ describe('the order service under the kit', () => {
 
   it('gets registered cards only: a payment method id, never a card', async () => {
     const given: Array<ReadonlyArray<string>> = []
+    const recording: MakeIntegration<RegisteredCard> = (context) => {
+      const inner = underTheKit(context)
+      return {
+        ...inner,
+        payOrder: (order, card) => {
+          given.push(Object.keys(card))
+          return inner.payOrder(order, card)
+        },
+      }
+    }
     const report = await checkModel({
       ...orderServiceModel,
-      integration: (context) => {
-        const inner = underTheKit(context)
-        return {
-          ...inner,
-          payOrder: (order, card) => {
-            given.push(Object.keys(card))
-            return inner.payOrder(order, card)
-          },
-        }
-      },
+      integration: recording,
       numRuns: 100,
       seed: 4,
     })
