@@ -105,15 +105,28 @@ const executions = async (): Promise<ReadonlyArray<ExecutionRow>> => {
   }
 }
 
-/** Waits until every execution after `after` but the killed workers' has ended, and `count` exist. */
+/** When each execution was first seen not started by any worker. */
+const unstartedSince = new Map<string, number>()
+/** A job the killed worker took before it logged the start stays unstarted: given up after this. */
+const UNSTARTED_MS = 60_000
+
+/**
+ * Waits until `count` executions after `after` exist and every one has ended, but those of
+ * the killed workers (left running by n8n) and those no worker started within
+ * `UNSTARTED_MS` (taken by a worker that died before it logged them).
+ */
 const settled = async (after: number, count: number, timeoutMs = 180_000) => {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const rows = (await executions()).filter((r) => Number(r.id) > after)
-    const open = rows.filter(
-      (r) =>
-        ['new', 'running', 'waiting'].includes(r.status) && !killed.has(startedBy.get(r.id) ?? ''),
-    )
+    const open = rows.filter((r) => {
+      if (!['new', 'running', 'waiting'].includes(r.status)) return false
+      const worker = startedBy.get(r.id)
+      if (worker !== undefined) return !killed.has(worker)
+      const since = unstartedSince.get(r.id) ?? Date.now()
+      unstartedSince.set(r.id, since)
+      return Date.now() - since < UNSTARTED_MS
+    })
     if (rows.length >= count && open.length === 0) return rows
     if (Date.now() > deadline)
       throw new Error(`executions not settled: ${JSON.stringify(rows)} (${String(count)} wanted)`)
