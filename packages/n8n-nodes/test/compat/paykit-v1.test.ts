@@ -56,6 +56,19 @@ describe('Paykit node, version 1: Charge', () => {
     expect(next[2]).toMatchObject({ error: { code: 'CARD_DECLINED' } })
   })
 
+  it('Create with Outputs switched to One per Status: Succeeded, Authentication Required, Failed', async () => {
+    const ok = await savedCard(sandbox, testCards.success)
+    const declined = await savedCard(sandbox, testCards.declined)
+    const result = await runSaved(sandbox, saved(V, 'charge-create-by-status'), [
+      { orderId: 'v1-by-status-ok', amount: 5, cardId: ok },
+      { orderId: 'v1-by-status-declined', amount: 6, cardId: declined },
+    ])
+    expect(result.nodes['Charge']).toHaveLength(3)
+    expect(itemsOf(result, 'Succeeded').map((i) => i.status)).toEqual(['SUCCEEDED'])
+    expect(itemsOf(result, 'Authentication Required')).toEqual([])
+    expect(itemsOf(result, 'Failed').map((i) => i.status)).toEqual(['FAILED'])
+  })
+
   it('Create behind a Webhook (answering with the last node): a 3DS charge reaches the next step, which answers', async () => {
     const cardId = await savedCard(sandbox, testCards.authentication)
     const result = await runSaved(sandbox, saved(V, 'charge-create-from-webhook'), [

@@ -69,6 +69,7 @@ describe('the outputs a saved node shows in the editor', () => {
   const cases: ReadonlyArray<readonly [number, string, string, ReadonlyArray<string>]> = [
     [1, 'charge-create', 'Charge', ['main']],
     [1, 'charge-complete-after-3ds', 'Complete Charge', ['main']],
+    [1, 'charge-create-by-status', 'Charge', ['Succeeded', 'Authentication Required', 'Failed']],
     [1, 'payment-link-create-default', 'Create Payment Link', ['main']],
     [1, 'payment-link-create-switched', 'Create Payment Link', ['Created', 'Already Requested']],
     [1.1, 'charge-create', 'Charge', ['Succeeded', 'Authentication Required', 'Failed']],
