@@ -436,7 +436,11 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
       deliveries.push(`${what} (the endpoint threw ${quote(messages.join(', caused by: '))})`)
       throw e
     }
-    if (answer.body !== undefined) answers.push(answer.body)
+    if (typeof answer !== 'object' || answer === null || typeof answer.status !== 'number') {
+      deliveries.push(`${what} (the endpoint answered ${quote(messageOf(answer))}, not { status })`)
+      throw new TypeError('handleWebhook: expected an answer { status, body? }')
+    }
+    if (answer.body !== undefined) answers.push(String(answer.body))
     const ok = answer.status >= 200 && answer.status < 300
     deliveries.push(
       ok
@@ -511,8 +515,17 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
     let view: ReadonlyArray<ViewedOrder>
     let log: ReadonlyArray<string>
     try {
-      view = integration.view().map((order, i) => ({ ...order, means: options.means(order, i) }))
-      log = integration.log()
+      const orders: unknown = integration.view()
+      if (!Array.isArray(orders))
+        throw new TypeError('view(): expected an array of { reference, status, timesPaid }')
+      view = (orders as ReadonlyArray<IntegrationOrder>).map((order, i) => ({
+        ...order,
+        means: options.means(order, i),
+      }))
+      const lines: unknown = integration.log()
+      if (!Array.isArray(lines) || lines.some((l) => typeof l !== 'string'))
+        throw new TypeError('log(): expected an array of texts')
+      log = lines as ReadonlyArray<string>
     } catch (e) {
       // a view the model cannot read: the story so far, and what was wrong
       throw broken("the integration's view and log can be read", messageOf(e))

@@ -109,3 +109,37 @@ describe('reconcile', () => {
     expect(asked).toEqual(['o2', undefined, undefined])
   })
 })
+
+describe('an adapter that answers the wrong shape', () => {
+  it('is told which member and what was expected', async () => {
+    const view = await checkModel({
+      integration: (context) => ({
+        ...fixedCheckout(context),
+        view: () => ({ o1: 'PAID' }) as never,
+      }),
+      story: [reconcile()],
+    })
+    expect(view.problem).toBe('view(): expected an array of { reference, status, timesPaid }')
+    const timesPaid = await checkModel({
+      integration: (context) => ({
+        ...fixedCheckout(context),
+        view: () => [{ reference: 'o1', status: 'PAID', timesPaid: true as never }],
+      }),
+      story: [reconcile()],
+    })
+    expect(timesPaid.problem).toBe(
+      'view()[0].timesPaid: expected how many times the order was recorded paid (0, 1, ...), got true',
+    )
+    const answer = await checkModel({
+      integration: (context) => ({
+        ...fixedCheckout(context),
+        handleWebhook: async () => undefined as never,
+      }),
+      invariants: [{ name: 'the end', check: ({ quiet }) => (quiet ? 'shown' : undefined) }],
+      story: [createLink('o1'), buyerPaysLink('o1'), webhook('deliverNext')],
+    })
+    expect(answer.story[2]).toBe(
+      'the oldest pending webhook is delivered: order.paid of o1 (the endpoint answered "undefined", not { status })',
+    )
+  })
+})
