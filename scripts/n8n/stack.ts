@@ -687,7 +687,8 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
       .map((c) => c.split(';')[0])
       .join('; ')
     log(`owner: ${OWNER.email} set up and logged in`)
-    log(`logs: ${logsDir}/<name>.log (${['sandbox', ...processes.map((p) => p.name)].join(', ')})`)
+    const names = readdirSync(logsDir).map((f) => f.replace(/\.log$/, ''))
+    log(`logs: ${logsDir}/<name>.log (${names.join(', ')})`)
     const rest = async (path: string, init: RequestInit = {}): Promise<unknown> => {
       const res = await fetch(`${editorUrl}rest${path}`, {
         ...init,
