@@ -445,7 +445,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
     deliveries.push(
       ok
         ? what
-        : `${what} (answered ${answer.status}${answer.body === undefined || answer.body === '' ? '' : ` ${quote(answer.body)}`})`,
+        : `${what} (answered ${answer.status}${answer.body === undefined || answer.body === '' ? '' : ` ${quote(String(answer.body))}`})`,
     )
     return { status: answer.status }
   }
