@@ -5,7 +5,7 @@
  * card in a compressed value is missed by a grep of the WAL and found decompressed; after
  * the row is updated, SQL no longer sees it and the WAL and the dead row still hold it.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -50,6 +50,9 @@ let db: pg.Client
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'paykit-pgscan-'))
+  // As root, Postgres runs as `postgres`: a folder it can reach keeps the cluster inside
+  // this one (postgres.ts puts it elsewhere in the temp folder otherwise, left behind).
+  chmodSync(folder, 0o755)
   postgres = await startPostgres({ dataDir: join(folder, 'postgres'), port: await freePort() })
   db = postgres.client()
   await db.connect()

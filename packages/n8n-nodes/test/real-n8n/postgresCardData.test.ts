@@ -14,8 +14,11 @@
  *
  * The counts per place are printed ("postgres card data:" lines) for the README.
  */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testCards } from '@paykit/testkit'
 import { startQueueStack, type QueueStack } from '../../../../scripts/n8n/queue.js'
@@ -31,6 +34,7 @@ const card: Card = {
 }
 
 let stack: QueueStack
+let userFolder = ''
 let vault: Server | undefined
 let vaultUrl = ''
 /** Execution id -> the worker whose log says it started it. */
@@ -178,7 +182,12 @@ beforeAll(async () => {
   const started = await startVault()
   vault = started.server
   vaultUrl = started.url
+  // As root, Postgres runs as `postgres`: a folder it can reach keeps the cluster inside
+  // this one (postgres.ts puts it elsewhere in the temp folder otherwise, left behind).
+  userFolder = mkdtempSync(join(tmpdir(), 'paykit-n8n-pg-card-'))
+  chmodSync(userFolder, 0o755)
   stack = await startQueueStack({
+    userFolder,
     workers: 2,
     log: (line) => report(line),
     n8nLog: (line, from) => {
@@ -191,6 +200,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop()
   vault?.close()
+  if (userFolder !== '') rmSync(userFolder, { recursive: true, force: true })
 }, 120_000)
 
 // -------------------------------------------------------------------------------------
