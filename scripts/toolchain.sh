@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Source this file: it puts Node >= 24 and pnpm 10 first on PATH.
 # A machine that already has them uses its own; otherwise both come from the
-# npm registry into .tools/ (the machines here ship Node 20, see DESIGN.md).
+# npm registry into .tools/ (the machines here ship Node 20:
+# docs/decisions/0013-toolchain.md).
 set -euo pipefail
 PAYKIT_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 NODE_VERSION=24.21.0

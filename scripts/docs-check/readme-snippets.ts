@@ -194,7 +194,10 @@ export const run = (
     )
   })
 
-/** The environment for child processes: this Node first on PATH (DESIGN.md). */
+/**
+ * The environment for child processes: this Node first on PATH
+ * (docs/decisions/0013-toolchain.md).
+ */
 export const childEnv = (): NodeJS.ProcessEnv => {
   const nodeBin = process.execPath.replace(/\/node$/, '')
   // pnpm's bin shims set NODE_PATH to the store's hoisted modules: a snippet would then load

@@ -1,6 +1,7 @@
 /**
  * Fixtures shared by the core's unit tests: decoding a sample, Money-aware equality, and the order details
- * the sandbox answers (DESIGN.md's store; optional fields null when not given).
+ * the sandbox answers (its store, docs/service.md#the-store-and-the-checkout-page;
+ * optional fields null when not given).
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
@@ -35,7 +36,7 @@ export const same = (a: unknown, b: unknown): boolean => {
   return Object.is(a, b)
 }
 
-/** The sandbox store (DESIGN.md), as order details carry it. */
+/** The sandbox store (docs/service.md#the-store-and-the-checkout-page), as orders carry it. */
 export const sandboxStore = {
   name: 'Paykit Sandbox Store',
   countryCode: 'CRI',

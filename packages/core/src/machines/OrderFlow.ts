@@ -3,7 +3,8 @@
  * entries (`OrderFlow.transition('PAID')`); the status itself is `model/OrderStatus`.
  *
  * The spec lists the states PENDING, PAID, CANCELLED and FINALIZED but shows no
- * transitions. The transitions here are the model's choice (DESIGN.md, as observed):
+ * transitions. The transitions here are paykit's choice, as the sandbox does them
+ * (docs/service.md#32-order-status):
  * PENDING -> PAID | CANCELLED, PAID -> FINALIZED; CANCELLED and FINALIZED are terminal.
  *
  * @since 0.1.0
@@ -67,7 +68,7 @@ export const canTransition =
 /**
  * Moves an order from `from` to `to` (pipe-first: `pipe('PENDING', transition('PAID'))`):
  * PENDING -> PAID | CANCELLED, PAID -> FINALIZED, everything else is a `TransitionError`.
- * The spec shows no transitions; these are the model's choice (DESIGN.md).
+ * The spec shows no transitions; these are paykit's choice (docs/service.md#32-order-status).
  *
  * @example
  * ```ts

@@ -2,10 +2,10 @@
  * Order details (spec 2.8): the response of `GET /paymentlink/order/{orderCode}`, and the
  * `data` of the sandbox's webhook events. A response codec: unknown fields are tolerated.
  *
- * Nullable members (DESIGN.md): `orderReference`, `description`, `successUrl` and
- * `cancelUrl` are null when the request did not give them; `payment` is null until the
- * order is PAID; a line item's `sku` is null for a one-time product and its `imageUrl`
- * is null when none was given.
+ * Nullable members (docs/service.md#amounts-countries-and-nulls): `orderReference`, `description`,
+ * `successUrl` and `cancelUrl` are null when the request did not give them; `payment` is null until
+ * the order is PAID; a line item's `sku` is null for a one-time product and its `imageUrl` is null
+ * when none was given.
  *
  * @since 0.1.0
  */

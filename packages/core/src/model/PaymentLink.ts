@@ -12,11 +12,11 @@
  *   `lineItems[i].sku` and `lineItems[i].product`; with both it is at `lineItems[i].sku`
  *   (the product describes the item in full, so the sku is the member to drop).
  *   The item is discriminated on which key is present, so only that shape's errors show.
- * - with both `amount` and `lineItems`, `amount` must equal the line-item total (DESIGN.md;
- *   the spec is silent), an error at `amount`. `PaymentLinkRequest` checks it when every
- *   item is a one-time `product` (the request holds every price);
- *   `paymentLinkRequestFor(lookup)` also prices `sku` items and refuses unknown skus, as
- *   the service does with its catalogue.
+ * - with both `amount` and `lineItems`, `amount` must equal the line-item total (the spec is
+ *   silent: docs/service.md#amount-with-lineitems), an error at `amount`. `PaymentLinkRequest`
+ *   checks it when every item is a one-time `product` (the request holds every price);
+ *   `paymentLinkRequestFor(lookup)` also prices `sku` items and refuses unknown skus, as the
+ *   service does with its catalogue.
  * - A field is "given" when it is not `undefined`; `null` is a value of the wrong type
  *   (except `orderDescription`, whose spec default is null).
  *
@@ -459,11 +459,11 @@ const mismatchedTotal = (
 
 /**
  * `PaymentLinkRequest` with the rules that need the merchant's catalogue, as the service
- * applies them (DESIGN.md): every `sku` known to `lookup` (else an error at
- * `lineItems[i].sku`) and, with both `amount` and `lineItems`, `amount` equal to the
- * line-item total with skus priced by `lookup` (else an error at `amount`, once the rest
- * decodes). Like `chargeRequestFor(paymentMethod)`, a codec made from the data its rule
- * needs: `validate(paymentLinkRequestFor(catalogue(prices)))(body)`.
+ * applies them (docs/service.md#amount-with-lineitems): every `sku` known to `lookup` (else an
+ * error at `lineItems[i].sku`) and, with both `amount` and `lineItems`, `amount` equal to the
+ * line-item total with skus priced by `lookup` (else an error at `amount`, once the rest decodes).
+ * Like `chargeRequestFor(paymentMethod)`, a codec made from the data its rule needs:
+ * `validate(paymentLinkRequestFor(catalogue(prices)))(body)`.
  *
  * @example
  * ```ts
@@ -858,7 +858,8 @@ export const lineItemsTotal =
 
 /**
  * The total of a request: `amount`, or the line-item total; with both, `amount` must
- * equal the line-item total (the sandbox's rule, DESIGN.md), else Left at `amount`.
+ * equal the line-item total (the sandbox's rule,
+ * docs/service.md#amount-with-lineitems), else Left at `amount`.
  *
  * @example
  * ```ts
@@ -899,10 +900,10 @@ export const orderTotal =
 
 /**
  * The rule "with both `amount` and `lineItems`, `amount` equals the line-item total"
- * (DESIGN.md) over a decoded request, where the core can price every item: one-time
- * products always, skus when `lookup` knows them. Left at `amount` when they differ;
- * Right (the request unchanged) otherwise, also when an unknown sku leaves the total to
- * the service. `checkAmountAgainst(noCatalogue)` checks requests of one-time products:
+ * (docs/service.md#amount-with-lineitems) over a decoded request, where the core can price every
+ * item: one-time products always, skus when `lookup` knows them. Left at `amount` when they differ;
+ * Right (the request unchanged) otherwise, also when an unknown sku leaves the total to the
+ * service. `checkAmountAgainst(noCatalogue)` checks requests of one-time products:
  * `pipe(body, validate(PaymentLinkRequest), E.chain(checkAmountAgainst(noCatalogue)))`.
  *
  * @example

@@ -85,7 +85,8 @@ export const isExpiryCurrent = (month: number, year: number, now: Date): boolean
 // -------------------------------------------------------------------------------------
 
 /**
- * A card network, from the number's first digit (the sandbox's rule, DESIGN.md).
+ * A card network, from the number's first digit (the sandbox's rule,
+ * docs/service.md#test-cards).
  *
  * @category model
  * @since 0.1.0

@@ -1,5 +1,6 @@
-// Sample shapes of SERVICE-SPEC.md section 2, written from the spec alone (black-box
-// conformance suite: everything here imports only from the built package root).
+// Sample shapes of the service's resources (docs/service.md#2-resources), written from that
+// page alone (black-box conformance suite: everything here imports only from the built
+// package root).
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
 import { expect } from 'vitest'

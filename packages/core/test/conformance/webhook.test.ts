@@ -1,5 +1,5 @@
-// Conformance: webhook signatures (DESIGN.md): header `t=<unix>,v1=<hex HMAC-SHA256 of
-// "t.body">`, checked against node:crypto directly; timestamp tolerance; tampering.
+// Conformance: webhook signatures (docs/service.md#order-events-webhooks): header `t=<unix>,v1=<hex
+// HMAC-SHA256 of "t.body">`, checked against node:crypto directly; timestamp tolerance; tampering.
 import { createHmac } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'

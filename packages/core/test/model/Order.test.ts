@@ -68,7 +68,10 @@ const paidOrder = {
   created: '2026-11-22T00:50:00.123Z',
 }
 
-/** A PENDING order created without the optional fields (DESIGN.md: they read as null). */
+/**
+ * A PENDING order created without the optional fields (they read as null:
+ * docs/service.md#amounts-countries-and-nulls).
+ */
 const pendingOrder = {
   ...paidOrder,
   orderStatus: 'PENDING',

@@ -786,7 +786,7 @@ describe('line-item money', () => {
   )
 })
 
-describe('amount with lineItems: amount must equal the line-item total (DESIGN.md)', () => {
+describe('amount with lineItems: amount must equal the line-item total (docs/service.md)', () => {
   const prices = catalogue(new Map([['MUG', Money.fromCents(850)]]))
   const mug = { sku: 'MUG', quantity: 2 }
   const shirts = { product, quantity: 3 } // 59.97

@@ -119,7 +119,7 @@ describe('luhn', () => {
 })
 
 describe('cardBrand, last4, maskCardNumber', () => {
-  it('names the brand by the first digit (DESIGN.md)', () => {
+  it('names the brand by the first digit (docs/service.md#test-cards)', () => {
     expect(cardBrand('378282246310005')).toBe('AMEX')
     expect(cardBrand('4242424242424242')).toBe('VISA')
     expect(cardBrand('5555555555554444')).toBe('MASTERCARD')

@@ -394,7 +394,7 @@ describe('Paykit Trigger: replays', () => {
     expect(emitted(await post(signed(event)))).toHaveLength(1)
   })
 
-  it('keeps nothing in the workflow static data (n8n would not save it: DESIGN.md)', async () => {
+  it('keeps nothing in the workflow static data (n8n would not save it: docs/decisions/0010-trigger-replay-protection.md)', async () => {
     const result = await post(signed(orderEvent()))
     expect(emitted(result)).toHaveLength(1)
     expect(result.staticData).toEqual({})

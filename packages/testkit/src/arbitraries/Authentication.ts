@@ -38,8 +38,8 @@ export interface FrameMessageArbitraryOptions {
 
 /**
  * The `MessageType` a frame posts with a status: `authentication.complete` with SUCCESS,
- * `authentication.failed` with FAILED, ERROR and EXPIRED (DESIGN.md); the spec pairs
- * PENDING with neither, so both are possible (a listener keeps waiting either way).
+ * `authentication.failed` with FAILED, ERROR and EXPIRED (docs/service.md#the-3ds-frame-page); the
+ * spec pairs PENDING with neither, so both are possible (a listener keeps waiting either way).
  *
  * @example
  * ```ts

@@ -414,7 +414,8 @@ export interface ChargeResponseArbitraryOptions {
 }
 
 /**
- * The failure codes the sandbox answers a FAILED charge with (DESIGN.md).
+ * The failure codes the sandbox answers a FAILED charge with
+ * (docs/service.md#71-a-charge-that-fails).
  *
  * @example
  * ```ts

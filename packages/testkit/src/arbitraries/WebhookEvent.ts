@@ -41,7 +41,8 @@ export interface WebhookEventArbitraryOptions extends Pick<
 // -------------------------------------------------------------------------------------
 
 /**
- * The order status each event type reports (DESIGN.md's webhook events).
+ * The order status each event type reports (the sandbox's order events,
+ * docs/service.md#order-events-webhooks).
  *
  * @example
  * ```ts

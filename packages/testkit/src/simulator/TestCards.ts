@@ -1,7 +1,7 @@
 /**
- * The sandbox's fixed data (DESIGN.md, "Sandbox behaviour"): the test-card table, the
- * default credentials, the store and the default product catalogue, exported so that
- * tests never copy them.
+ * The sandbox's fixed data (docs/service.md, "Where the service is silent"): the test-card table,
+ * the default credentials, the store and the default product catalogue, exported so that tests
+ * never copy them.
  *
  * @since 0.1.0
  */
@@ -133,7 +133,7 @@ export const testCards = {
 } as const satisfies Readonly<Record<string, TestCard>>
 
 /**
- * The test-card table as a list, in DESIGN.md's order.
+ * The test-card table as a list, in the order of docs/service.md#test-cards.
  *
  * @example
  * ```ts
@@ -187,7 +187,7 @@ export const defaultCredentials = {
 } as const
 
 /**
- * The store of every order (DESIGN.md).
+ * The store of every order (docs/service.md#the-store-and-the-checkout-page).
  *
  * @example
  * ```ts

@@ -1,8 +1,8 @@
-// DESIGN.md: "With both amount and lineItems given, amount must equal the line-item total
-// (400 naming amount otherwise)". The core's rules and the sandbox over HTTP agree on the
-// same inputs: `paymentLinkRequestFor(catalogue)` with the sandbox's catalogue for every
-// request, and `checkAmountAgainst(noCatalogue)` where the request alone decides (one-time
-// products only).
+// docs/service.md#amount-with-lineitems: with both amount and lineItems given, amount must
+// equal the line-item total (400 naming amount otherwise). The core's rules and the sandbox
+// over HTTP agree on the same inputs: `paymentLinkRequestFor(catalogue)` with the sandbox's
+// catalogue for every request, and `checkAmountAgainst(noCatalogue)` where the request alone
+// decides (one-time products only).
 import {
   Money,
   PaymentLinkRequest,

@@ -1,4 +1,5 @@
-// Conformance (black box, the built CLI over HTTP): spec 4.1 / 5 and DESIGN's credentials.
+// Conformance (black box, the built CLI over HTTP): spec 4.1 / 5 and the sandbox's
+// credentials (docs/service.md#credentials-and-tokens).
 import { describe, expect, it } from 'vitest'
 import {
   call,

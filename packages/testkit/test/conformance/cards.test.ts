@@ -1,4 +1,5 @@
-// Conformance (black box, the built CLI over HTTP): POST /paymentmethods, DESIGN's test cards.
+// Conformance (black box, the built CLI over HTTP): POST /paymentmethods, the test
+// cards of docs/service.md#test-cards.
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   call,
@@ -18,7 +19,7 @@ beforeAll(async () => {
   bearer = await token(cli.url)
 })
 
-/** DESIGN.md's table, copied by hand as an outside author would. */
+/** The table of docs/service.md#test-cards, copied by hand as an outside author would. */
 const table = [
   ['4242424242424242', 'VISA', 'Banco Sandbox', 'CRI', 'SUCCEEDED', null],
   ['4111111111111111', 'VISA', 'Sandbox Bank USA', 'USA', 'SUCCEEDED', null],

@@ -1,5 +1,5 @@
 // Conformance (black box, the built CLI over HTTP): POST /charges (spec 2.5, 3.1, 6.1) and
-// DESIGN's 3DS choices.
+// the sandbox's 3DS choices (docs/service.md#the-3ds-frame-page).
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
   call,

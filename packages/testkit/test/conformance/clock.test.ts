@@ -1,5 +1,6 @@
-// Conformance (black box, the built CLI over HTTP): DESIGN's sandbox clock (token,
-// authentication and link expiry) and the control endpoints being opt-in.
+// Conformance (black box, the built CLI over HTTP): the sandbox clock (token, authentication
+// and link expiry: docs/service.md#expiry-and-the-sandbox-clock) and the control endpoints
+// being opt-in.
 import { describe, expect, it } from 'vitest'
 import {
   advanceClock,

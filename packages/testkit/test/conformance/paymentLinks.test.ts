@@ -1,5 +1,6 @@
 // Conformance (black box, the built CLI over HTTP): POST /paymentlink/checkout (spec 2.6,
-// 2.7, 7.2, 8), GET /paymentlink/order/{code} (2.8) and DESIGN's payment-link choices.
+// 2.7, 7.2, 8), GET /paymentlink/order/{code} (2.8) and the sandbox's
+// payment-link choices (docs/service.md#where-the-service-is-silent-what-paykit-chose).
 import { describe, expect, it } from 'vitest'
 import {
   call,

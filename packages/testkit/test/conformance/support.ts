@@ -114,7 +114,7 @@ export const startReceiver = async (
   return { port: receiver.port, close: receiver.close }
 }
 
-/** The sandbox store of DESIGN.md, written out as a conformance author would. */
+/** The sandbox store of docs/service.md, written out as a conformance author would. */
 export const expectedStore = {
   name: 'Paykit Sandbox Store',
   countryCode: 'CRI',
@@ -124,7 +124,7 @@ export const expectedStore = {
   timezone: 'America/Costa_Rica',
 } as const
 
-/** Default credentials of DESIGN.md, written out as a conformance author would. */
+/** Default credentials of docs/service.md, written out as a conformance author would. */
 export const credentials = {
   clientId: 'sandbox-client',
   clientSecret: 'sandbox-secret',

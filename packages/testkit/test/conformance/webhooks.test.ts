@@ -1,5 +1,6 @@
-// Conformance (black box, the built CLI over HTTP): DESIGN's webhooks, verified with
-// node:crypto directly (no project code), against a receiver that fails on purpose.
+// Conformance (black box, the built CLI over HTTP): the sandbox's webhooks
+// (docs/service.md#order-events-webhooks), verified with node:crypto directly (no project
+// code), against a receiver that fails on purpose.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'

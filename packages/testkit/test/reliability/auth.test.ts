@@ -1,8 +1,8 @@
 // Issue 10, auth: each endpoint without a credential, with a garbage one, an expired token,
 // or a credential of another scope answers 401 or 403 with no data, and changes nothing.
-// Scopes as documented (DESIGN.md, testkit README): POST /paymentmethods and POST /charges
-// take only an access token; the payment-link endpoints take the API key or an access
-// token; POST /token takes the client credentials in its body.
+// Scopes as documented (docs/service.md#credentials-and-tokens, testkit README): POST
+// /paymentmethods and POST /charges take only an access token; the payment-link endpoints take the
+// API key or an access token; POST /token takes the client credentials in its body.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { defaultCredentials, type Sandbox } from '../../src/index.js'
 import { cardOf, jsonCall, rawCall, sandboxWith, type Answer } from './support.js'

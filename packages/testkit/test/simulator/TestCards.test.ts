@@ -10,7 +10,7 @@ import {
 } from '../../src/simulator/TestCards.js'
 
 describe('test cards', () => {
-  it('has the seven rows of the DESIGN.md table, each passing the Luhn check', () => {
+  it('has the seven rows of the table in docs/service.md, each passing the Luhn check', () => {
     expect(testCardTable.map((c) => [c.number, c.brand, c.countryCode, c.outcome])).toEqual([
       ['4242424242424242', 'VISA', 'CRI', 'SUCCEEDED'],
       ['4111111111111111', 'VISA', 'USA', 'SUCCEEDED'],
