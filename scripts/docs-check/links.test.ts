@@ -130,7 +130,6 @@ const OUTSIDE = /SERVICE-SPEC|DESIGN\.md|\bDESIGN's\b/i
 const PENDING: ReadonlyArray<string> = [
   'README.md',
   'openapi.yaml',
-  'packages/core/README.md',
   'packages/n8n-nodes/README.md',
   'packages/n8n-nodes/nodes/PaykitTrigger/replay.ts',
   'packages/testkit/README.md',
