@@ -10,7 +10,9 @@
  * 2. the control, on the same database with the same scan: the card posted in the Webhook
  *    request's body. n8n writes the trigger's data into the execution row before any node
  *    runs; the node removes the card from what n8n keeps, so SQL finds nothing, but the WAL
- *    keeps the first row, compressed: found there decompressed, missed by a grep.
+ *    keeps the first row, compressed: found there decompressed, missed by a grep;
+ * 3. what cleans up: after VACUUM (and VACUUM FULL) of n8n's execution data the data files
+ *    hold no card; the WAL still does.
  *
  * The counts per place are printed ("postgres card data:" lines) for the README.
  */
@@ -208,7 +210,7 @@ afterAll(async () => {
 // -------------------------------------------------------------------------------------
 
 describe('card data in n8n’s Postgres, queue mode (2 workers, a webhook processor)', () => {
-  it('fetched from a vault inside the workflow: found nowhere; posted to a Webhook: found in the WAL, decompressed', async () => {
+  it('fetched from a vault inside the workflow: found nowhere; posted to a Webhook: found in the WAL, decompressed, and after VACUUM FULL in the WAL only', async () => {
     const urls = [stack.editorUrl, stack.webhook.url]
     const publish = (workflow: Record<string, unknown>) => publishWorkflow(stack, workflow, urls)
     const vaulted = await publish(cardWorkflow('paykit-pg-vault', true))
@@ -265,5 +267,29 @@ describe('card data in n8n’s Postgres, queue mode (2 workers, a webhook proces
     expect(hits['WAL, decompressed'].number).toBeGreaterThanOrEqual(2)
     expect(hits['WAL, decompressed'].cvv).toBeGreaterThanOrEqual(2)
     expect(hits['WAL, decompressed'].expiryWithNumber).toBeGreaterThanOrEqual(2)
+
+    // 3. What cleans up: VACUUM removes the dead row versions (reported: 0 left in the files
+    // in the runs seen), VACUUM FULL writes the table anew. Neither touches the WAL written.
+    const vacuum = async (command: string) => {
+      const db = stack.postgres.client()
+      await db.connect()
+      try {
+        await db.query(command)
+      } finally {
+        await db.end()
+      }
+    }
+    await vacuum('VACUUM execution_data')
+    const vacuumed = hitsPerPlace(await scan())
+    report(
+      `after VACUUM: data files, decompressed: number ${String(vacuumed['data files, decompressed'].number)}; WAL, decompressed: number ${String(vacuumed['WAL, decompressed'].number)}`,
+    )
+    await vacuum('VACUUM FULL execution_data')
+    const rewritten = await scan()
+    reportScan('after VACUUM FULL execution_data', rewritten)
+    const after = hitsPerPlace(rewritten)
+    expect(after['tables'].number + after['data files, decompressed'].number).toBe(0)
+    expect(after['data files, raw'].number).toBe(0)
+    expect(after['WAL, decompressed'].number).toBeGreaterThanOrEqual(2)
   }, 600_000)
 })
