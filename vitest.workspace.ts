@@ -133,8 +133,11 @@ export default defineConfig({
         resolve: { alias: [{ find: /^msw(?=\/|$)/, replacement: 'msw3' }] },
       },
       {
-        // The versions users run (issue 27): the core's names over its history against the
-        // core README's "What moved" list.
+        // The versions users run (issue 27): the compatibility matrix (scripts/matrix/cells.ts:
+        // a clean project from the packed tarballs per cell of Node, TypeScript, vitest, msw
+        // and n8n versions), here its one representative cell (minutes: it installs and
+        // compiles a project); `pnpm test:matrix` runs every cell and records the results in
+        // the root README. Also the core's names over its history ("What moved").
         test: {
           name: 'matrix',
           root: 'scripts/matrix',
