@@ -18,7 +18,7 @@ describe('openapi.yaml', () => {
     expect(readFileSync(OPENAPI_PATH, 'utf8')).toBe(await renderOpenApi())
   })
 
-  it('covers every endpoint of SERVICE-SPEC.md, both credentials and the order webhook', () => {
+  it('covers every endpoint of the service (docs/service.md section 4), both credentials and the order webhook', () => {
     const doc = parse(readFileSync(OPENAPI_PATH, 'utf8'))
     const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.keys(item as object).map((method) => `${method.toUpperCase()} ${path}`),

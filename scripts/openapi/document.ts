@@ -1,5 +1,5 @@
-// The OpenAPI 3.1 document of the service (SERVICE-SPEC.md, with DESIGN.md's choices where the
-// spec says "not shown"): every endpoint, the two credentials, the webhook, the 3DS frame
+// The OpenAPI 3.1 document of the service as paykit implements it (docs/service.md, with its
+// section 10's choices where the service is silent): every endpoint, the two credentials, the webhook, the 3DS frame
 // message, each schema walked from the core's codecs (./schema.ts) and each example the
 // simulator's real answer (./examples.ts). The rules a schema cannot say are in the
 // `description`s, in the words of the core's doc comments.
@@ -182,7 +182,7 @@ const COMPONENTS: ReadonlyArray<readonly [string, Decoder, string?, Members?]> =
   [
     'WebhookEvent',
     WebhookEvent,
-    'An order event (DESIGN.md; the spec shows none): data is the order as GET /paymentlink/order/{orderCode} reads it.',
+    'An order event (docs/service.md#order-events-webhooks; the service shows none): data is the order as GET /paymentlink/order/{orderCode} reads it.',
   ],
   ['WebhookEventType', WebhookEventType],
 ]
@@ -447,7 +447,7 @@ export const openApiDocument = (): object => {
       title: 'Payment service (paykit)',
       version: '0.1.0',
       description:
-        "The card-payment service of SERVICE-SPEC.md as paykit implements it: generated from @paykit/core's io-ts codecs by scripts/openapi/generate.ts (do not edit by hand), examples from the testkit simulator's answers. Rules a JSON Schema cannot say are in the descriptions.",
+        "The card-payment service as paykit implements it (docs/service.md in the repository): generated from @paykit/core's io-ts codecs by scripts/openapi/generate.ts (do not edit by hand), examples from the testkit simulator's answers. Rules a JSON Schema cannot say are in the descriptions.",
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: EXAMPLE_BASE_URL, description: 'paykit-sandbox --port 4010' }],

@@ -5,8 +5,8 @@
  * synchronous step, so deliveries that arrive at once cannot both pass.
  *
  * Not in the workflow's static data: n8n 2.41 saves static data that a trigger's
- * `webhook()` changes only on the workflow's first call, and without a lock (DESIGN.md,
- * "n8n 2.41.1 facts"), so a list kept there forgets every later event. This memory is a
+ * `webhook()` changes only on the workflow's first call, and without a lock
+ * (docs/decisions/0010-trigger-replay-protection.md), so a list kept there forgets every later event. This memory is a
  * first line only: it ends with the process and is not shared between n8n processes. The
  * guarantee that holds across restarts is the Paykit node's Order Event → Accept Once
  * step, backed by n8n's database (see the package README).
