@@ -26,7 +26,7 @@ const start = () =>
   startQueueStack({
     userFolder,
     workers: 1,
-    publish: ['order-paid-read-back.json'],
+    publish: ['order-paid-read-back.json', 'payment-link-from-form.json'],
     log: (line) => {
       lines.push(line)
       process.stderr.write(`stack: ${line}\n`)
@@ -107,6 +107,29 @@ describe('npm run n8n -- --queue: logs, kept credentials, backups', () => {
           ...databaseEnv(running().postgres.port, database),
           ...key,
         })
+      // An execution to carry: the published form workflow, run by the worker.
+      // n8n registers a published workflow's webhook a moment after answering: 404 until then.
+      let posted: Response | undefined
+      for (let i = 0; i < 60 && (posted === undefined || posted.status === 404); i++) {
+        if (posted !== undefined) await new Promise((r) => setTimeout(r, 500))
+        posted = await fetch(`${running().editorUrl}webhook/paykit-order`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ amount: 30 }),
+        })
+      }
+      expect(posted?.status).toBe(200)
+      const db = running().postgres.client()
+      await db.connect()
+      for (let i = 0; i < 120; i++) {
+        const ended = await db.query(
+          "SELECT id FROM execution_entity WHERE status NOT IN ('new', 'running', 'waiting')",
+        )
+        if (ended.rowCount !== 0) break
+        await new Promise((r) => setTimeout(r, 500))
+      }
+      await db.end()
+
       await backupDatabase(await env('n8n'), backup)
       expect(existsSync(join(backup, 'entities.zip'))).toBe(true)
 
@@ -118,6 +141,7 @@ describe('npm run n8n -- --queue: logs, kept credentials, backups', () => {
 
       const [original, restored] = [await rowsOf('n8n'), await rowsOf('n8n_restored')]
       expect(original.workflows.length).toBeGreaterThanOrEqual(4) // the examples
+      expect(original.executions.length).toBeGreaterThanOrEqual(1)
       expect(original.credentials.map((c) => c.id)).toEqual(['paykit-sandbox', 'paykit-webhook'])
       expect(restored).toEqual(original)
     } finally {
@@ -146,6 +170,10 @@ describe('npm run n8n -- --queue: logs, kept credentials, backups', () => {
     expect(after.data.clientId).toBe('edited-client')
     expect(lines).toContain(
       'credentials: Paykit sandbox (paykit-sandbox), Paykit webhook secret (paykit-webhook) kept as they are',
+    )
+    // The sandbox's port changed with the restart: said, the credential left as edited.
+    expect(lines).toContain(
+      `credential Paykit sandbox: its Base URL is ${before.data.baseUrl as string}, the sandbox is at ${running().sandboxUrl} (edit the credential, or start with --fresh)`,
     )
   }, 300_000)
 })
