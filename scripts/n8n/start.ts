@@ -24,19 +24,28 @@ const load = async <M>(file: string): Promise<M> =>
 const { OWNER, ROOT, WORKFLOW_IDS, N8N_VERSION, freePort, n8nEnv, startStack } =
   await load<typeof StackModule>('./stack.ts')
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '5678' },
-    'sandbox-port': { type: 'string', default: '4010' },
-    fresh: { type: 'boolean', default: false },
-    queue: { type: 'boolean', default: false },
-    workers: { type: 'string', default: '2' },
-    'postgres-port': { type: 'string', default: '5433' },
-    backup: { type: 'string' },
-    restore: { type: 'string' },
-  },
-})
-const port = (name: 'port' | 'sandbox-port' | 'postgres-port' | 'workers'): number => {
+const OPTIONS = {
+  port: { type: 'string', default: '5678' },
+  'sandbox-port': { type: 'string', default: '4010' },
+  fresh: { type: 'boolean', default: false },
+  queue: { type: 'boolean', default: false },
+  workers: { type: 'string', default: '2' },
+  'postgres-port': { type: 'string', default: '5433' },
+  backup: { type: 'string' },
+  restore: { type: 'string' },
+} as const
+const parsed = (() => {
+  try {
+    return parseArgs({ options: OPTIONS })
+  } catch (error) {
+    // An unknown option or a missing value, said in one line (the options: this file's header).
+    process.stderr.write(`npm run n8n: ${(error as Error).message}\n`)
+    return process.exit(2)
+  }
+})()
+const { values } = parsed
+/** A port or count option as a number; a clear error naming the option otherwise. */
+const integerOption = (name: 'port' | 'sandbox-port' | 'postgres-port' | 'workers'): number => {
   const n = Number(values[name])
   if (!Number.isSafeInteger(n) || n < 0 || n > 65535) {
     process.stderr.write(`--${name} must be an integer from 0 to 65535, not ${values[name]}\n`)
@@ -45,7 +54,7 @@ const port = (name: 'port' | 'sandbox-port' | 'postgres-port' | 'workers'): numb
   return n
 }
 const userFolder = join(ROOT, values.queue ? '.tools/n8n-queue-home' : '.tools/n8n-home')
-const postgresPort = port('postgres-port')
+const postgresPort = integerOption('postgres-port')
 
 // -------------------------------------------------------------------------------------
 // --backup, --restore
@@ -137,8 +146,8 @@ process.on('SIGTERM', () => void shutdown(0))
 try {
   const options = {
     userFolder,
-    n8nPort: port('port'),
-    sandboxPort: port('sandbox-port'),
+    n8nPort: integerOption('port'),
+    sandboxPort: integerOption('sandbox-port'),
     publish: [
       'order-paid-read-back.json',
       'payment-link-from-form.json',
@@ -147,7 +156,7 @@ try {
   }
   if (values.queue) {
     const { startQueueStack } = await load<typeof QueueModule>('./queue.ts')
-    queue = await startQueueStack({ ...options, workers: port('workers'), postgresPort })
+    queue = await startQueueStack({ ...options, workers: integerOption('workers'), postgresPort })
     stack = queue
   } else stack = await startStack(options)
 } catch (error) {
