@@ -31,10 +31,20 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { spawnSandbox, type SandboxProcess } from '@paykit/testkit'
 import type * as FreePortModule from '../lib/freePort.js'
+import type { Mail } from './mail.js'
+import type * as MailModule from './mail.js'
+import type { Postgres } from './postgres.js'
+import type * as PostgresModule from './postgres.js'
+import type { Shop } from './shop.js'
+import type * as ShopModule from './shop.js'
 
 // Node runs the .ts files as they are; the type-only import above is erased.
 const load = async <M>(file: string): Promise<M> =>
   (await import(new URL(file, import.meta.url).href)) as M
+
+const { startMail } = await load<typeof MailModule>('./mail.ts')
+const { startPostgres } = await load<typeof PostgresModule>('./postgres.ts')
+const { ensureShop, loginOf, serverLogin } = await load<typeof ShopModule>('./shop.ts')
 
 // -------------------------------------------------------------------------------------
 // constants
@@ -96,6 +106,12 @@ export interface StackOptions {
   readonly firstStart?: boolean
   /** n8n processes started beside the main one (queue mode's workers and webhook processor). */
   readonly beside?: ReadonlyArray<SideProcess>
+  /** Port of the shop's own Postgres in regular mode (queue mode uses n8n's server); default a free one. */
+  readonly shopPostgresPort?: number
+  /** MailDev's SMTP port; default a free one. */
+  readonly smtpPort?: number
+  /** MailDev's web page and API port; default a free one. */
+  readonly mailPort?: number
 }
 
 /** An n8n process beside the main one: `n8n <args>`, ready when it logs `ready`. */
@@ -136,6 +152,10 @@ export interface Stack {
   readonly cli: (args: ReadonlyArray<string>) => Promise<CliResult>
   /** Every n8n process: the main one (`main`) first, then those of `beside`. */
   readonly processes: ReadonlyArray<N8nProcess>
+  /** The shop's own database (`shop`), which the credential `shop-postgres` reaches. */
+  readonly shop: Shop
+  /** The captured mail (MailDev), which the credential `shop-smtp` sends to. */
+  readonly mail: Omit<Mail, 'stop'>
   readonly stop: () => Promise<void>
 }
 
@@ -427,6 +447,39 @@ export const exampleCredentials = (sandboxUrl: string) => [
   },
 ]
 
+/** The templates' credentials: the shop's database and its captured SMTP (no TLS, no login). */
+export const shopCredentials = (shop: Shop, smtpPort: number) => [
+  {
+    id: 'shop-postgres',
+    name: 'Shop database',
+    type: 'postgres',
+    data: {
+      host: shop.host,
+      port: shop.port,
+      database: shop.database,
+      user: shop.user,
+      password: shop.password,
+      ssl: 'disable',
+      allowUnauthorizedCerts: false,
+      maxConnections: 10,
+    },
+  },
+  {
+    id: 'shop-smtp',
+    name: 'Shop mail (captured)',
+    type: 'smtp',
+    data: {
+      user: '',
+      password: '',
+      host: '127.0.0.1',
+      port: smtpPort,
+      secure: false,
+      disableStartTls: true,
+      hostName: '',
+    },
+  },
+]
+
 /**
  * Which of `ids` have no row in n8n's `credentials_entity` yet: all of them before n8n's
  * first start (no database, or no table). Read from the database itself (SQLite in the user
@@ -554,6 +607,9 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
   const triggerUrl = triggerProductionUrl(editorUrl)
   const cliEnv = async (port = n8nPort) => n8nEnv(userFolder, port, await freePort(), options.env)
   let sandbox: SandboxProcess | undefined
+  let shopServer: Postgres | undefined
+  let mail: Mail | undefined
+  let shopTemp: string | undefined
   const processes: Array<N8nProcess> = []
   const logsDir = join(userFolder, 'logs')
   const logFiles: Array<LogFile> = []
@@ -573,20 +629,53 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
     await Promise.all([
       ...processes.map((p) => stopGroup(p.child)),
       stopGroup(sandbox?.child, 2000),
+      mail?.stop(),
+      shopServer?.stop(),
     ])
     await Promise.all(logFiles.map((f) => f.close()))
     if (temporary) rmSync(userFolder, { recursive: true, force: true })
+    if (shopTemp !== undefined) rmSync(shopTemp, { recursive: true, force: true })
   }
   const firstStart = options.firstStart ?? !existsSync(join(userFolder, '.n8n/database.sqlite'))
   let serviceUrl = ''
   try {
-    sandbox = await startSandbox(
-      sandboxPort,
-      triggerUrl,
-      options.sandboxArgs ?? [],
-      logFile('sandbox'),
-    )
+    // The shop's database: on n8n's own server in queue mode, else an embedded one.
+    const queueServer = options.env?.DB_TYPE === 'postgresdb'
+    const startShopServer = async () => {
+      if (queueServer) return serverLogin(options.env ?? {})
+      // A temporary stack's cluster in a folder of its own that the `postgres` user reaches.
+      if (temporary) shopTemp = mkdtempSync(join(tmpdir(), 'paykit-shop-'))
+      shopServer = await startPostgres({
+        dataDir: join(shopTemp ?? userFolder, 'shop-postgres'),
+        port: options.shopPostgresPort ?? (await freePort()),
+        log: logFile('shop-postgres').write,
+      })
+      return loginOf(shopServer)
+    }
+    const [, shop] = await Promise.all([
+      (async () => {
+        sandbox = await startSandbox(
+          sandboxPort,
+          triggerUrl,
+          options.sandboxArgs ?? [],
+          logFile('sandbox'),
+        )
+      })(),
+      startShopServer().then(ensureShop),
+      (async () => {
+        mail = await startMail({
+          smtpPort: options.smtpPort ?? (await freePort()),
+          webPort: options.mailPort ?? (await freePort()),
+          log: logFile('mail').write,
+        })
+      })(),
+    ])
+    if (sandbox === undefined || mail === undefined) throw new Error('not started')
     log(`paykit-sandbox: ${sandbox.url} (order events signed, sent to ${triggerUrl})`)
+    log(
+      `shop database: ${shop.database} on 127.0.0.1:${String(shop.port)} (${queueServer ? "n8n's Postgres server" : `embedded Postgres in ${join(shopTemp ?? userFolder, 'shop-postgres')}`})`,
+    )
+    log(`mail: SMTP 127.0.0.1:${String(mail.smtpPort)}, read it at ${mail.url}`)
     serviceUrl = (await options.serviceUrl?.(sandbox.url)) ?? sandbox.url
     const version = installPackage(userFolder)
     log(
@@ -595,7 +684,10 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
     const work = mkdtempSync(join(tmpdir(), 'paykit-import-'))
     try {
       // The credentials when missing only: an import overwrites a user's edits to them.
-      const credentials = exampleCredentials(serviceUrl)
+      const credentials = [
+        ...exampleCredentials(serviceUrl),
+        ...shopCredentials(shop, mail.smtpPort),
+      ]
       const missing = await missingCredentials(
         userFolder,
         options.env ?? {},
@@ -734,6 +826,8 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
       rest,
       cli: async (args) => runN8nCli(await cliEnv(), args),
       processes,
+      shop,
+      mail,
       stop,
     }
   } catch (error) {

@@ -6,7 +6,8 @@
  * Options: `--port <n>` (n8n, default 5678), `--sandbox-port <n>` (default 4010), `--fresh`,
  * `--queue` (n8n's queue mode, see queue.ts: Postgres, Redis, workers and a webhook
  * processor; its data in `.tools/n8n-queue-home`), `--workers <n>` (default 2),
- * `--postgres-port <n>` (default 5433). `--backup <dir>` writes n8n's database to `dir` and
+ * `--postgres-port <n>` (default 5433; in regular mode the shop's own Postgres), `--smtp-port
+ * <n>` (MailDev's SMTP, default 1025), `--mail-port <n>` (its mail page, default 1080). `--backup <dir>` writes n8n's database to `dir` and
  * `--restore <dir>` loads one back (backup.ts), without starting n8n.
  */
 import { existsSync, rmSync } from 'node:fs'
@@ -31,6 +32,8 @@ const OPTIONS = {
   queue: { type: 'boolean', default: false },
   workers: { type: 'string', default: '2' },
   'postgres-port': { type: 'string', default: '5433' },
+  'smtp-port': { type: 'string', default: '1025' },
+  'mail-port': { type: 'string', default: '1080' },
   backup: { type: 'string' },
   restore: { type: 'string' },
 } as const
@@ -45,7 +48,9 @@ const parsed = (() => {
 })()
 const { values } = parsed
 /** A port or count option as a number; a clear error naming the option otherwise. */
-const integerOption = (name: 'port' | 'sandbox-port' | 'postgres-port' | 'workers'): number => {
+const integerOption = (
+  name: 'port' | 'sandbox-port' | 'postgres-port' | 'smtp-port' | 'mail-port' | 'workers',
+): number => {
   const n = Number(values[name])
   if (!Number.isSafeInteger(n) || n < 0 || n > 65535) {
     process.stderr.write(`--${name} must be an integer from 0 to 65535, not ${values[name]}\n`)
@@ -148,6 +153,8 @@ try {
     userFolder,
     n8nPort: integerOption('port'),
     sandboxPort: integerOption('sandbox-port'),
+    smtpPort: integerOption('smtp-port'),
+    mailPort: integerOption('mail-port'),
     publish: [
       'order-paid-read-back.json',
       'payment-link-from-form.json',
@@ -158,15 +165,15 @@ try {
     const { startQueueStack } = await load<typeof QueueModule>('./queue.ts')
     queue = await startQueueStack({ ...options, workers: integerOption('workers'), postgresPort })
     stack = queue
-  } else stack = await startStack(options)
+  } else stack = await startStack({ ...options, shopPostgresPort: postgresPort })
 } catch (error) {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
   await shutdown(1)
 }
 if (stack !== undefined) {
   const url = stack.editorUrl
-  const logs = ['sandbox', ...stack.processes.map((p) => p.name)]
-  if (queue !== undefined) logs.push('postgres', 'redis')
+  const logs = ['sandbox', 'mail', ...stack.processes.map((p) => p.name)]
+  logs.push(...(queue === undefined ? ['shop-postgres'] : ['postgres', 'redis']))
   const login = queue?.postgres.n8nEnv
   console.log(`
 n8n ${N8N_VERSION} with n8n-nodes-paykit is running.
@@ -174,6 +181,8 @@ n8n ${N8N_VERSION} with n8n-nodes-paykit is running.
   editor   ${url}
   login    ${OWNER.email} / ${OWNER.password}
   sandbox  ${stack.sandboxUrl} (test card 4242 4242 4242 4242, any future expiry, any CVV)
+  mail     ${stack.mail.url} (every email the workflows send, captured: SMTP 127.0.0.1:${stack.mail.smtpPort})
+  shop db  PGPASSWORD=${stack.shop.password} psql -h ${stack.shop.host} -p ${stack.shop.port} -U ${stack.shop.user} ${stack.shop.database}
 
 Try first:
   1. Open ${url}workflow/${WORKFLOW_IDS['orders-to-payment-links.json']} ("a list of orders becomes payment
@@ -185,8 +194,8 @@ Try first:
   4. Or post an order to the published form workflow:
      curl -s -X POST ${url}webhook/paykit-order -H 'content-type: application/json' -d '{"amount": 30}'
 
-Credentials "Paykit sandbox" and "Paykit webhook secret" are set up for you (imported when
-missing: your edits to them are kept).
+Credentials "Paykit sandbox", "Paykit webhook secret", "Shop database" and "Shop mail
+(captured)" are set up for you (imported when missing: your edits to them are kept).
 
 n8n's data is kept in ${userFolder} (--fresh starts over). The sandbox's
 orders, cards and charges are not: each start begins with none, so an order from an earlier
