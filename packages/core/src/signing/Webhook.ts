@@ -268,12 +268,115 @@ export const verifyWebhook = (
     : E.left({ _tag: 'SignatureMismatch', message: 'signature does not match the body' })
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true })
+/**
+ * A webhook received with no secret to check it: nothing is verified, so confirm the event
+ * another way (read its order back from the service). `body` is the raw body; `json` a body
+ * a framework has already parsed, for when the raw bytes are gone.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type UnsignedWebhookInput =
+  | { readonly unsigned: true; readonly body: WebhookBody }
+  | { readonly unsigned: true; readonly json: unknown }
+
+/**
+ * Why `receiveWebhookEvent` refused a webhook: a `WebhookVerificationError`, a body that
+ * is not JSON, or a body that is not an order event (its field errors). `message` names
+ * no secret, no header and no value of the body.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type WebhookReceiveError =
+  | WebhookVerificationError
+  | { readonly _tag: 'NotJson'; readonly message: string }
+  | {
+      readonly _tag: 'NotAnEvent'
+      readonly message: string
+      readonly errors: ReadonlyArray<FieldError>
+    }
+
+/**
+ * A received event and the time its signature was made (`undefined` when unsigned).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface WebhookReception {
+  readonly event: WebhookEvent
+  readonly signedAt: Date | undefined
+}
+
+// Bytes read as n8n and Node's Buffer#toString read them: a sequence that is not UTF-8
+// becomes U+FFFD, a byte-order mark stays (so JSON.parse refuses it); the signature was
+// checked over the exact bytes before.
+const textOf = (body: WebhookBody): string =>
+  typeof body === 'string'
+    ? body
+    : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')
+
+const jsonOf = (
+  input: WebhookVerificationInput | UnsignedWebhookInput,
+): E.Either<WebhookReceiveError, unknown> => {
+  if ('json' in input) return E.right(input.json)
+  try {
+    return E.right(JSON.parse(textOf(input.body)))
+  } catch {
+    return E.left({ _tag: 'NotJson', message: 'webhook body is not JSON' })
+  }
+}
+
+/**
+ * Receives one webhook: verifies it (as `verifyWebhook`) unless it is explicitly
+ * `unsigned`, then parses its body once and decodes it as a `WebhookEvent`. Nothing of an
+ * unverified body is read. Right carries the event and its signed time.
+ *
+ * @example
+ * ```ts
+ * import { receiveWebhookEvent, signWebhook } from '@paykit/core/webhook'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const body = '{"id":"evt_1","type":"order.paid"}'
+ * const now = new Date('2026-11-24T12:00:00Z')
+ * const header = signWebhook({ secret: 'test-secret', body, timestamp: now })
+ * const forged = receiveWebhookEvent({ secret: 'other', body, header, now })
+ * assert.ok(E.isLeft(forged) && forged.left._tag === 'SignatureMismatch')
+ * const partial = receiveWebhookEvent({ secret: 'test-secret', body, header, now })
+ * assert.ok(E.isLeft(partial) && partial.left._tag === 'NotAnEvent') // no createdAt, no data
+ * const notJson = receiveWebhookEvent({ unsigned: true, body: 'order paid!' })
+ * assert.deepEqual(notJson, E.left({ _tag: 'NotJson', message: 'webhook body is not JSON' }))
+ * ```
+ *
+ * @category signing
+ * @since 0.1.0
+ */
+export const receiveWebhookEvent = (
+  input: WebhookVerificationInput | UnsignedWebhookInput,
+): E.Either<WebhookReceiveError, WebhookReception> => {
+  let signedAt: Date | undefined
+  if (!('unsigned' in input && input.unsigned === true)) {
+    const verified = verifyWebhook(input as WebhookVerificationInput)
+    if (E.isLeft(verified)) return verified
+    signedAt = verified.right
+  }
+  const json = jsonOf(input)
+  if (E.isLeft(json)) return json
+  const decoded = validate(WebhookEvent)(json.right)
+  if (E.isLeft(decoded))
+    return E.left({
+      _tag: 'NotAnEvent',
+      message: `webhook body is not an order event: ${formatFieldErrors(decoded.left)}`,
+      errors: decoded.left,
+    })
+  return E.right({ event: decoded.right, signedAt })
+}
 
 /**
  * Verifies a webhook (as `verifyWebhook`, the body as a string or its exact bytes) and
- * decodes its body as a `WebhookEvent`; Left names why (a verification failure, a body
- * that is not UTF-8 JSON, or the body's field errors, as text).
+ * decodes its body as a `WebhookEvent`: `receiveWebhookEvent` with the event only and the
+ * reason as text (a verification failure, a body that is not JSON, or its field errors).
  *
  * @example
  * ```ts
@@ -329,17 +432,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
  */
 export const verifyWebhookEvent = (
   input: WebhookVerificationInput,
-): E.Either<string, WebhookEvent> => {
-  const verified = verifyWebhook(input)
-  if (E.isLeft(verified)) return E.left(verified.left.message)
-  let json: unknown
-  try {
-    json = JSON.parse(typeof input.body === 'string' ? input.body : utf8.decode(input.body))
-  } catch {
-    return E.left('webhook body is not JSON')
-  }
-  return E.mapLeft(
-    (errors: ReadonlyArray<FieldError>) =>
-      `webhook body is not an order event: ${formatFieldErrors(errors)}`,
-  )(validate(WebhookEvent)(json))
-}
+): E.Either<string, WebhookEvent> =>
+  E.bimap(
+    (e: WebhookReceiveError) => e.message,
+    (r: WebhookReception) => r.event,
+  )(receiveWebhookEvent(input))

@@ -3,6 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import {
   parseSignatureHeader,
+  receiveWebhookEvent,
   signWebhook,
   verifyWebhook,
   verifyWebhookEvent,
@@ -264,11 +265,93 @@ describe('WebhookEvent', () => {
     }
   })
 
-  it('refuses signed bytes that are not UTF-8 as not JSON', () => {
-    const bytes = Uint8Array.from([0x7b, 0xff, 0x7d])
+  it('reads signed bytes that are not UTF-8 as Buffer#toString does (U+FFFD)', () => {
+    const text = JSON.stringify({ ...event, id: 'evt_@' })
+    const at = text.indexOf('@')
+    const bytes = Buffer.concat([
+      Buffer.from(text.slice(0, at)),
+      Uint8Array.from([0xff]),
+      Buffer.from(text.slice(at + 1)),
+    ])
+    const header = signWebhook({ secret, body: bytes, timestamp: now })
+    const r = verifyWebhookEvent({ secret, body: bytes, header, now })
+    expect(E.isRight(r) && r.right.id).toBe('evt_\ufffd')
+    const notJson = Uint8Array.from([0x7b, 0xff, 0x7d])
+    const signed = signWebhook({ secret, body: notJson, timestamp: now })
+    expect(verifyWebhookEvent({ secret, body: notJson, header: signed, now })).toEqual(
+      E.left('webhook body is not JSON'),
+    )
+  })
+
+  it('refuses a body that starts with a byte-order mark as not JSON, as JSON.parse does', () => {
+    const bytes = Buffer.concat([
+      Uint8Array.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(JSON.stringify(event)),
+    ])
     const header = signWebhook({ secret, body: bytes, timestamp: now })
     expect(verifyWebhookEvent({ secret, body: bytes, header, now })).toEqual(
       E.left('webhook body is not JSON'),
+    )
+  })
+})
+
+describe('receiveWebhookEvent', () => {
+  const event = {
+    id: 'evt_000001',
+    type: 'order.cancelled',
+    createdAt: '2026-11-22T01:00:00.000Z',
+    data: orderDetails,
+  }
+  const raw = JSON.stringify(event)
+  const header = signWebhook({ secret, body: raw, timestamp: new Date(now.getTime() - 7000) })
+
+  it('gives the event and its signed time', () => {
+    const r = receiveWebhookEvent({ secret, body: Buffer.from(raw), header, now })
+    expect(E.isRight(r) && r.right.event.id).toBe('evt_000001')
+    expect(E.isRight(r) && r.right.signedAt).toEqual(new Date(now.getTime() - 7000))
+  })
+
+  it('tells a refused signature, a body that is not JSON and one that is not an event apart', () => {
+    expect(tagOf(receiveWebhookEvent({ secret: 'other', body: raw, header, now }))).toBe(
+      'SignatureMismatch',
+    )
+    expect(tagOf(receiveWebhookEvent({ secret, body: raw, header: 'v1=ab', now }))).toBe(
+      'MalformedHeader',
+    )
+    expect(receiveWebhookEvent({ unsigned: true, body: 'order paid!' })).toEqual(
+      E.left({ _tag: 'NotJson', message: 'webhook body is not JSON' }),
+    )
+    const r = receiveWebhookEvent({ unsigned: true, body: JSON.stringify({ ...event, id: 7 }) })
+    expect(E.isLeft(r) && r.left).toMatchObject({
+      _tag: 'NotAnEvent',
+      message: 'webhook body is not an order event: id: must be a string, got a number',
+      errors: [{ path: 'id', message: 'must be a string, got a number' }],
+    })
+  })
+
+  it('reads nothing of a body whose signature is refused', () => {
+    const r = receiveWebhookEvent({ secret, body: 'order paid!', header, now })
+    expect(tagOf(r)).toBe('SignatureMismatch')
+  })
+
+  it('decodes an unsigned body, raw or already parsed, with no signed time', () => {
+    const decoded = WebhookEvent.decode(event)
+    expect(E.isRight(decoded)).toBe(true)
+    for (const input of [
+      { unsigned: true, body: raw },
+      { unsigned: true, json: JSON.parse(raw) as unknown },
+    ] as const) {
+      const r = receiveWebhookEvent(input)
+      expect(E.isRight(r) && r.right).toEqual({
+        event: E.isRight(decoded) && decoded.right,
+        signedAt: undefined,
+      })
+    }
+  })
+
+  it('verifies unless unsigned is said: an empty secret still fails closed', () => {
+    expect(tagOf(receiveWebhookEvent({ secret: '', body: raw, header, now }))).toBe(
+      'SignatureMismatch',
     )
   })
 })

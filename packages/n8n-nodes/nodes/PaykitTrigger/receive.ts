@@ -1,21 +1,15 @@
 /**
- * What Paykit Trigger answers to one delivery, decided without n8n: verify the signature
- * (when a secret is set) with the core's `verifyWebhook` over the raw body bytes, decode
- * the body with the core's `WebhookEvent` codec, then filter by event type. Replays and
+ * What Paykit Trigger answers to one delivery, decided without n8n: the core's
+ * `receiveWebhookEvent` verifies the signature over the raw body bytes (when a secret is
+ * set), parses the body once and decodes it; then the event type is filtered. Replays and
  * confirmation with the service are the caller's (`replay.ts`, `confirm.ts`).
  *
  * Answers are problem details (`type`, `title`, `status`, `detail`; `errors` on 400) whose
  * `detail` is the core's short reason: it never repeats the secret, the signature header
  * or a value of the body.
  */
-import {
-  WebhookEvent,
-  formatFieldErrors,
-  validate,
-  validationProblem,
-  type FieldError,
-} from '@paykit/core/pure'
-import { verifyWebhook } from '@paykit/core/webhook'
+import { validationProblem, type FieldError } from '@paykit/core/pure'
+import { receiveWebhookEvent, type WebhookEvent } from '@paykit/core/webhook'
 import type { IDataObject } from 'n8n-workflow'
 
 // -------------------------------------------------------------------------------------
@@ -87,47 +81,37 @@ export const badRequest = (detail: string, errors: ReadonlyArray<FieldError>): R
 // rules
 // -------------------------------------------------------------------------------------
 
-const parseJson = (
-  delivery: Delivery,
-): { readonly ok: true; readonly value: unknown } | { readonly ok: false } => {
-  if (delivery.rawBody === undefined) return { ok: true, value: delivery.parsedBody }
-  try {
-    return { ok: true, value: JSON.parse(Buffer.from(delivery.rawBody).toString('utf8')) }
-  } catch {
-    return { ok: false }
-  }
-}
-
 /**
  * The answer to one delivery. With a non-empty secret the signature is checked first
  * (nothing of an unauthenticated body is read); then the body must be JSON and an order
  * event; an event of a type not in `settings.events` gets 200 and is not emitted.
  */
 export const receive = (delivery: Delivery, settings: Settings): Reception => {
-  let signedAt: Date | undefined
-  if (settings.secret !== undefined && settings.secret !== '') {
-    if (delivery.rawBody === undefined)
-      return unauthorized('the raw request body is unavailable, so it cannot be verified')
-    const verified = verifyWebhook({
-      secret: settings.secret,
-      body: delivery.rawBody,
-      header: delivery.signature,
-      now: settings.now,
-      toleranceSeconds: settings.toleranceSeconds,
-    })
-    if (verified._tag === 'Left') return unauthorized(verified.left.message)
-    signedAt = verified.right
+  const { secret, now, toleranceSeconds } = settings
+  const { rawBody, signature: header } = delivery
+  const signed = secret !== undefined && secret !== ''
+  const input = !signed
+    ? rawBody === undefined
+      ? ({ unsigned: true, json: delivery.parsedBody } as const)
+      : ({ unsigned: true, body: rawBody } as const)
+    : rawBody === undefined
+      ? undefined
+      : { secret, body: rawBody, header, now, toleranceSeconds }
+  if (input === undefined)
+    return unauthorized('the raw request body is unavailable, so it cannot be verified')
+  const received = receiveWebhookEvent(input)
+  if (received._tag === 'Left') {
+    const refusal = received.left
+    switch (refusal._tag) {
+      case 'NotJson':
+        return badRequest(refusal.message, [{ path: '', message: 'must be JSON' }])
+      case 'NotAnEvent':
+        return badRequest(refusal.message, refusal.errors)
+      default:
+        return unauthorized(refusal.message)
+    }
   }
-  const json = parseJson(delivery)
-  if (!json.ok)
-    return badRequest('webhook body is not JSON', [{ path: '', message: 'must be JSON' }])
-  const decoded = validate(WebhookEvent)(json.value)
-  if (decoded._tag === 'Left')
-    return badRequest(
-      `webhook body is not an order event: ${formatFieldErrors(decoded.left)}`,
-      decoded.left,
-    )
-  const event = decoded.right
+  const { event, signedAt } = received.right
   if (!settings.events.includes(event.type))
     return reply(200, { received: true, ignored: true, reason: `${event.type} is not selected` })
   return { _tag: 'Emit', event, signedAt }
