@@ -42,6 +42,8 @@ export interface Postgres {
   readonly pid: number | undefined
   /** Whether this start created the cluster (a new, empty database). */
   readonly created: boolean
+  /** Where the cluster is: the `dataDir` asked for, or its stand-in in the system's temp. */
+  readonly dataDir: string
   /** n8n's settings for this database (`DB_TYPE=postgresdb`, `DB_POSTGRESDB_*`). */
   readonly n8nEnv: Readonly<Record<string, string>>
   /** A client of n8n's database, or of another on this server (connect it, end it). */
@@ -218,6 +220,7 @@ export const startPostgres = async (options: {
     port: options.port,
     pid: child.pid,
     created,
+    dataDir,
     n8nEnv: databaseEnv(options.port),
     client: (database = DATABASE) => connect(database),
     stop,

@@ -7,7 +7,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { N8nProcess, Stack, StackOptions } from './stack.js'
 import type * as StackModule from './stack.js'
 import type { Postgres } from './postgres.js'
@@ -85,7 +85,7 @@ export const startQueueStack = async (options: QueueStackOptions = {}): Promise<
       startRedis({ port: await freePort(), log: logs[1].write }),
     ])
     log(
-      `postgres ${String(postgres.port)} (${postgres.created ? 'new' : 'kept'} in ${join(userFolder, 'postgres')}), redis ${String(redis.port)}: ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      `postgres ${String(postgres.port)} (${postgres.created ? 'new' : 'kept'} in ${postgres.dataDir}), redis ${String(redis.port)}: ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     )
     const stack = await startStack({
       ...options,
@@ -109,6 +109,9 @@ export const startQueueStack = async (options: QueueStackOptions = {}): Promise<
       ],
     })
     const byName = (name: string) => stack.processes.find((p) => p.name === name) as N8nProcess
+    // As root with a 0700 userFolder the cluster is in the system's temp: removed with it.
+    const clusterOutside =
+      dirname(postgres.dataDir) !== userFolder ? dirname(postgres.dataDir) : undefined
     return {
       ...stack,
       postgres,
@@ -118,7 +121,9 @@ export const startQueueStack = async (options: QueueStackOptions = {}): Promise<
       stop: async () => {
         await stack.stop()
         await stopServers()
-        if (temporary) rmSync(userFolder, { recursive: true, force: true })
+        if (temporary)
+          for (const dir of [userFolder, clusterOutside])
+            if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
       },
     }
   } catch (error) {
