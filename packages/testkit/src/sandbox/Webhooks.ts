@@ -1,12 +1,20 @@
 /**
- * Webhook delivery of the sandbox: every new order event is POSTed as JSON to the
- * configured URL, encoded and signed by `signedWebhook` when a secret is set, retried with
- * exponential backoff on failure, and every attempt is logged.
+ * Webhook delivery of the sandbox: the testkit's one delivery engine (the outbox of
+ * `service/WebhookOutbox.ts`) over the sandbox's service, its handler a POST of the JSON
+ * to the configured URL (signed by `signedWebhook` when a secret is set), every new event
+ * delivered at once by `deliverEach` (retried with exponential backoff), every attempt
+ * logged.
  *
  * @since 0.1.0
  */
 import type { WebhookEvent } from '@paykit/core/webhook'
-import { signedWebhook } from '../service/WebhookDelivery.js'
+import {
+  makeWebhookOutbox,
+  type HandlerDelivery,
+  type WebhookHandler,
+  type WebhookOutbox,
+} from '../service/WebhookDelivery.js'
+import type { SimulatorState } from '../simulator/State.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -54,14 +62,15 @@ export interface Delivery {
 }
 
 /**
- * The delivery queue.
+ * The sandbox's delivery: every attempt logged, and the outbox itself for a test's own
+ * moves (events it gave up on are in `outbox.dropped()`, `redeliverDropped` tries again).
  *
  * @category model
  * @since 0.1.0
  */
 export interface WebhookDispatcher {
-  /** Starts delivering each event (independently of the others). */
-  readonly enqueue: (events: ReadonlyArray<WebhookEvent>) => void
+  /** The engine: the manual moves (`deliverNext`, `duplicate`, `drop`...) POST to the URL too. */
+  readonly outbox: WebhookOutbox
   /** Every attempt so far, oldest first. */
   readonly deliveries: () => ReadonlyArray<Delivery>
   /** Resolves once no delivery is in flight or waiting to retry. */
@@ -73,73 +82,50 @@ export interface WebhookDispatcher {
 }
 
 // -------------------------------------------------------------------------------------
-// constants
-// -------------------------------------------------------------------------------------
-
-/**
- * Default attempts per event.
- *
- * @example
- * ```ts
- * import { DEFAULT_WEBHOOK_ATTEMPTS, defaultCredentials, startSandbox } from '@paykit/testkit'
- * import assert from 'node:assert/strict'
- * import { once } from 'node:events'
- * import { createServer } from 'node:http'
- * import type { AddressInfo } from 'node:net'
- *
- * const receiver = createServer((_req, res) => res.writeHead(503).end()) // always down
- * await once(receiver.listen(0, '127.0.0.1'), 'listening')
- * const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
- * const sandbox = await startSandbox({ webhookUrl, webhookRetryDelayMs: 1 })
- * try {
- *   const res = await fetch(`${sandbox.url}/paymentlink/checkout`, {
- *     method: 'POST',
- *     headers: { authorization: `Bearer ${defaultCredentials.apiKey}`, 'content-type': 'application/json' },
- *     body: JSON.stringify({ amount: 5 }),
- *   })
- *   const { orderCode } = (await res.json()) as { orderCode: string }
- *   sandbox.cancelOrder(orderCode) // emits order.cancelled
- *   await sandbox.webhooksIdle()
- *   assert.equal(sandbox.deliveries().length, DEFAULT_WEBHOOK_ATTEMPTS) // 5 tries, then it gives up
- * } finally {
- *   await sandbox.close()
- *   receiver.close()
- * }
- * ```
- *
- * @category constants
- * @since 0.1.0
- */
-export const DEFAULT_WEBHOOK_ATTEMPTS = 5
-
-/**
- * Default wait before the first retry, in milliseconds (then 2x, 4x, ...).
- *
- * @example
- * ```ts
- * import { DEFAULT_WEBHOOK_ATTEMPTS, DEFAULT_WEBHOOK_INITIAL_DELAY_MS } from '@paykit/testkit'
- * import assert from 'node:assert/strict'
- *
- * assert.equal(DEFAULT_WEBHOOK_INITIAL_DELAY_MS, 500)
- * // the waits between the default attempts: 500, 1000, 2000 and 4000 ms
- * const waits = Array.from(
- *   { length: DEFAULT_WEBHOOK_ATTEMPTS - 1 },
- *   (_, i) => DEFAULT_WEBHOOK_INITIAL_DELAY_MS * 2 ** i,
- * )
- * assert.equal(waits.reduce((a, b) => a + b), 7500)
- * ```
- *
- * @category constants
- * @since 0.1.0
- */
-export const DEFAULT_WEBHOOK_INITIAL_DELAY_MS = 500
-
-// -------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------
 
+/** A handler POSTing to `url`; a failed request is `status: null` with its cause's code. */
+const postTo =
+  (url: string, timeoutMs: number): WebhookHandler =>
+  async (body, headers, cancel) => {
+    const signal = AbortSignal.any([cancel, AbortSignal.timeout(timeoutMs)])
+    try {
+      const response = await fetch(url, { method: 'POST', headers, body, signal })
+      await response.arrayBuffer().catch(() => undefined)
+      return { status: response.status }
+    } catch (e) {
+      const cause = (e as { readonly cause?: { readonly code?: unknown } }).cause
+      return {
+        status: null,
+        error: signal.aborted
+          ? 'timed out or cancelled'
+          : typeof cause?.code === 'string'
+            ? cause.code
+            : e instanceof Error
+              ? e.message
+              : 'request failed',
+      }
+    }
+  }
+
+const asDelivery =
+  (url: string) =>
+  (d: HandlerDelivery): Delivery => ({
+    eventId: d.eventId,
+    type: d.type,
+    url,
+    attempt: d.attempt,
+    at: d.at,
+    status: d.status,
+    error: d.error,
+    delivered: d.status !== null && d.status >= 200 && d.status < 300,
+    willRetry: d.willRetry,
+  })
+
 /**
- * A dispatcher posting to `options.url`.
+ * The sandbox's delivery of `service`'s events to `options.url`: each new event is POSTed
+ * at once and retried on failure.
  *
  * @example
  * ```ts
@@ -156,10 +142,9 @@ export const DEFAULT_WEBHOOK_INITIAL_DELAY_MS = 500
  * })
  * await once(receiver.listen(0, '127.0.0.1'), 'listening')
  * const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
- * const webhooks = makeWebhookDispatcher({ url, secret: 'whsec-example' })
- *
  * const live = makeLiveService({ baseUrl: 'http://paykit.test' })
- * live.onEvents(webhooks.enqueue)
+ * const webhooks = makeWebhookDispatcher(live, { url, secret: 'whsec-example' })
+ *
  * const { response } = live.exchange({
  *   method: 'POST',
  *   path: '/paymentlink/checkout',
@@ -180,112 +165,33 @@ export const DEFAULT_WEBHOOK_INITIAL_DELAY_MS = 500
  * @category constructors
  * @since 0.1.0
  */
-export const makeWebhookDispatcher = (options: WebhookOptions): WebhookDispatcher => {
-  const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? DEFAULT_WEBHOOK_ATTEMPTS))
-  const initialDelayMs = Math.max(0, options.initialDelayMs ?? DEFAULT_WEBHOOK_INITIAL_DELAY_MS)
-  const timeoutMs = options.timeoutMs ?? 5000
-  const now = options.now ?? (() => new Date())
-  let log: Array<Delivery> = []
-  let closed = false
-  let generation = 0
-  const timers = new Set<NodeJS.Timeout>()
-  const controllers = new Set<AbortController>()
-  let inFlight = 0
-  let waiters: Array<() => void> = []
-
-  const settle = (): void => {
-    inFlight--
-    if (inFlight === 0) {
-      const ready = waiters
-      waiters = []
-      for (const resolve of ready) resolve()
-    }
+export const makeWebhookDispatcher = (
+  service: {
+    readonly state: () => SimulatorState
+    readonly onEvents: (listener: () => void) => () => void
+  },
+  options: WebhookOptions,
+): WebhookDispatcher => {
+  const outbox = makeWebhookOutbox(service, {
+    handler: postTo(options.url, options.timeoutMs ?? 5000),
+    ...(options.secret === undefined ? {} : { secret: options.secret }),
+    // The wall clock: a receiver checks the signature's time against its own.
+    now: options.now ?? (() => new Date()),
+  })
+  const retry = {
+    ...(options.maxAttempts === undefined ? {} : { attempts: options.maxAttempts }),
+    ...(options.initialDelayMs === undefined ? {} : { initialDelayMs: options.initialDelayMs }),
   }
-
-  const attempt = async (event: WebhookEvent, n: number, gen: number): Promise<void> => {
-    if (closed || gen !== generation) return settle()
-    // The one encoder: amounts travel as JSON numbers; signed when a secret is set.
-    const { body, headers } = signedWebhook(event, options.secret ?? '', { timestamp: now() })
-    const controller = new AbortController()
-    controllers.add(controller)
-    const timer = setTimeout(() => controller.abort(), timeoutMs)
-    let status: number | null = null
-    let error: string | null = null
-    try {
-      const response = await fetch(options.url, {
-        method: 'POST',
-        headers,
-        body,
-        signal: controller.signal,
-      })
-      status = response.status
-      await response.arrayBuffer().catch(() => undefined)
-    } catch (e) {
-      const cause = (e as { readonly cause?: { readonly code?: unknown } }).cause
-      error = controller.signal.aborted
-        ? 'timed out or cancelled'
-        : typeof cause?.code === 'string'
-          ? cause.code
-          : e instanceof Error
-            ? e.message
-            : 'request failed'
-    } finally {
-      clearTimeout(timer)
-      controllers.delete(controller)
-    }
-    if (gen !== generation) return settle()
-    const delivered = status !== null && status >= 200 && status < 300
-    const willRetry = !delivered && n < maxAttempts && !closed
-    log.push({
-      eventId: event.id,
-      type: event.type,
-      url: options.url,
-      attempt: n,
-      at: now().toISOString(),
-      status,
-      error,
-      delivered,
-      willRetry,
-    })
-    if (!willRetry) return settle()
-    const retry = setTimeout(
-      () => {
-        timers.delete(retry)
-        void attempt(event, n + 1, gen)
-      },
-      initialDelayMs * 2 ** (n - 1),
-    )
-    timers.add(retry)
-  }
-
-  const cancel = (): void => {
-    generation++
-    for (const timer of timers) clearTimeout(timer)
-    // Each cancelled retry still counts as in flight; settle them so idle() resolves.
-    const cancelled = timers.size
-    timers.clear()
-    for (const controller of controllers) controller.abort()
-    for (let i = 0; i < cancelled; i++) settle()
-  }
-
+  const unsubscribe = service.onEvents(() => void outbox.deliverEach(retry))
+  const toDelivery = asDelivery(options.url)
   return {
-    enqueue: (events) => {
-      if (closed) return
-      for (const event of events) {
-        inFlight++
-        void attempt(event, 1, generation)
-      }
-    },
-    deliveries: () => [...log],
-    idle: () =>
-      inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve)),
-    reset: () => {
-      cancel()
-      log = []
-    },
+    outbox,
+    deliveries: () => outbox.deliveries().map(toDelivery),
+    idle: outbox.idle,
+    reset: outbox.reset,
     close: () => {
-      closed = true
-      cancel()
+      unsubscribe()
+      outbox.close()
     },
   }
 }

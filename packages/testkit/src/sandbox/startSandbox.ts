@@ -410,15 +410,13 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
   })
   service = live
   if (webhookUrl !== undefined) {
-    const dispatcher = makeWebhookDispatcher({
+    webhooks = makeWebhookDispatcher(live, {
       url: webhookUrl,
       ...(webhookSecret === undefined ? {} : { secret: webhookSecret }),
       ...(webhookAttempts === undefined ? {} : { maxAttempts: webhookAttempts }),
       ...(webhookRetryDelayMs === undefined ? {} : { initialDelayMs: webhookRetryDelayMs }),
       ...(options.now === undefined ? {} : { now: options.now }),
     })
-    webhooks = dispatcher
-    live.onEvents((events) => dispatcher.enqueue(events))
   }
   const sweep =
     expirySweepMs > 0 ? setInterval(() => live.advanceClock(0), expirySweepMs) : undefined

@@ -1,7 +1,9 @@
 /**
- * Delivery of a service's webhook events to a handler in process, with the controls a
- * test needs: deliver now, duplicate, reorder, delay, drop and redeliver. The signer is a
- * parameter and nothing here imports a Node built-in: MSW's handlers run it in a browser.
+ * The testkit's one webhook delivery engine: a service's events delivered to a handler,
+ * by hand with the controls a test needs (deliver now, duplicate, reorder, delay, drop and
+ * redeliver) or each on its own with retries and backoff (`deliverEach`, how the sandbox
+ * POSTs to a URL). The signer is a parameter and nothing here imports a Node built-in:
+ * MSW's handlers run it in a browser.
  *
  * @since 0.1.0
  */
@@ -26,8 +28,10 @@ export interface SignedWebhook {
 }
 
 /**
- * The user's webhook handler: given the raw body and the headers, the HTTP status it
- * answers (2xx: delivered; anything else, or a rejection: still pending).
+ * The user's webhook handler: given the raw body, the headers and a signal aborted when
+ * the outbox is reset or closed, the HTTP status it answers (2xx: delivered; anything
+ * else, or a rejection: still pending). `status: null` with `error` says the request
+ * itself failed (a transport's own words: no value of the body).
  *
  * @category model
  * @since 0.1.0
@@ -35,11 +39,14 @@ export interface SignedWebhook {
 export type WebhookHandler = (
   body: string,
   headers: Readonly<Record<string, string>>,
-) => Promise<{ readonly status: number }>
+  signal: AbortSignal,
+) => Promise<{ readonly status: number | null; readonly error?: string }>
 
 /**
- * One delivery to the handler: the event, the status answered (`null` when the handler
- * threw) and whether it was a duplicate of a delivered event.
+ * One delivery to the handler: the event, the status answered (`null` when the request
+ * failed, `error` saying how, or the handler threw), whether it was a duplicate of a
+ * delivered event, the event's `attempt` number (1 for its first delivery), when it was
+ * answered (`at`, the outbox's clock) and whether `deliverEach` will try it again.
  *
  * @category model
  * @since 0.1.0
@@ -48,7 +55,24 @@ export interface HandlerDelivery {
   readonly eventId: string
   readonly type: WebhookEvent['type']
   readonly status: number | null
+  readonly error: string | null
   readonly duplicate: boolean
+  readonly attempt: number
+  readonly at: string
+  readonly willRetry: boolean
+}
+
+/**
+ * How `deliverEach` retries a refused event: `attempts` in all, the first included
+ * (default 5), waiting `initialDelayMs` before the second (default 500 ms), doubled for
+ * each later one.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface WebhookRetry {
+  readonly attempts?: number
+  readonly initialDelayMs?: number
 }
 
 /**
@@ -110,7 +134,85 @@ export interface WebhookOutbox {
    * (default 5) while the handler refuses it.
    */
   readonly deliverAll: (attempts?: number) => Promise<ReadonlyArray<HandlerDelivery>>
+  /**
+   * Delivers every pending event now, each on its own (at once, not one after another),
+   * retrying a refusal with backoff; an event out of attempts is dropped. Resolves with
+   * every attempt once each event is delivered or dropped.
+   */
+  readonly deliverEach: (retry?: WebhookRetry) => Promise<ReadonlyArray<HandlerDelivery>>
+  /** Resolves once no `deliverEach` attempt is in flight or waiting to retry. */
+  readonly idle: () => Promise<void>
+  /**
+   * Cancels waiting retries and aborts attempts in flight (their answers are not logged),
+   * forgets the pending and dropped events and the log, and reads the service's events
+   * from its current count (after the service's own reset).
+   */
+  readonly reset: () => void
+  /** Cancels waiting retries and attempts in flight for good: nothing is delivered after. */
+  readonly close: () => void
 }
+
+// -------------------------------------------------------------------------------------
+// constants
+// -------------------------------------------------------------------------------------
+
+/**
+ * Default attempts per event (`deliverEach`, `deliverAll` and the sandbox).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_WEBHOOK_ATTEMPTS, defaultCredentials, startSandbox } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ * import { once } from 'node:events'
+ * import { createServer } from 'node:http'
+ * import type { AddressInfo } from 'node:net'
+ *
+ * const receiver = createServer((_req, res) => res.writeHead(503).end()) // always down
+ * await once(receiver.listen(0, '127.0.0.1'), 'listening')
+ * const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+ * const sandbox = await startSandbox({ webhookUrl, webhookRetryDelayMs: 1 })
+ * try {
+ *   const res = await fetch(`${sandbox.url}/paymentlink/checkout`, {
+ *     method: 'POST',
+ *     headers: { authorization: `Bearer ${defaultCredentials.apiKey}`, 'content-type': 'application/json' },
+ *     body: JSON.stringify({ amount: 5 }),
+ *   })
+ *   const { orderCode } = (await res.json()) as { orderCode: string }
+ *   sandbox.cancelOrder(orderCode) // emits order.cancelled
+ *   await sandbox.webhooksIdle()
+ *   assert.equal(sandbox.deliveries().length, DEFAULT_WEBHOOK_ATTEMPTS) // 5 tries, then it gives up
+ * } finally {
+ *   await sandbox.close()
+ *   receiver.close()
+ * }
+ * ```
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const DEFAULT_WEBHOOK_ATTEMPTS = 5
+
+/**
+ * Default wait before the first retry, in milliseconds (then 2x, 4x, ...).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_WEBHOOK_ATTEMPTS, DEFAULT_WEBHOOK_INITIAL_DELAY_MS } from '@paykit/testkit'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(DEFAULT_WEBHOOK_INITIAL_DELAY_MS, 500)
+ * // the waits between the default attempts: 500, 1000, 2000 and 4000 ms
+ * const waits = Array.from(
+ *   { length: DEFAULT_WEBHOOK_ATTEMPTS - 1 },
+ *   (_, i) => DEFAULT_WEBHOOK_INITIAL_DELAY_MS * 2 ** i,
+ * )
+ * assert.equal(waits.reduce((a, b) => a + b), 7500)
+ * ```
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const DEFAULT_WEBHOOK_INITIAL_DELAY_MS = 500
 
 // -------------------------------------------------------------------------------------
 // encoders
@@ -231,8 +333,16 @@ export const makeWebhookOutboxWith =
     let read = eventCountOf(service.state())
     let queue: Array<WebhookEvent> = []
     let lost: Array<WebhookEvent> = []
-    const log: Array<HandlerDelivery> = []
+    let log: Array<HandlerDelivery> = []
+    let attempts = new Map<string, number>()
     let last: WebhookEvent | undefined
+    // A reset or close starts a new generation: answers of an older one are not logged.
+    let generation = 0
+    let closed = false
+    let controller = new AbortController()
+    const timers = new Map<ReturnType<typeof setTimeout>, () => void>()
+    let running = 0
+    let waiters: Array<() => void> = []
 
     const pull = (): void => {
       const state = service.state()
@@ -242,19 +352,53 @@ export const makeWebhookOutboxWith =
       read = total
     }
 
-    const send = async (event: WebhookEvent, duplicate: boolean): Promise<HandlerDelivery> => {
+    const isOk = (status: number | null): boolean =>
+      status !== null && status >= 200 && status < 300
+
+    /** One attempt; `undefined` when a reset or close came first (nothing logged). */
+    const attempt = async (
+      event: WebhookEvent,
+      duplicate: boolean,
+      willRetryIfRefused: boolean,
+    ): Promise<HandlerDelivery | undefined> => {
+      const gen = generation
+      const { signal } = controller
       const { body, headers } = await sign(event, options.secret ?? '', { timestamp: now() })
       let status: number | null = null
+      let error: string | null = null
       try {
-        status = (await options.handler(body, headers)).status
+        const answer = await options.handler(body, headers, signal)
+        status = answer.status
+        error = answer.error ?? null
       } catch {
-        status = null
+        error = signal.aborted ? 'cancelled' : 'the handler threw'
       }
-      const delivery = { eventId: event.id, type: event.type, status, duplicate }
+      if (gen !== generation || closed) return undefined
+      const n = (attempts.get(event.id) ?? 0) + 1
+      attempts.set(event.id, n)
+      const willRetry = willRetryIfRefused && !isOk(status)
+      const delivery: HandlerDelivery = {
+        eventId: event.id,
+        type: event.type,
+        status,
+        error,
+        duplicate,
+        attempt: n,
+        at: now().toISOString(),
+        willRetry,
+      }
       log.push(delivery)
-      const ok = status !== null && status >= 200 && status < 300
-      if (!duplicate && !ok) queue.push(event) // refused: it stays pending, behind the others
-      if (ok) last = event
+      if (isOk(status)) last = event
+      return delivery
+    }
+
+    /** A manual move: a refused event stays pending, behind the others. */
+    const send = async (
+      event: WebhookEvent,
+      duplicate: boolean,
+    ): Promise<HandlerDelivery | undefined> => {
+      const delivery = await attempt(event, duplicate, false)
+      if (delivery !== undefined && !duplicate && !isOk(delivery.status)) queue.push(event)
       return delivery
     }
 
@@ -264,6 +408,67 @@ export const makeWebhookOutboxWith =
       if (event === undefined) return undefined
       queue.splice(index, 1)
       return send(event, false)
+    }
+
+    const sendAll = async (
+      events: ReadonlyArray<WebhookEvent>,
+    ): Promise<ReadonlyArray<HandlerDelivery>> => {
+      const out: Array<HandlerDelivery> = []
+      for (const event of events) {
+        const delivery = await send(event, false)
+        if (delivery !== undefined) out.push(delivery)
+      }
+      return out
+    }
+
+    /** Resolves after `ms`, or at once (false) when a reset or close cancels the wait. */
+    const wait = (ms: number): Promise<boolean> =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          timers.delete(timer)
+          resolve(true)
+        }, ms)
+        timers.set(timer, () => resolve(false))
+      })
+
+    /** One event's attempts until delivered or out of attempts (then dropped). */
+    const deliverWithRetries = async (
+      event: WebhookEvent,
+      maxAttempts: number,
+      initialDelayMs: number,
+    ): Promise<ReadonlyArray<HandlerDelivery>> => {
+      const out: Array<HandlerDelivery> = []
+      const gen = generation
+      for (let n = 1; ; n++) {
+        const delivery = await attempt(event, false, n < maxAttempts)
+        if (delivery === undefined) return out
+        out.push(delivery)
+        if (isOk(delivery.status)) return out
+        if (!delivery.willRetry) {
+          lost.push(event)
+          return out
+        }
+        if (!(await wait(initialDelayMs * 2 ** (n - 1))) || gen !== generation) return out
+      }
+    }
+
+    const settle = (): void => {
+      running--
+      if (running > 0) return
+      const ready = waiters
+      waiters = []
+      for (const resolve of ready) resolve()
+    }
+
+    const cancel = (): void => {
+      generation++
+      for (const [timer, resolve] of timers) {
+        clearTimeout(timer)
+        resolve()
+      }
+      timers.clear()
+      controller.abort()
+      controller = new AbortController()
     }
 
     return {
@@ -278,7 +483,7 @@ export const makeWebhookOutboxWith =
         pull()
         return takeAt(queue.length - 1)
       },
-      duplicate: async () => (last === undefined ? undefined : send(last, true)),
+      duplicate: async () => (last === undefined ? undefined : attempt(last, true, false)),
       delay: () => {
         pull()
         const event = queue.shift()
@@ -294,24 +499,53 @@ export const makeWebhookOutboxWith =
       redeliverDropped: async () => {
         const events = lost
         lost = []
-        const out: Array<HandlerDelivery> = []
-        for (const event of events) out.push(await send(event, false))
-        return out
+        return sendAll(events)
       },
-      deliverAll: async (attempts = 5) => {
+      deliverAll: async (tries = DEFAULT_WEBHOOK_ATTEMPTS) => {
         pull()
         queue = [...queue, ...lost].sort((a, b) => a.createdAt.localeCompare(b.createdAt))
         lost = []
         const out: Array<HandlerDelivery> = []
-        const tries = new Map<string, number>()
+        const sent = new Map<string, number>()
         for (let event = queue.shift(); event !== undefined; event = queue.shift()) {
-          const n = (tries.get(event.id) ?? 0) + 1
-          tries.set(event.id, n)
-          if (n > attempts) continue
-          out.push(await send(event, false))
+          const n = (sent.get(event.id) ?? 0) + 1
+          sent.set(event.id, n)
+          if (n > tries) continue
+          const delivery = await send(event, false)
+          if (delivery !== undefined) out.push(delivery)
           pull()
         }
         return out
+      },
+      deliverEach: async (retry = {}) => {
+        if (closed) return []
+        pull()
+        const events = queue
+        queue = []
+        const maxAttempts = Math.max(1, Math.floor(retry.attempts ?? DEFAULT_WEBHOOK_ATTEMPTS))
+        const initialDelayMs = Math.max(0, retry.initialDelayMs ?? DEFAULT_WEBHOOK_INITIAL_DELAY_MS)
+        running += events.length
+        const each = await Promise.all(
+          events.map((event) =>
+            deliverWithRetries(event, maxAttempts, initialDelayMs).finally(settle),
+          ),
+        )
+        return each.flat()
+      },
+      idle: () =>
+        running === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve)),
+      reset: () => {
+        cancel()
+        read = eventCountOf(service.state())
+        queue = []
+        lost = []
+        log = []
+        attempts = new Map()
+        last = undefined
+      },
+      close: () => {
+        closed = true
+        cancel()
       },
     }
   }
