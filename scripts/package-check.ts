@@ -23,6 +23,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 export const ALLOWED: ReadonlyArray<RegExp> = [
   /^package\.json$/,
   /^README\.md$/,
+  /^CHANGELOG\.md$/,
   /^LICENSE(\.md|\.txt)?$/,
   /^dist\/.+\.(js|d\.ts|js\.map|d\.ts\.map)$/,
   /^src\/.+\.ts$/,
@@ -126,6 +127,29 @@ export const danglingReferences = (
   }
   return problems
 }
+
+/**
+ * Source map entries that point outside the package (a workspace path such as the
+ * repository's `node_modules/.pnpm`), each as `<map>: <source>`: a user's debugger would look
+ * for them outside `node_modules/<package>`.
+ */
+export const sourcesOutsidePackage = (
+  packageDir: string,
+  files: ReadonlyArray<string>,
+): ReadonlyArray<string> =>
+  files
+    .filter((f) => f.endsWith('.map'))
+    .flatMap((f) => {
+      const map = JSON.parse(readFileSync(join(packageDir, f), 'utf8')) as {
+        readonly sources?: ReadonlyArray<string>
+        readonly sourceRoot?: string
+      }
+      return (map.sources ?? [])
+        .filter((source) =>
+          normalize(join(dirname(f), map.sourceRoot ?? '', source)).startsWith('..'),
+        )
+        .map((source) => `${f}: ${source}`)
+    })
 
 /** The repository every published package names (npm's provenance checks it against the workflow's). */
 export const REPOSITORY_URL = 'git+https://github.com/paykit/paykit.git'

@@ -10,6 +10,7 @@ import {
   pack,
   publishedMetadataProblems,
   ROOT,
+  sourcesOutsidePackage,
   tarballFiles,
   unpack,
 } from './package-check.js'
@@ -40,6 +41,11 @@ export const describeTarball = (name: 'core' | 'testkit') =>
 
     it('has every file package.json and the source maps point at', () => {
       expect(danglingReferences(dir, files)).toEqual([])
+    })
+
+    it("names no source outside the package in its source maps (the bundle's libraries included)", () => {
+      expect(files.some((f) => f.endsWith('.map'))).toBe(true)
+      expect(sourcesOutsidePackage(dir, files)).toEqual([])
     })
 
     it('ships no workspace: ranges and no exact pins of runtime dependencies', async () => {

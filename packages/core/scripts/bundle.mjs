@@ -5,8 +5,8 @@
 // which share the app's copies of those libraries.
 // Type-checking is tsc's job (tsconfig.browser.json, built by the root `tsc -b`).
 import { build } from 'esbuild'
-import { rm } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import { dirname, relative, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
 
@@ -28,4 +28,24 @@ await build({
   globalName: 'PaykitThreeDS',
   outfile: 'dist/browser/paykit-threeds.iife.js',
 })
+
+// esbuild names the libraries' files where the workspace keeps them (node_modules/.pnpm/...
+// at the repository root), outside the published package. Name them as the package's own
+// node_modules/<library>/... instead; their text is in sourcesContent.
+const mapFile = resolve(root, 'dist/browser/paykit-threeds.iife.js.map')
+const map = JSON.parse(await readFile(mapFile, 'utf8'))
+map.sources = map.sources.map((source, i) => {
+  const absolute = resolve(dirname(mapFile), source)
+  const marker = absolute.lastIndexOf('/node_modules/')
+  const inside =
+    marker < 0
+      ? absolute
+      : resolve(root, 'node_modules', absolute.slice(marker + '/node_modules/'.length))
+  if (relative(root, inside).startsWith('..'))
+    throw new Error(`source map: ${source} is outside the package`)
+  if (inside !== absolute && typeof map.sourcesContent?.[i] !== 'string')
+    throw new Error(`source map: ${source} has no sourcesContent`)
+  return relative(dirname(mapFile), inside)
+})
+await writeFile(mapFile, JSON.stringify(map))
 console.log('bundled src/browser/index.ts -> dist/browser/paykit-threeds.iife.js')
