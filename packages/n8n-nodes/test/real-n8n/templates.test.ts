@@ -1,0 +1,253 @@
+/**
+ * Templates 2, 3 and 5 (templates/invoices-to-payment-links.json, mark-paid-send-receipt.json,
+ * daily-payments-summary.json) published in a running n8n (`n8n start`, regular mode) as the
+ * stack imports them, the shop's tables in the stack's database `shop` (an embedded Postgres),
+ * the mail captured by the stack's MailDev: links per invoice counted at the sandbox, receipts
+ * read back from MailDev, rows read from Postgres. Takes the editor's screenshots of the three
+ * (packages/n8n-nodes/docs/template-*.png).
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DOCS_DIR, OWNER, launchChromium, startStack, type Stack } from './support.js'
+import {
+  deliver,
+  linksPerReference,
+  moveOrder,
+  publishTemplate,
+  sandboxEvents,
+  settled,
+  createTables,
+  webhookPath,
+  template,
+} from './templatesShop.js'
+
+const INVOICES = 'invoices-to-payment-links.json'
+const RECEIPT = 'mark-paid-send-receipt.json'
+const SUMMARY = 'daily-payments-summary.json'
+
+let stack: Stack
+let db: pg.Client
+const ids: Record<string, string> = {}
+
+const report = (line: string) => process.stderr.write(`templates: ${line}\n`)
+
+beforeAll(async () => {
+  const booted = Date.now()
+  stack = await startStack({ sandboxArgs: ['--request-log-size', '100000'], log: report })
+  await createTables(stack)
+  db = stack.shop.client()
+  await db.connect()
+  for (const file of [INVOICES, RECEIPT, SUMMARY])
+    ids[file] = await publishTemplate(stack, file, [stack.editorUrl])
+  report(`stack, tables and templates ready in ${((Date.now() - booted) / 1000).toFixed(1)} s`)
+}, 10 * 60_000)
+
+afterAll(async () => {
+  await db?.end()
+  await stack?.stop()
+}, 120_000)
+
+const hook = (file: string) => `${stack.editorUrl}webhook/${webhookPath(template(file))}`
+const runNow = async (file: string) => {
+  const res = await fetch(hook(file), { method: 'POST' })
+  await res.text()
+  return res.status
+}
+const executions = async (file: string) => (await settled(stack, ids[file] ?? '', 0)).length
+
+interface InvoiceRow {
+  readonly invoice_number: string
+  readonly customer_email: string
+  readonly status: string
+  readonly problem: string | null
+  readonly order_code: string | null
+  readonly payment_link_url: string | null
+  readonly receipt_sent_at: Date | null
+}
+const invoices = async (like = '%') =>
+  (
+    await db.query<InvoiceRow>(
+      'SELECT * FROM invoices WHERE invoice_number LIKE $1 ORDER BY invoice_number',
+      [like],
+    )
+  ).rows
+const invoice = async (number: string) => (await invoices(number))[0] as InvoiceRow
+
+const GOOD = 40
+
+describe('template 2: invoices to payment links, exactly once (regular mode)', () => {
+  it('links each invoice once through runs at once and re-runs; refuses a negative amount by name', async () => {
+    await db.query(
+      `INSERT INTO invoices (invoice_number, customer_email, amount, description)
+       SELECT 'INV-' || lpad(n::text, 4, '0'), 'buyer-' || n || '@example.com', 10 + n, 'Invoice ' || n
+       FROM generate_series(1, ${String(GOOD)}) AS n`,
+    )
+    await db.query(
+      "INSERT INTO invoices (invoice_number, customer_email, amount) VALUES ('INV-BAD', 'bad@example.com', -5)",
+    )
+    const before = await executions(INVOICES)
+    // Three runs at once (each claims up to 25), then two re-runs.
+    expect(await Promise.all([1, 2, 3].map(() => runNow(INVOICES)))).toEqual([200, 200, 200])
+    await settled(stack, ids[INVOICES] ?? '', before + 3)
+    expect([await runNow(INVOICES), await runNow(INVOICES)]).toEqual([200, 200])
+    await settled(stack, ids[INVOICES] ?? '', before + 5)
+
+    const links = await linksPerReference(stack)
+    const rows = await invoices('INV-0%')
+    expect(rows).toHaveLength(GOOD)
+    for (const row of rows) {
+      expect({ row: row.invoice_number, links: links.get(row.invoice_number) }).toEqual({
+        row: row.invoice_number,
+        links: 1,
+      })
+      expect(row.status).toBe('linked')
+      expect(row.order_code).toMatch(/^OC/)
+      expect(row.payment_link_url).toMatch(/^http/)
+    }
+    const bad = await invoice('INV-BAD')
+    expect(bad.status).toBe('refused')
+    expect(bad.problem).toMatch(/amount/)
+    expect(links.has('INV-BAD')).toBe(false)
+    report(
+      `template 2: ${String(GOOD)} invoices, 3 runs at once then 2 re-runs: ${String([...links.values()].reduce((a, n) => a + n, 0))} links (1 per invoice); INV-BAD refused: ${String(bad.problem)}`,
+    )
+  }, 180_000)
+
+  it('retries an invoice left in doubt only once the link lifetime has passed since its claim', async () => {
+    // As a run that stopped between claim and record leaves them: 'linking', no order code.
+    await db.query(
+      `INSERT INTO invoices (invoice_number, customer_email, amount, status, claimed_at) VALUES
+       ('INV-DOUBT-RECENT', 'recent@example.com', 30, 'linking', now() - interval '2 hours'),
+       ('INV-DOUBT-OLD', 'old@example.com', 31, 'linking', now() - interval '1451 minutes')`,
+    )
+    const before = await executions(INVOICES)
+    expect(await runNow(INVOICES)).toBe(200)
+    await settled(stack, ids[INVOICES] ?? '', before + 1)
+    const links = await linksPerReference(stack)
+    expect((await invoice('INV-DOUBT-OLD')).status).toBe('linked')
+    expect(links.get('INV-DOUBT-OLD')).toBe(1)
+    const recent = await invoice('INV-DOUBT-RECENT')
+    expect(recent.status).toBe('linking')
+    expect(recent.order_code).toBeNull()
+    expect(links.has('INV-DOUBT-RECENT')).toBe(false)
+  }, 120_000)
+})
+
+describe('template 3: mark paid once, send a receipt (regular mode)', () => {
+  it('replays, copies at once and an out-of-order order.finalized: one paid row and one receipt each', async () => {
+    const [a, b, c] = await invoices('INV-000%')
+    if (a?.order_code == null || b?.order_code == null || c?.order_code == null)
+      throw new Error('template 2 linked no invoices')
+    await moveOrder(stack, a.order_code, 'pay')
+    await moveOrder(stack, b.order_code, 'pay')
+    await moveOrder(stack, b.order_code, 'finalize')
+    const events = await sandboxEvents(stack)
+    const of = (code: string, type: string) => {
+      const event = events.find((e) => e.data.orderCode === code && e.type === type)
+      if (event === undefined) throw new Error(`no ${type} event for ${code}`)
+      return event
+    }
+    const aPaid = of(a.order_code, 'order.paid')
+    const bPaid = of(b.order_code, 'order.paid')
+    const bFinalized = of(b.order_code, 'order.finalized')
+    const url = hook(RECEIPT)
+    const before = await executions(RECEIPT)
+    // A: 10 copies at once, then 5 replays one by one. B: finalized first, then 5 paid at once.
+    const answers = await Promise.all([
+      ...Array.from({ length: 10 }, () => deliver(url, aPaid)),
+      deliver(url, bFinalized),
+    ])
+    for (let i = 0; i < 5; i++) answers.push(await deliver(url, aPaid))
+    answers.push(...(await Promise.all(Array.from({ length: 5 }, () => deliver(url, bPaid)))))
+    expect(answers.every((s) => s === 200)).toBe(true)
+    // A paid, B finalized, B paid: three events, each run at least once.
+    await settled(stack, ids[RECEIPT] ?? '', before + 3)
+    await new Promise((r) => setTimeout(r, 2000))
+    await settled(stack, ids[RECEIPT] ?? '', before + 3)
+
+    const mails = await stack.mail.messages()
+    const to = (email: string) => mails.filter((m) => m.to === email)
+    expect(to(a.customer_email)).toHaveLength(1)
+    expect(to(b.customer_email)).toHaveLength(1)
+    expect(to(c.customer_email)).toHaveLength(0)
+    expect(to(a.customer_email)[0]?.subject).toBe(`Receipt for invoice ${a.invoice_number}`)
+    expect(to(a.customer_email)[0]?.text).toContain(a.order_code)
+    for (const row of [await invoice(a.invoice_number), await invoice(b.invoice_number)]) {
+      expect(row.status).toBe('paid')
+      expect(row.receipt_sent_at).not.toBeNull()
+    }
+    expect((await invoice(c.invoice_number)).status).toBe('linked')
+    const paid = await db.query<{ n: string }>(
+      "SELECT count(*) AS n FROM invoices WHERE status = 'paid'",
+    )
+    const recorded = await db.query<{ n: string }>('SELECT count(*) AS n FROM payment_events')
+    expect(Number(paid.rows[0]?.n)).toBe(2)
+    expect(Number(recorded.rows[0]?.n)).toBe(3)
+    report(
+      `template 3: ${String(answers.length)} deliveries (A paid x15, B finalized then paid x5): ${String(paid.rows[0]?.n)} paid rows, ${String(mails.length)} receipts, ${String(recorded.rows[0]?.n)} events recorded, ${String((await executions(RECEIPT)) - before)} executions`,
+    )
+  }, 180_000)
+})
+
+describe('template 5: daily payments summary (regular mode)', () => {
+  it('emails the paid totals per day read back from Paykit, and an order paid there but not marked here', async () => {
+    const [a, b, c] = await invoices('INV-000%')
+    if (c?.order_code == null) throw new Error('no third invoice')
+    // Paid at the service, its event never delivered here (a missed webhook).
+    await moveOrder(stack, c.order_code, 'pay')
+    await stack.mail.clear()
+    const before = await executions(SUMMARY)
+    expect(await runNow(SUMMARY)).toBe(200)
+    await settled(stack, ids[SUMMARY] ?? '', before + 1)
+    const mails = await stack.mail.messages()
+    expect(mails).toHaveLength(1)
+    const summary = mails[0]
+    expect(summary?.to).toBe('owner@example.com')
+    const today = new Date().toISOString().slice(0, 10)
+    // INV-0001 and INV-0002: amounts 11 and 12.
+    expect(summary?.text).toContain(`${today}: 2 paid, 23.00`)
+    expect(summary?.text).toContain(`Paid at Paykit, not marked paid here: ${c.invoice_number}`)
+    expect(summary?.text).toContain('Marked paid here, not paid at Paykit: none')
+    expect([a?.invoice_number, b?.invoice_number]).toEqual(['INV-0001', 'INV-0002'])
+    report(`template 5: one summary mail:\n${String(summary?.text)}`)
+  }, 120_000)
+})
+
+describe('the templates in the editor', () => {
+  it('shows each template on the canvas with its notes (screenshots for the README)', async () => {
+    mkdirSync(DOCS_DIR, { recursive: true })
+    const browser = await launchChromium()
+    try {
+      const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
+      page.setDefaultTimeout(30_000)
+      await page.goto(`${stack.editorUrl}signin`)
+      await page.locator('input[type="email"]').fill(OWNER.email)
+      await page.locator('input[type="password"]').fill(OWNER.password)
+      await page.getByRole('button', { name: /sign in/i }).click()
+      await page.waitForURL((url) => !url.pathname.includes('signin'))
+      for (const [file, first] of [
+        [INVOICES, 'Claim Invoices'],
+        [RECEIPT, 'Mark Invoice Paid'],
+        [SUMMARY, 'Sum Paid per Day'],
+      ] as const) {
+        await page.goto(`${stack.editorUrl}workflow/${ids[file] ?? ''}`)
+        await page.locator('[data-test-id="canvas-node"]', { hasText: first }).waitFor()
+        // n8n opens its Production Checklist on a published workflow: closed as a user would.
+        const checklist = page.getByText('Production Checklist')
+        if (await checklist.isVisible().catch(() => false)) {
+          await page.keyboard.press('Escape')
+          await checklist.waitFor({ state: 'hidden', timeout: 10_000 })
+        }
+        await page.locator('[data-test-id="zoom-to-fit"]').click()
+        await page.waitForTimeout(1500)
+        await page.screenshot({
+          path: join(DOCS_DIR, `template-${file.replace(/\.json$/, '')}.png`),
+        })
+      }
+    } finally {
+      await browser.close()
+    }
+  }, 180_000)
+})
