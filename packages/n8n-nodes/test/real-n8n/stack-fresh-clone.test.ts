@@ -10,6 +10,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -25,6 +26,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT, ensureN8n, freePort } from '../../../../scripts/n8n/stack.js'
 
 const work = mkdtempSync(join(tmpdir(), 'paykit-fresh-clone-'))
+// Within the reach of the `postgres` user (as root): queue mode's cluster stays in the clone.
+chmodSync(work, 0o755)
 const clone = join(work, 'paykit')
 const running: Array<ChildProcess> = []
 
@@ -128,7 +131,13 @@ const runAndStop = async (
   home: string,
   logs: ReadonlyArray<string>,
 ) => {
-  const [port, sandboxPort, postgresPort] = [await freePort(), await freePort(), await freePort()]
+  const [port, sandboxPort, postgresPort, smtpPort, mailPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ]
   const started = Date.now()
   const command = npmRunN8n([
     ...args,
@@ -138,6 +147,10 @@ const runAndStop = async (
     String(sandboxPort),
     '--postgres-port',
     String(postgresPort),
+    '--smtp-port',
+    String(smtpPort),
+    '--mail-port',
+    String(mailPort),
   ])
   await waitForOutput(command, 'with n8n-nodes-paykit is running.', 15 * 60_000)
   await waitForOutput(command, 'Ctrl-C stops n8n and the sandbox.', 5_000)
