@@ -12,7 +12,8 @@
  *   point (`"25.50"`, `" 25.5 "`, `"25"`, `".5"`, `"-3"`: a minus sign is kept, and the
  *   core then says the amount must be greater than 0), surrounding spaces ignored, whose
  *   value a JSON number holds exactly: every text of at most 15 significant digits does;
- *   a longer one is refused rather than rounded. Refused: a comma (`"1,000.00"` or
+ *   a longer one is refused rather than rounded. Such a text becomes the core's `Money`
+ *   once, here; the core writes it as a JSON number when it sends the request. Refused: a comma (`"1,000.00"` or
  *   `"25,50"`: thousands separator or decimal comma, it cannot be told which), an exponent
  *   (`"1e3"`), a currency sign, an empty text.
  * - expiry month: a whole number from 0 to 99, as a number or a text of one or two digits
@@ -79,9 +80,10 @@ const notAnAmount = (text: string): string =>
 
 /**
  * An amount at `path` (`amount`, `lineItems[0].product.price`, `order.amount`): a number as
- * it is; a decimal text as the number that denotes exactly the same decimal (`"25.50"` ->
- * `25.5`); a text that is no decimal, or that no JSON number holds exactly (more than 15
- * significant digits, and not exact), refused naming `path`: `"abc"` at `amount` gives
+ * it is; a decimal text as the `Money` of exactly that decimal (`"25.50"` -> 25.5), which
+ * the core's codecs take as it is and write once, as a JSON number, on the wire; a text
+ * that is no decimal, or that no JSON number holds exactly (more than 15 significant
+ * digits, and not exact), refused naming `path`: `"abc"` at `amount` gives
  * `amount: must be a number, like 25.50 (got a text that is not a number)`. Any other
  * value unchanged, for the core to judge.
  */
@@ -91,11 +93,11 @@ export const amountFromInput =
     if (typeof value !== 'string') return E.right(value)
     const text = value.trim()
     if (!DECIMAL.test(text)) return E.left({ path, message: notAnAmount(text) })
-    const n = Number(text)
     const exact = Money.fromString(canonical(text))
-    const held = Money.fromNumber(n)
-    if (E.isRight(exact) && E.isRight(held) && Money.Eq.equals(exact.right, held.right))
-      return E.right(n)
+    // Sent as the JSON number nearest to it: refused unless that number is the same decimal.
+    const sent = E.isRight(exact) ? Money.fromNumber(Money.toNumber(exact.right)) : exact
+    if (E.isRight(exact) && E.isRight(sent) && Money.Eq.equals(exact.right, sent.right))
+      return E.right(exact.right)
     return E.left({
       path,
       message: `has more digits than a JSON number holds exactly (${significantDigits(text)} significant digits; any amount of at most ${EXACT_SIGNIFICANT_DIGITS} is sent exactly), so it is refused rather than rounded`,

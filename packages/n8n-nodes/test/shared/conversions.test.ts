@@ -19,6 +19,9 @@ const decoded = (n: unknown): Money.Money => {
   return money.right
 }
 
+/** The JSON number the core writes for a converted amount. */
+const sent = (value: unknown): number => MoneyFromNumber.encode(decoded(value))
+
 const exactly = (text: string): Money.Money => {
   const money = Money.fromString(text)
   if (E.isLeft(money)) throw new Error(`not a decimal: ${text}`)
@@ -61,13 +64,14 @@ const asTyped = (text: string) =>
 
 describe('amountFromInput', () => {
   test.prop([plainDecimal(15).chain((text) => fc.tuple(fc.constant(text), asTyped(text)))])(
-    'a decimal text of at most 15 significant digits converts to the number the core decodes to that very decimal',
+    'a decimal text of at most 15 significant digits converts to the Money of that very decimal, sent as a number that decodes to it',
     ([text, typed]) => {
       const result = amount(typed)
       expect(E.isRight(result)).toBe(true)
       if (E.isLeft(result)) return
-      expect(typeof result.right).toBe('number')
+      expect(Money.isMoney(result.right)).toBe(true)
       expect(Money.Eq.equals(decoded(result.right), exactly(text))).toBe(true)
+      expect(Money.Eq.equals(decoded(sent(result.right)), exactly(text))).toBe(true)
     },
   )
 
@@ -110,8 +114,10 @@ describe('amountFromInput', () => {
     ['-3', -3],
     ['9007199254740992', 9007199254740992],
     ['0.1', 0.1],
-  ])('reads %j as %d', (text, n) => {
-    expect(amount(text)).toEqual(E.right(n))
+  ])('reads %j as the Money sent as %d', (text, n) => {
+    const result = amount(text)
+    expect(E.isRight(result) && Money.isMoney(result.right)).toBe(true)
+    expect(E.map(sent)(result)).toEqual(E.right(n))
   })
 
   it.each([
@@ -251,11 +257,11 @@ describe('paymentLinkRequestFromInput', () => {
     })
     const { request, errors } = paymentLinkRequestFromInput(input)
     expect(request).toEqual({
-      amount: 40.8,
+      amount: exactly('40.8'),
       orderReference: '25.50',
       lineItems: [
         { sku: 'MUG-LOGO', quantity: 3 },
-        { product: { name: 'Poster', price: 18.9 }, quantity: 2 },
+        { product: { name: 'Poster', price: exactly('18.9') }, quantity: 2 },
         { product: { name: 'Pin', price: '1,50' }, quantity: 1 },
         { product: { name: 'Cap', price: 3 }, quantity: 1 },
       ],
@@ -279,7 +285,7 @@ describe('paymentLinkRequestFromInput', () => {
       expirationMinutes: 60,
       lineItems: [
         { sku: 'MUG-LOGO', quantity: 3 },
-        { product: { name: 'Poster', price: 18.9 }, quantity: 2 },
+        { product: { name: 'Poster', price: exactly('18.9') }, quantity: 2 },
         { sku: 'PIN', quantity: '1.5' },
       ],
     })

@@ -15,6 +15,7 @@ import type {
 import {
   ChargeRequest,
   ChargeResponse,
+  MoneyFromNumber,
   chargeRequestFor,
   validate,
   validationError,
@@ -228,7 +229,7 @@ export const chargeOf = (ctx: IExecuteFunctions, i: number): E.Either<PaykitErro
 /** A charge sent; its output is the response and what was charged. */
 export const send: Operation<ChargeInput>['send'] = (
   client,
-  { request, cardCountryCode },
+  { request, decoded, cardCountryCode },
   signal,
 ) =>
   pipe(
@@ -242,7 +243,8 @@ export const send: Operation<ChargeInput>['send'] = (
       ...(ChargeResponse.encode(response) as unknown as IDataObject),
       request: {
         orderId: request.order.id,
-        amount: request.order.amount,
+        // As sent: the JSON number the core wrote.
+        amount: MoneyFromNumber.encode(decoded.order.amount),
         cardId: request.cardId,
         authenticationId: request.authenticationId ?? null,
       },
