@@ -122,22 +122,6 @@ const brokenLink = (from: string, target: string): string | undefined => {
 /** The outside documents, by the names they go by (their file names, "DESIGN's"). */
 const OUTSIDE = /SERVICE-SPEC|DESIGN\.md|\bDESIGN's\b/i
 
-/**
- * Files that still name the outside documents because another engineer was editing them (or
- * owns them) when the mentions were replaced; the lead finishes them. An entry whose file no
- * longer names them fails below, so the list only shrinks.
- */
-const PENDING: ReadonlyArray<string> = ['packages/n8n-nodes/README.md', 'scripts/n8n/install.sh']
-
-/**
- * Broken links in files another engineer owns, left for them (by file, the link as written).
- * An entry that no longer appears broken fails below, so the list only shrinks.
- */
-const PENDING_LINKS: Readonly<Record<string, ReadonlyArray<string>>> = {
-  // The testkit README's heading is "Testing n8n nodes: `@paykit/testkit/n8n`".
-  'packages/n8n-nodes/README.md': ['../testkit#testing-n8n-nodes'],
-}
-
 const THIS_FILE = relative(ROOT, fileURLToPath(import.meta.url))
   .split(sep)
   .join('/')
@@ -165,17 +149,10 @@ describe('links in the Markdown files', () => {
   })
 
   it.each(markdownFiles)('%s: every relative link resolves inside the repository', (file) => {
-    const pending = PENDING_LINKS[file] ?? []
-    const targets = targetsOf(readFileSync(join(ROOT, file), 'utf8'))
-    const broken = targets
-      .filter((target) => !pending.includes(target))
+    const broken = targetsOf(readFileSync(join(ROOT, file), 'utf8'))
       .map((target) => brokenLink(file, target))
       .filter((why) => why !== undefined)
     expect(broken).toEqual([])
-    // A pending link that is fixed or gone: drop it from PENDING_LINKS.
-    expect(
-      pending.filter((t) => !targets.includes(t) || brokenLink(file, t) === undefined),
-    ).toEqual([])
   })
 
   it('the check sees a broken file, a broken anchor and a link out of the repository', () => {
@@ -196,11 +173,7 @@ describe('links in the Markdown files', () => {
 })
 
 describe('the outside service documents', () => {
-  it('no tracked file names them, but the pending ones', () => {
-    expect(naming.filter((f) => !PENDING.includes(f))).toEqual([])
-  })
-
-  it('every pending file still names them (else drop it from PENDING)', () => {
-    expect(PENDING.filter((f) => !naming.includes(f))).toEqual([])
+  it('no tracked file names them', () => {
+    expect(naming).toEqual([])
   })
 })

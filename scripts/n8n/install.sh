@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the pinned full n8n into .tools/n8n once (DESIGN.md "Toolchain facts"):
+# Installs the pinned full n8n into .tools/n8n once (docs/decisions/0013-toolchain.md):
 # n8n@2.41.1 with --ignore-scripts and the linkedom@0.18.14 override, then the two native
 # addons it needs rebuilt against the project's Node 24 headers. Skipped when present.
 # Usage: bash scripts/n8n/install.sh   (prints the n8n version on stdout when done)
