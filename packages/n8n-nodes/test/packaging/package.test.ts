@@ -107,10 +107,10 @@ afterAll(() => {
 })
 
 describe('the packed n8n-nodes-paykit', () => {
-  it('holds only dist/, README, LICENSE and package.json', () => {
+  it('holds only dist/, README, LICENSE, package.json and (once versioned) CHANGELOG', () => {
     const files = filesUnder(unpacked)
     const stray = files.filter(
-      (f) => !/^(dist\/.+|README\.md|LICENSE(\.md)?|package\.json)$/.test(f),
+      (f) => !/^(dist\/.+|README\.md|CHANGELOG\.md|LICENSE(\.md)?|package\.json)$/.test(f),
     )
     expect(stray).toEqual([])
     expect(files).toContain('README.md')
@@ -125,7 +125,7 @@ describe('the packed n8n-nodes-paykit', () => {
     expect(manifest.description).toMatch(/\S/)
     expect(manifest.author?.name).toMatch(/\S/)
     expect(manifest.author?.email).toMatch(/^[^@\s]+@[^@\s]+$/)
-    expect(manifest.files).toEqual(['dist'])
+    expect(manifest.files).toEqual(['dist', 'CHANGELOG.md'])
     expect(manifest.dependencies ?? {}).toEqual({})
     expect(manifest.optionalDependencies ?? {}).toEqual({})
     expect(manifest.peerDependencies).toEqual({ 'n8n-workflow': '*' })
