@@ -104,6 +104,16 @@ export default defineConfig({
         },
       },
       {
+        // The packages' public API (issue 29 §1): each entry's committed API Extractor report
+        // against the built declarations (`pnpm run api` rewrites them).
+        test: {
+          name: 'api',
+          root: 'scripts/api',
+          include: ['*.test.ts'],
+          testTimeout: 300_000,
+        },
+      },
+      {
         // README snippets and the sources' @example blocks type-checked and run, and the
         // @example coverage of the public exports; the packed tarballs installed into clean
         // npm and pnpm projects (minutes: they install and compile real projects).

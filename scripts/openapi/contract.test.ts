@@ -5,7 +5,7 @@
 import {
   completeAuthentication,
   defaultCredentials,
-  handle,
+  Simulator,
   initialState,
   type SimulatorState,
   testCards,
@@ -113,7 +113,7 @@ describe('the failure codes of a charge', () => {
     const now = new Date('2026-01-15T12:00:00.000Z')
     let state: SimulatorState = initialState({ baseUrl: 'http://127.0.0.1:4010' })
     const post = (path: string, body: unknown, token?: string): Record<string, unknown> => {
-      const [next, response] = handle(
+      const [next, response] = Simulator.handle(
         state,
         {
           method: 'POST',

@@ -6,7 +6,7 @@ import {
   defaultCredentials,
   eventsOf,
   frameMessageOf,
-  handle,
+  Simulator,
   initialState,
   payOrder,
   type SimRequest,
@@ -69,7 +69,7 @@ export const runExamples = (): Examples => {
       },
       body: body === undefined ? '' : JSON.stringify(body),
     }
-    const [next, response] = handle(state, request, EXAMPLE_TIME)
+    const [next, response] = Simulator.handle(state, request, EXAMPLE_TIME)
     state = next
     const exchange = { request: body, status: response.status, response: JSON.parse(response.body) }
     exchanges[name] = exchange

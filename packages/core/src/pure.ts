@@ -71,20 +71,3 @@ export * from './client/TokenCache.js'
 export * from './client/Concurrency.js'
 export * from './client/Client.js'
 export * from './client/ClientWith.js'
-
-// -------------------------------------------------------------------------------------
-// grouped names for generic ones, and the generic names, deprecated (issue 18)
-// -------------------------------------------------------------------------------------
-export {
-  canTransitionOrderStatus,
-  cardLast4,
-  isTerminalOrderStatus,
-  last4,
-  reduceOrderStatus,
-  subtotal,
-  timeout,
-  timeoutError,
-  transitionOrderStatus,
-  unauthorized,
-  unauthorizedError,
-} from './Aliases.js'

@@ -8,8 +8,8 @@
  * combinator names are generic) and the few names a module shares with `@paykit/core`,
  * which are renamed here. The arbitraries and the simulator are also namespaces,
  * `Arbitraries` and `Simulator`: their generic names (`amount`, `text`, `blank`, `removed`,
- * `card`, `cvv`, `handle`, `expire`, and the helper `own`) are still at the root, but as
- * deprecated aliases (`Aliases.ts`). No name of this root means something else in `@paykit/core`;
+ * `card`, `cvv`, `handle`, `expire`) are only there, so those modules are listed by name
+ * below. No name of this root means something else in `@paykit/core`;
  * the names both export (`ChargeRequestInput`, `LineItemInput`, `PaymentLinkRequestInput`,
  * `REDACTED`, `redactBody`, `redactHeaders`) are the core's own.
  *
@@ -32,8 +32,37 @@ export * from './simulator/TestCards.js'
 // simulator (pure)
 // -------------------------------------------------------------------------------------
 export * from './simulator/Http.js'
-export * from './simulator/State.js'
-export * from './simulator/Simulator.js'
+// Not `handle`, `expire` (`Simulator.handle`) nor the helper `own`: generic names.
+export {
+  AUTHENTICATION_LIFETIME_MS,
+  type AuthenticationRecord,
+  type ChargeRecord,
+  type Counters,
+  DEFAULT_EVENT_LOG_SIZE,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_RETENTION_SECONDS,
+  DEFAULT_TOKEN_LIFETIME_SECONDS,
+  dropTimeOf,
+  eventCountOf,
+  eventsOf,
+  eventsSince,
+  idOf,
+  initialState,
+  nextId,
+  type OrderRecord,
+  type PaymentMethodRecord,
+  type SimulatorConfig,
+  type SimulatorOptions,
+  type SimulatorState,
+  type TokenRecord,
+} from './simulator/State.js'
+export {
+  advanceClock,
+  cancelOrder,
+  completeAuthentication,
+  finalizeOrder,
+  payOrder,
+} from './simulator/Simulator.js'
 export * as Simulator from './simulator/Simulator.js'
 export * from './simulator/Clock.js'
 // Orders and Authentications also hold the endpoints; `Buyer` there is not the core's.
@@ -84,9 +113,43 @@ export { REDACTED, redactBody, redactHeaders } from '@paykit/core'
 // -------------------------------------------------------------------------------------
 // arbitraries (fast-check): valid requests, and invalid ones labelled with field and rule
 // -------------------------------------------------------------------------------------
-export * from './arbitraries/Common.js'
+// Not `amount`, `text`, `blank`, `removed`, `card`, `cvv` (`Arbitraries.card`): generic names.
+export {
+  asciiOfLength,
+  breakAt,
+  httpUrl,
+  httpUrlOfLength,
+  type Invalid,
+  isoDateTime,
+  type Key,
+  namedFields,
+  notANumber,
+  notAnObject,
+  notAString,
+  pathOfKeys,
+  removeAt,
+  setAt,
+  textOfLength,
+} from './arbitraries/Common.js'
 export * from './arbitraries/Token.js'
-export * from './arbitraries/PaymentMethod.js'
+export {
+  type CardInput,
+  cardNumber,
+  cardSecretsOf,
+  customer,
+  type CustomerInput,
+  futureExpiry,
+  invalidPaymentMethodRequest,
+  luhnCardNumber,
+  luhnCompletion,
+  nonLuhnCardNumber,
+  paymentMethod,
+  type PaymentMethodArbitraryOptions,
+  type PaymentMethodOutput,
+  paymentMethodRequest,
+  type PaymentMethodRequestInput,
+  testCardNumber,
+} from './arbitraries/PaymentMethod.js'
 export * from './arbitraries/Charge.js'
 export * from './arbitraries/PaymentLink.js'
 export * from './arbitraries/Order.js'
@@ -94,21 +157,6 @@ export * from './arbitraries/WebhookEvent.js'
 export * from './arbitraries/Authentication.js'
 export * from './arbitraries/Problem.js'
 export * as Arbitraries from './arbitraries/index.js'
-
-// -------------------------------------------------------------------------------------
-// the generic names above, deprecated: `Arbitraries.card`, `Simulator.handle` (issue 18)
-// -------------------------------------------------------------------------------------
-export {
-  amount,
-  blank,
-  card,
-  cvv,
-  expire,
-  handle,
-  own,
-  removed,
-  text,
-} from './deprecated/Aliases.js'
 
 // -------------------------------------------------------------------------------------
 // properties (fast-check, any runner); the vitest suites are `@paykit/testkit/vitest`

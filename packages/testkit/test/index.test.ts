@@ -26,7 +26,6 @@ describe('the package root', () => {
       'testCards',
       'defaultProducts',
       'initialState',
-      'handle',
       'advanceClock',
       'orderDetailsOf',
       'frameMessageOf',
@@ -42,5 +41,14 @@ describe('the package root', () => {
       expect(kit[name as keyof typeof kit], name).toBeDefined()
     }
     expect(typeof kit.Faults.status500).toBe('object')
+    expect(typeof kit.Simulator.handle).toBe('function')
+  })
+
+  it('exports the generic names only through their namespace', () => {
+    const simulator = ['handle', 'expire'] as const
+    const arbitraries = ['amount', 'text', 'blank', 'removed', 'card', 'cvv'] as const
+    for (const name of [...simulator, ...arbitraries, 'own']) expect(name in kit, name).toBe(false)
+    for (const name of simulator) expect(kit.Simulator[name], name).toBeDefined()
+    for (const name of arbitraries) expect(kit.Arbitraries[name], name).toBeDefined()
   })
 })

@@ -18,8 +18,8 @@ import {
   decodeError,
   httpError,
   networkError,
-  timeout,
-  unauthorized,
+  timeoutError,
+  unauthorizedError,
   unknownOutcomeAdvice,
   validationError,
 } from './PaykitError.js'
@@ -367,7 +367,7 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
       const error = result.left
       return E.left(
         error.failure === 'timeout'
-          ? timeout(call.operation, timeoutMs)
+          ? timeoutError(call.operation, timeoutMs)
           : networkError(call.operation, error.sent, error.failure, error.detail),
       )
     }
@@ -399,7 +399,7 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
     const response = await exchange(call, undefined, undefined)
     if (E.isLeft(response)) return response
     if (response.right.status === 401 || response.right.status === 403)
-      return E.left(unauthorized(TOKEN, 'clientCredentials'))
+      return E.left(unauthorizedError(TOKEN, 'clientCredentials'))
     const token = judge(call, response.right)
     if (E.isRight(token)) secrets.add(token.right.accessToken)
     return token
@@ -415,7 +415,7 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
       if (E.isLeft(response)) return response
       // The transport renewed its credential and sent again already: a 401 is final.
       if (response.right.status === 401)
-        return E.left(unauthorized(call.operation, credentialOf(call.auth), 'transport'))
+        return E.left(unauthorizedError(call.operation, credentialOf(call.auth), 'transport'))
       return judge(call, response.right)
     }
     const useToken = call.auth === 'accessToken' || (call.auth === 'paymentLink' && !apiKey)
@@ -423,7 +423,7 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
       const authorization = call.auth === 'paymentLink' ? apiKeyAuthorization : undefined
       const response = await exchange(call, authorization, trace)
       if (E.isLeft(response)) return response
-      if (response.right.status === 401) return E.left(unauthorized(call.operation, 'apiKey'))
+      if (response.right.status === 401) return E.left(unauthorizedError(call.operation, 'apiKey'))
       return judge(call, response.right)
     }
     for (let round = 1; round <= 2; round++) {
@@ -434,7 +434,7 @@ export const createCaller = (config: ClientConfigWithRuntime): Caller => {
       if (response.right.status !== 401) return judge(call, response.right)
       tokens.invalidate(token.right)
     }
-    return E.left(unauthorized(call.operation, 'accessToken'))
+    return E.left(unauthorizedError(call.operation, 'accessToken'))
   }
 
   const run =

@@ -436,23 +436,23 @@ export const networkError = (
  *
  * @example
  * ```ts
- * import { timeout } from '@paykit/core'
+ * import { timeoutError } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
- * const e = timeout('POST /token', 30_000)
+ * const e = timeoutError('POST /token', 30_000)
  * assert.equal(e.outcomeUnknown, false)
  * assert.equal(
  *   e.message,
  *   'POST /token did not finish within 30000 ms. Try again later or raise timeoutMs.',
  * )
- * assert.equal(timeout('POST /charges', 30_000).outcomeUnknown, true)
- * assert.equal(timeout('POST /paymentmethods', 30_000).outcomeUnknown, true)
+ * assert.equal(timeoutError('POST /charges', 30_000).outcomeUnknown, true)
+ * assert.equal(timeoutError('POST /paymentmethods', 30_000).outcomeUnknown, true)
  * ```
  *
  * @category constructors
  * @since 0.1.0
  */
-export const timeout = (operation: string, timeoutMs: number, detail = ''): Timeout => {
+export const timeoutError = (operation: string, timeoutMs: number, detail = ''): Timeout => {
   const advice = unknownOutcomeAdvice(operation)
   return {
     _tag: 'Timeout',
@@ -487,16 +487,16 @@ const byTransport = (operation: string, credential: Unauthorized['credential']):
  *
  * @example
  * ```ts
- * import { unauthorized } from '@paykit/core'
+ * import { unauthorizedError } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(
- *   unauthorized('POST /token', 'clientCredentials').message,
+ *   unauthorizedError('POST /token', 'clientCredentials').message,
  *   'POST /token was refused (HTTP 401): check the client id and client secret.',
  * )
  * // When the transport added the credential, the message names the kind the endpoint takes.
  * assert.match(
- *   unauthorized('POST /paymentlink/checkout', 'apiKey', 'transport').message,
+ *   unauthorizedError('POST /paymentlink/checkout', 'apiKey', 'transport').message,
  *   /with the credential the transport added \(the API key, or the access token/,
  * )
  * ```
@@ -504,7 +504,7 @@ const byTransport = (operation: string, credential: Unauthorized['credential']):
  * @category constructors
  * @since 0.1.0
  */
-export const unauthorized = (
+export const unauthorizedError = (
   operation: string,
   credential: Unauthorized['credential'],
   sentBy: 'client' | 'transport' = 'client',
@@ -534,10 +534,10 @@ const TAGS: ReadonlySet<string> = new Set([
  *
  * @example
  * ```ts
- * import { isPaykitError, timeout, transportError } from '@paykit/core'
+ * import { isPaykitError, timeoutError, transportError } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
- * assert.equal(isPaykitError(timeout('POST /token', 1000)), true)
+ * assert.equal(isPaykitError(timeoutError('POST /token', 1000)), true)
  * // A transport error is not yet a client error: the client turns it into a NetworkError.
  * assert.equal(isPaykitError(transportError('reset')), false)
  * assert.equal(isPaykitError(new Error('boom')), false)
@@ -561,7 +561,7 @@ export const isPaykitError = (u: unknown): u is PaykitError =>
  *
  * @example
  * ```ts
- * import { httpError, matchError, networkError, timeout, type PaykitError } from '@paykit/core'
+ * import { httpError, matchError, networkError, timeoutError, type PaykitError } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
  * // Every error carries `outcomeUnknown`: "may the request have changed state?"
@@ -578,7 +578,7 @@ export const isPaykitError = (u: unknown): u is PaykitError =>
  *       })(e)
  * const errors: ReadonlyArray<PaykitError> = [
  *   networkError('POST /paymentlink/checkout', 'no', 'refused'), // never left
- *   timeout('POST /paymentlink/checkout', 30_000), // may have created the link
+ *   timeoutError('POST /paymentlink/checkout', 30_000), // may have created the link
  *   httpError('POST /charges', 400), // refused by the service
  * ]
  * assert.deepEqual(errors.map(next), [
@@ -604,10 +604,10 @@ export const matchError =
  *
  * @example
  * ```ts
- * import { toError, unauthorized } from '@paykit/core'
+ * import { toError, unauthorizedError } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
- * const e = unauthorized('POST /token', 'clientCredentials')
+ * const e = unauthorizedError('POST /token', 'clientCredentials')
  * assert.throws(
  *   () => {
  *     throw toError(e)

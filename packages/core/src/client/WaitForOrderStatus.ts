@@ -10,7 +10,7 @@ import type { Caller } from './ClientCall.js'
 import type { Client } from './Client.js'
 import type { FieldError } from '../model/FieldError.js'
 import type { PaykitError } from './PaykitError.js'
-import { timeout } from './PaykitError.js'
+import { timeoutError } from './PaykitError.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -58,7 +58,7 @@ export const waitForOrderStatus =
     )
     const timedOut = (detail: string): E.Either<PaykitError, never> =>
       E.left(
-        timeout(
+        timeoutError(
           `waiting for order ${orderCode} to be ${statuses.join(' or ')}`,
           options.timeoutMs,
           detail,

@@ -748,26 +748,6 @@ export const isProductLineItem = (item: LineItem): item is ProductLineItem => 'p
 // -------------------------------------------------------------------------------------
 
 /**
- * `unitPrice x quantity`, exact.
- *
- * @example
- * ```ts
- * import { Money, subtotal } from '@paykit/core'
- * import { pipe } from 'fp-ts/lib/function.js'
- * import assert from 'node:assert/strict'
- *
- * assert.equal(Money.toString(pipe(Money.fromCents(1999), subtotal(3))), '59.97')
- * ```
- *
- * @category money
- * @since 0.1.0
- */
-export const subtotal =
-  (quantity: number) =>
-  (unitPrice: Money.Money): Money.Money =>
-    Money.multiply(quantity)(unitPrice)
-
-/**
  * The unit price of a line item: the product's price, or the catalogue's for a sku.
  *
  * @example
@@ -812,7 +792,7 @@ export const unitPriceOf =
 export const lineItemSubtotal =
   (lookup: PriceLookup) =>
   (item: LineItem): O.Option<Money.Money> =>
-    O.map(subtotal(item.quantity))(unitPriceOf(lookup)(item))
+    O.map(Money.multiply(item.quantity))(unitPriceOf(lookup)(item))
 
 /**
  * The sum of the line items' subtotals (exact). Left names every `lineItems[i].sku` the

@@ -137,17 +137,17 @@ export const cardBrand = (number: string): CardBrand => {
  *
  * @example
  * ```ts
- * import { last4 } from '@paykit/core'
+ * import { cardLast4 } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
- * assert.equal(last4('4242 4242 4242 4242'), '4242')
- * assert.equal(last4('12'), '12')
+ * assert.equal(cardLast4('4242 4242 4242 4242'), '4242')
+ * assert.equal(cardLast4('12'), '12')
  * ```
  *
  * @category destructors
  * @since 0.1.0
  */
-export const last4 = (number: string): string => digitsOf(number).slice(-4)
+export const cardLast4 = (number: string): string => digitsOf(number).slice(-4)
 
 /**
  * A card number for display: `**** 4242`. Never more than the last four digits, and
@@ -166,7 +166,7 @@ export const last4 = (number: string): string => digitsOf(number).slice(-4)
  * @since 0.1.0
  */
 export const maskCardNumber = (number: string): string =>
-  digitsOf(number).length < 8 ? '****' : `**** ${last4(number)}`
+  digitsOf(number).length < 8 ? '****' : `**** ${cardLast4(number)}`
 
 // -------------------------------------------------------------------------------------
 // codecs
@@ -363,7 +363,25 @@ const expiryErrors =
 export const cardAt = (now: Date): t.Type<Card, CardOutput, unknown> =>
   withInputRule(CardShape, expiryErrors(now), 'Card')
 
-const Customer = exactStruct(
+/**
+ * The `customer` of a payment-method request: `id`, `name`, `email` and `phoneNumber`, each
+ * an optional string.
+ *
+ * @example
+ * ```ts
+ * import { Customer, validate } from '@paykit/core'
+ * import * as E from 'fp-ts/lib/Either.js'
+ * import assert from 'node:assert/strict'
+ *
+ * const customer = { name: 'Ada Lovelace', email: 'ada@example.com' }
+ * assert.deepEqual(validate(Customer)(customer), E.right(customer))
+ * assert.ok(E.isLeft(validate(Customer)({ name: 42 })))
+ * ```
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Customer = exactStruct(
   {},
   { id: t.string, name: t.string, email: t.string, phoneNumber: t.string },
   'Customer',

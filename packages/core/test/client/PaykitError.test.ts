@@ -7,9 +7,9 @@ import {
   isPaykitError,
   matchError,
   networkError,
-  timeout,
+  timeoutError,
   toError,
-  unauthorized,
+  unauthorizedError,
   unknownOutcomeAdvice,
   validationError,
 } from '../../src/client/PaykitError.js'
@@ -84,7 +84,7 @@ describe('PaykitError', () => {
         ...(['reset', 'timeout', 'aborted', 'body', 'other'] as const).map((f) =>
           networkError(op, 'maybe', f),
         ),
-        timeout(op, 5000),
+        timeoutError(op, 5000),
       ]) {
         expect(e.outcomeUnknown, e.message).toBe(true)
         expect(e.message.endsWith(advice), e.message).toBe(true)
@@ -98,8 +98,8 @@ describe('PaykitError', () => {
         expect(e.message).toMatch(/It was not sent/)
       }
       expect(validationError([]).outcomeUnknown).toBe(false)
-      expect(unauthorized(op, 'accessToken').outcomeUnknown).toBe(false)
-      expect(unauthorized(op, 'apiKey', 'transport').outcomeUnknown).toBe(false)
+      expect(unauthorizedError(op, 'accessToken').outcomeUnknown).toBe(false)
+      expect(unauthorizedError(op, 'apiKey', 'transport').outcomeUnknown).toBe(false)
     })
 
     it.each(STATELESS)('%s: false whatever happened (it changes no state)', (op) => {
@@ -109,7 +109,7 @@ describe('PaykitError', () => {
         decodeError(op, 200, []),
         networkError(op, 'maybe', 'reset'),
         networkError(op, 'maybe', 'body'),
-        timeout(op, 1000),
+        timeoutError(op, 1000),
       ]
       for (const e of all) expect(e.outcomeUnknown, e.message).toBe(false)
       expect(networkError(op, 'maybe', 'reset').message).toMatch(/repeating it is harmless/)
@@ -117,7 +117,7 @@ describe('PaykitError', () => {
   })
 
   it('a wait that ran out of time only read: its outcome is known', () => {
-    const t = timeout('waiting for order OC1 to be PAID', 5000, 'last status PENDING')
+    const t = timeoutError('waiting for order OC1 to be PAID', 5000, 'last status PENDING')
     expect(t).toMatchObject({ _tag: 'Timeout', timeoutMs: 5000, outcomeUnknown: false })
     expect(t.message).toMatch(/5000 ms \(last status PENDING\)\. Try again later/)
   })
@@ -127,18 +127,18 @@ describe('PaykitError', () => {
     expect(d.message).toContain('expiresIn: is required')
   })
 
-  it('unauthorized says which credential to check', () => {
-    expect(unauthorized('POST /token', 'clientCredentials').message).toMatch(/client secret/)
-    expect(unauthorized('POST /paymentlink/checkout', 'apiKey').message).toMatch(/API key/)
-    expect(unauthorized('POST /charges', 'accessToken').message).toMatch(/not processed/)
+  it('unauthorizedError says which credential to check', () => {
+    expect(unauthorizedError('POST /token', 'clientCredentials').message).toMatch(/client secret/)
+    expect(unauthorizedError('POST /paymentlink/checkout', 'apiKey').message).toMatch(/API key/)
+    expect(unauthorizedError('POST /charges', 'accessToken').message).toMatch(/not processed/)
   })
 
-  it('unauthorized with a credential the transport added says so, not what the client does', () => {
-    const token = unauthorized('POST /charges', 'accessToken', 'transport')
+  it('unauthorizedError with a credential the transport added says so, not what the client does', () => {
+    const token = unauthorizedError('POST /charges', 'accessToken', 'transport')
     expect(token).toMatchObject({ _tag: 'Unauthorized', credential: 'accessToken' })
     expect(token.message).toMatch(/the transport added \(the access token\).*not processed/)
     expect(token.message).not.toMatch(/fresh access token/)
-    const link = unauthorized('POST /paymentlink/checkout', 'apiKey', 'transport').message
+    const link = unauthorizedError('POST /paymentlink/checkout', 'apiKey', 'transport').message
     expect(link).toMatch(/the API key, or the access token when no API key is set/)
   })
 
@@ -148,8 +148,8 @@ describe('PaykitError', () => {
       httpError('GET /x', 500),
       decodeError('GET /x', 200, []),
       networkError('GET /x', 'no', 'dns'),
-      timeout('GET /x', 1),
-      unauthorized('GET /x', 'accessToken'),
+      timeoutError('GET /x', 1),
+      unauthorizedError('GET /x', 'accessToken'),
     ]
     const tags = all.map(
       matchError({

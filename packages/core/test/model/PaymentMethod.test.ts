@@ -6,7 +6,7 @@ import {
   PaymentMethod,
   PaymentMethodRequest,
   cardBrand,
-  last4,
+  cardLast4,
   luhn,
   maskCardNumber,
   paymentMethodRequestAt,
@@ -118,7 +118,7 @@ describe('luhn', () => {
   )
 })
 
-describe('cardBrand, last4, maskCardNumber', () => {
+describe('cardBrand, cardLast4, maskCardNumber', () => {
   it('names the brand by the first digit (docs/service.md#test-cards)', () => {
     expect(cardBrand('378282246310005')).toBe('AMEX')
     expect(cardBrand('4242424242424242')).toBe('VISA')
@@ -130,7 +130,7 @@ describe('cardBrand, last4, maskCardNumber', () => {
   })
 
   it('shows only the last four digits', () => {
-    expect(last4('4242 4242 4242 1234')).toBe('1234')
+    expect(cardLast4('4242 4242 4242 1234')).toBe('1234')
     expect(maskCardNumber('4242424242421234')).toBe('**** 1234')
     expect(maskCardNumber('1234')).toBe('****')
   })

@@ -5,8 +5,8 @@ import {
   decodeError,
   httpError,
   networkError,
-  timeout,
-  unauthorized,
+  timeoutError,
+  unauthorizedError,
   validationError,
 } from '@paykit/core/pure'
 import { messageOf, sentences, unknownOutcomeAdviceOf } from '../../shared/messages.js'
@@ -76,14 +76,14 @@ describe('messageOf', () => {
     ).toBe(
       'GET /paymentlink/order/OC1 got no response: the connection was refused. It was not sent; check the Base URL of the Paykit API credential and the network, then try again.',
     )
-    expect(messageOf(timeout('POST /token', 30_000))).toBe(
+    expect(messageOf(timeoutError('POST /token', 30_000))).toBe(
       'POST /token did not finish within 30 s. Try again later, or raise Options → Request Timeout (Seconds).',
     )
   })
 
   it('a wait that runs out names Wait Timeout (Seconds) and the last status seen', () => {
     expect(
-      messageOf(timeout('waiting for order OC1 to be PAID', 1500, 'last status PENDING')),
+      messageOf(timeoutError('waiting for order OC1 to be PAID', 1500, 'last status PENDING')),
     ).toBe(
       'Stopped waiting for order OC1 to be PAID after 1.5 s (last status PENDING). Raise Wait Timeout (Seconds) to wait longer.',
     )
@@ -103,7 +103,7 @@ describe('messageOf', () => {
   it.each<[string, PaykitError]>([
     ['a 5xx', httpError(LINK, 502)],
     ['a dropped connection', networkError(LINK, 'maybe', 'reset')],
-    ['a time limit', timeout(LINK, 30_000)],
+    ['a time limit', timeoutError(LINK, 30_000)],
     [
       'an answer off the contract',
       decodeError(LINK, 200, [{ path: 'orderCode', message: 'is required' }]),
@@ -120,7 +120,7 @@ describe('messageOf', () => {
       httpError(LINK, 400),
       networkError(LINK, 'no', 'refused'),
       httpError('GET /paymentlink/order/OC1', 503),
-      timeout('waiting for order OC1 to be PAID', 1000),
+      timeoutError('waiting for order OC1 to be PAID', 1000),
     ]) {
       expect(messageOf(error)).not.toContain('may have been')
       expect(unknownOutcomeAdviceOf(error)).toBeUndefined()
@@ -133,7 +133,7 @@ describe('messageOf', () => {
       'POST /charges got no response: the connection dropped. The charge may have been processed.',
     )
     expect(unknownOutcomeAdviceOf(charge)).toMatch(/same Order ID, never a new one/)
-    expect(messageOf(timeout('POST /paymentmethods', 30_000))).toBe(
+    expect(messageOf(timeoutError('POST /paymentmethods', 30_000))).toBe(
       'POST /paymentmethods did not finish within 30 s. The card may have been registered, and its payment method ID is unknown.',
     )
   })
@@ -146,10 +146,10 @@ describe('messageOf', () => {
   })
 
   it('a 401 names what the Paykit API credential sends', () => {
-    expect(messageOf(unauthorized(LINK, 'apiKey', 'transport'))).toBe(
+    expect(messageOf(unauthorizedError(LINK, 'apiKey', 'transport'))).toBe(
       'POST /paymentlink/checkout was refused (HTTP 401) with the API Key of the Paykit API credential (its access token when API Key is empty), also after n8n fetched a new token: check the credential and its permissions. It was not processed.',
     )
-    expect(messageOf(unauthorized('POST /token', 'clientCredentials'))).toBe(
+    expect(messageOf(unauthorizedError('POST /token', 'clientCredentials'))).toBe(
       'POST /token was refused (HTTP 401): check the Client ID and Client Secret of the Paykit API credential. It was not processed.',
     )
   })
@@ -195,10 +195,10 @@ describe('messageOf', () => {
         fc.oneof(operations, fc.constant('waiting for order OC1 to be PAID')),
         fc.integer({ min: 1, max: 600_000 }),
       )
-      .map(([op, ms]) => timeout(op, ms)),
+      .map(([op, ms]) => timeoutError(op, ms)),
     fc
       .tuple(operations, fc.constantFrom('clientCredentials', 'accessToken', 'apiKey' as const))
-      .map(([op, credential]) => unauthorized(op, credential, 'transport')),
+      .map(([op, credential]) => unauthorizedError(op, credential, 'transport')),
   )
 
   test.prop([anyError])(

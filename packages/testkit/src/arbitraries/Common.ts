@@ -96,12 +96,12 @@ export const namedFields = (invalid: Invalid): ReadonlyArray<string> => [
  *
  * @example
  * ```ts
- * import { breakAt, removed, setAt } from '@paykit/testkit'
+ * import { Arbitraries, breakAt, setAt } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
  *
  * const body = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }
- * assert.deepEqual(setAt(body, ['clientSecret'], removed), { clientId: 'sandbox-client' })
- * const missing = breakAt(body, ['clientId'], removed, 'clientId is required')
+ * assert.deepEqual(setAt(body, ['clientSecret'], Arbitraries.removed), { clientId: 'sandbox-client' })
+ * const missing = breakAt(body, ['clientId'], Arbitraries.removed, 'clientId is required')
  * assert.deepEqual(missing.value, { clientSecret: 'sandbox-secret' })
  * ```
  *
@@ -234,15 +234,15 @@ const letter = fc.constantFrom(...LETTERS)
  *
  * @example
  * ```ts
- * import { text } from '@paykit/testkit'
+ * import { Arbitraries } from '@paykit/testkit'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
- * for (const s of fc.sample(text(10), 20)) {
+ * for (const s of fc.sample(Arbitraries.text(10), 20)) {
  *   assert.ok([...s].length >= 1 && [...s].length <= 10)
  *   assert.notEqual(s.trim(), '')
  * }
- * assert.ok(fc.sample(text(10, 5), 20).every((s) => s.length >= 5))
+ * assert.ok(fc.sample(Arbitraries.text(10, 5), 20).every((s) => s.length >= 5))
  * ```
  *
  * @category leaf arbitraries
@@ -308,13 +308,13 @@ export const asciiOfLength = (length: number): fc.Arbitrary<string> =>
  *
  * @example
  * ```ts
- * import { blank } from '@paykit/testkit'
+ * import { Arbitraries } from '@paykit/testkit'
  * import { TokenRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
  * fc.assert(
- *   fc.property(blank, (clientId) => {
+ *   fc.property(Arbitraries.blank, (clientId) => {
  *     assert.equal(clientId.trim(), '')
  *     const result = validate(TokenRequest)({ clientId, clientSecret: 'sandbox-secret' })
  *     assert.ok(result._tag === 'Left' && result.left.some((e) => e.path === 'clientId'))
@@ -481,13 +481,13 @@ export const notAnObject: fc.Arbitrary<unknown> = fc.oneof(
  *
  * @example
  * ```ts
- * import { amount } from '@paykit/testkit'
+ * import { Arbitraries } from '@paykit/testkit'
  * import { Money } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
  * // From 0.01 to 1000.00, at most two decimals, each exact as Money.
- * for (const a of fc.sample(amount(1, 100_000), 20)) {
+ * for (const a of fc.sample(Arbitraries.amount(1, 100_000), 20)) {
  *   assert.ok(a >= 0.01 && a <= 1000)
  *   const money = Money.fromNumber(a)
  *   assert.ok(money._tag === 'Right' && Money.toNumber(money.right) === a)

@@ -3,7 +3,7 @@
  * `OrderDetails`, as JSON): every status of the spec, with coherent amounts and payment.
  *
  * The amounts hold together as the core computes them: a line item's `subTotal` is the
- * core's `subtotal(quantity)(price)` (`promoPrice` equals `price`: the sandbox has no
+ * core's `Money.multiply(quantity)(price)` (`promoPrice` equals `price`: the sandbox has no
  * promotions), the order's `subtotal` their sum (any amount when there are no line items:
  * a link created from an amount), and `total` is `subtotal + shippingAmount +
  * surchargeAmount - discountAmount` (the spec gives no rule; the sandbox's extras are 0).
@@ -14,7 +14,6 @@
 import {
   Money,
   orderStatuses,
-  subtotal as lineSubtotal,
   type OrderDetailsJson,
   type OrderLineItem,
   type OrderStatus,
@@ -94,7 +93,7 @@ const lineItemWithSubtotal: fc.Arbitrary<readonly [OrderLineItemJson, Money.Mone
     imageUrl: fc.option(httpUrl(512), { nil: null }),
   })
   .map(({ price, quantity, ...rest }) => {
-    const sub = lineSubtotal(quantity)(price)
+    const sub = Money.multiply(quantity)(price)
     const item = {
       ...rest,
       price: money(price),

@@ -260,11 +260,11 @@ const digits = (min: number, max: number): fc.Arbitrary<string> =>
  *
  * @example
  * ```ts
- * import { cvv } from '@paykit/testkit'
+ * import { Arbitraries } from '@paykit/testkit'
  * import fc from 'fast-check'
  *
  * fc.assert(
- *   fc.property(cvv(), (code) => /^\d{3,4}$/.test(code)),
+ *   fc.property(Arbitraries.cvv(), (code) => /^\d{3,4}$/.test(code)),
  *   { numRuns: 20 },
  * )
  * ```
@@ -280,7 +280,7 @@ export const cvv = (): fc.Arbitrary<string> =>
  *
  * @example
  * ```ts
- * import { card, customer } from '@paykit/testkit'
+ * import { Arbitraries, customer } from '@paykit/testkit'
  * import { paymentMethodRequestAt, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *
@@ -288,7 +288,7 @@ export const cvv = (): fc.Arbitrary<string> =>
  * const accepted = validate(paymentMethodRequestAt(now))
  * fc.assert(
  *   fc.property(
- *     card({ now }),
+ *     Arbitraries.card({ now }),
  *     customer(),
  *     (c, cu) => accepted({ card: c, customer: cu })._tag === 'Right',
  *   ),
@@ -318,7 +318,7 @@ export const customer = (): fc.Arbitrary<CustomerInput> =>
  *
  * @example
  * ```ts
- * import { card } from '@paykit/testkit'
+ * import { Arbitraries } from '@paykit/testkit'
  * import { paymentMethodRequestAt, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *
@@ -326,7 +326,7 @@ export const customer = (): fc.Arbitrary<CustomerInput> =>
  * const now = new Date('2026-06-15T00:00:00Z')
  * fc.assert(
  *   fc.property(
- *     card({ now }),
+ *     Arbitraries.card({ now }),
  *     (c) => validate(paymentMethodRequestAt(now))({ card: c })._tag === 'Right',
  *   ),
  *   { numRuns: 20 },

@@ -16,7 +16,7 @@ import {
   fetchTransport,
   httpError,
   networkError,
-  timeout,
+  timeoutError,
   validate,
   type Authenticate,
   type FrameMessageOutput,
@@ -142,7 +142,7 @@ const frameOf = (id: string, options: HeadlessAuthenticateOptions): Frame => {
         send({ ...request, timeoutMs }),
         TE.mapLeft((e): PaykitError =>
           e.failure === 'timeout'
-            ? timeout(operation, timeoutMs)
+            ? timeoutError(operation, timeoutMs)
             : networkError(operation, e.sent, e.failure, e.detail),
         ),
         TE.chainEitherK((response): E.Either<PaykitError, unknown> => {
@@ -364,7 +364,7 @@ export const authenticateHeadless = (
   return (url, id) => {
     const frame = frameOf(id, options)
     const result = resultOf(ending)
-    if (result === undefined) return TE.left(timeout(frame.operation, frame.timeoutMs))
+    if (result === undefined) return TE.left(timeoutError(frame.operation, frame.timeoutMs))
     const first = firstOf(ending)
     const n = yielded.get(id) ?? 0
     yielded.set(id, n + 1)

@@ -74,8 +74,8 @@ const statusOf: Readonly<Record<AuthenticationResult, AuthenticationStatus>> = {
  *   completeAuthentication,
  *   defaultCredentials,
  *   frameMessageOf,
- *   handle,
  *   initialState,
+ *   Simulator,
  *   testCards,
  * } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
@@ -84,7 +84,7 @@ const statusOf: Readonly<Record<AuthenticationResult, AuthenticationStatus>> = {
  * let state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
  * const post = (path: string, body: unknown, token = '') => {
  *   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` }
- *   const [next, response] = handle(
+ *   const [next, response] = Simulator.handle(
  *     state,
  *     { method: 'POST', path, headers, body: JSON.stringify(body) },
  *     now,

@@ -82,7 +82,7 @@ export const paymentLinkUrlOf = (state: SimulatorState, orderCode: string): stri
  *
  * @example
  * ```ts
- * import { defaultCredentials, handle, initialState, orderDetailsOf } from '@paykit/testkit'
+ * import { defaultCredentials, initialState, orderDetailsOf, Simulator } from '@paykit/testkit'
  * import { Money } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
@@ -93,7 +93,7 @@ export const paymentLinkUrlOf = (state: SimulatorState, orderCode: string): stri
  * }
  * const body = JSON.stringify({ lineItems: [{ sku: 'MUG-LOGO', quantity: 3 }] }) // 8.50 each
  * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body }
- * const [state, response] = handle(
+ * const [state, response] = Simulator.handle(
  *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
  *   request,
  *   now,

@@ -14,7 +14,6 @@ import {
   orderTotal,
   PaymentLinkRequest,
   PaymentLinkResponse,
-  subtotal,
   validate,
   type FieldError,
   type LineItem,
@@ -80,7 +79,7 @@ const lineItemsOf = (
         promoPrice: unit,
         quantity: item.quantity,
         imageUrl: product.imageUrl,
-        subTotal: subtotal(item.quantity)(unit),
+        subTotal: Money.multiply(item.quantity)(unit),
       })
     } else {
       const [next, productId] = nextId(s, 'product')
@@ -93,7 +92,7 @@ const lineItemsOf = (
         promoPrice: item.product.price,
         quantity: item.quantity,
         imageUrl: item.product.imageUrl ?? null,
-        subTotal: subtotal(item.quantity)(item.product.price),
+        subTotal: Money.multiply(item.quantity)(item.product.price),
       })
     }
   }

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { last4, paymentMethodRequestAt, validate, type PaymentMethod } from '@paykit/core/pure'
+import { cardLast4, paymentMethodRequestAt, validate, type PaymentMethod } from '@paykit/core/pure'
 import * as E from 'fp-ts/lib/Either.js'
 import { testCardOf } from './TestCards.js'
 import { authenticatedJson } from './Gates.js'
@@ -58,7 +58,7 @@ export const postPaymentMethod = (context: Context): Result =>
       brand: card.brand,
       issuerName: card.issuerName,
       countryCode: card.countryCode,
-      last4: last4(card.number),
+      last4: cardLast4(card.number),
       outcome: card.outcome,
     }
     return [

@@ -128,7 +128,7 @@ const split = (
  *
  * @example
  * ```ts
- * import { defaultCredentials, eventsOf, expire, handle, initialState } from '@paykit/testkit'
+ * import { defaultCredentials, eventsOf, initialState, Simulator } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -138,13 +138,13 @@ const split = (
  * }
  * const body = JSON.stringify({ amount: 10, expirationMinutes: 1 })
  * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body }
- * const [state, response] = handle(
+ * const [state, response] = Simulator.handle(
  *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
  *   request,
  *   now,
  * )
  * const { orderCode } = JSON.parse(response.body)
- * const later = expire(state, now.getTime() + 61_000) // past the link's minute
+ * const later = Simulator.expire(state, now.getTime() + 61_000) // past the link's minute
  * assert.equal(later.orders[orderCode]?.status, 'CANCELLED')
  * assert.equal(eventsOf(later).at(-1)?.type, 'order.cancelled')
  * assert.equal(state.orders[orderCode]?.status, 'PENDING')
@@ -206,7 +206,7 @@ const route = (
  *
  * @example
  * ```ts
- * import { defaultCredentials, handle, initialState } from '@paykit/testkit'
+ * import { defaultCredentials, initialState, Simulator } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
  *
  * const state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
@@ -220,12 +220,12 @@ const route = (
  *   headers: { 'content-type': 'application/json' },
  *   body,
  * }
- * const [next, response] = handle(state, request, new Date())
+ * const [next, response] = Simulator.handle(state, request, new Date())
  * assert.equal(response.status, 200)
  * assert.equal(JSON.parse(response.body).tokenType, 'Bearer')
  * assert.equal(Object.keys(next.tokens).length, 1)
  * assert.equal(Object.keys(state.tokens).length, 0) // pure: the state given is unchanged
- * const [, notFound] = handle(next, { ...request, path: '/nowhere' }, new Date())
+ * const [, notFound] = Simulator.handle(next, { ...request, path: '/nowhere' }, new Date())
  * assert.equal(notFound.status, 404)
  * ```
  *
@@ -255,7 +255,7 @@ export const handle = (
  *
  * @example
  * ```ts
- * import { advanceClock, clockOf, defaultCredentials, handle, initialState } from '@paykit/testkit'
+ * import { advanceClock, clockOf, defaultCredentials, initialState, Simulator } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -265,7 +265,7 @@ export const handle = (
  * }
  * const body = JSON.stringify({ amount: 10, expirationMinutes: 1 })
  * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body }
- * const [state, response] = handle(
+ * const [state, response] = Simulator.handle(
  *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
  *   request,
  *   now,
@@ -293,8 +293,8 @@ export const advanceClock = (state: SimulatorState, ms: number, now: Date): Simu
  * import {
  *   completeAuthentication,
  *   defaultCredentials,
- *   handle,
  *   initialState,
+ *   Simulator,
  *   testCards,
  * } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
@@ -303,7 +303,7 @@ export const advanceClock = (state: SimulatorState, ms: number, now: Date): Simu
  * let state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
  * const post = (path: string, body: unknown, token = '') => {
  *   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` }
- *   const [next, response] = handle(
+ *   const [next, response] = Simulator.handle(
  *     state,
  *     { method: 'POST', path, headers, body: JSON.stringify(body) },
  *     now,
@@ -349,7 +349,7 @@ export const completeAuthentication = (
  *
  * @example
  * ```ts
- * import { defaultCredentials, eventsOf, handle, initialState, payOrder } from '@paykit/testkit'
+ * import { defaultCredentials, eventsOf, initialState, payOrder, Simulator } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -358,7 +358,7 @@ export const completeAuthentication = (
  *   authorization: `Bearer ${defaultCredentials.apiKey}`,
  * }
  * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body: '{"amount":10}' }
- * const [state, response] = handle(
+ * const [state, response] = Simulator.handle(
  *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
  *   request,
  *   now,
@@ -390,7 +390,7 @@ export const payOrder = (
  *
  * @example
  * ```ts
- * import { cancelOrder, defaultCredentials, eventsOf, handle, initialState } from '@paykit/testkit'
+ * import { cancelOrder, defaultCredentials, eventsOf, initialState, Simulator } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -399,7 +399,7 @@ export const payOrder = (
  *   authorization: `Bearer ${defaultCredentials.apiKey}`,
  * }
  * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body: '{"amount":10}' }
- * const [state, response] = handle(
+ * const [state, response] = Simulator.handle(
  *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
  *   request,
  *   now,
@@ -434,9 +434,9 @@ export const cancelOrder = (
  * import {
  *   defaultCredentials,
  *   finalizeOrder,
- *   handle,
  *   initialState,
  *   payOrder,
+ *   Simulator,
  * } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
  *
@@ -446,7 +446,7 @@ export const cancelOrder = (
  *   authorization: `Bearer ${defaultCredentials.apiKey}`,
  * }
  * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body: '{"amount":10}' }
- * const [state, response] = handle(
+ * const [state, response] = Simulator.handle(
  *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
  *   request,
  *   now,

@@ -222,14 +222,14 @@ export interface SimulatorState {
  *
  * @example
  * ```ts
- * import { DEFAULT_MAX_BODY_BYTES, handle, initialState } from '@paykit/testkit'
+ * import { DEFAULT_MAX_BODY_BYTES, initialState, Simulator } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
  *
  * const state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
  * assert.equal(state.config.maxBodyBytes, DEFAULT_MAX_BODY_BYTES) // 1 MiB
  * const body = JSON.stringify({ clientId: 'x'.repeat(DEFAULT_MAX_BODY_BYTES), clientSecret: 'x' })
  * const headers = { 'content-type': 'application/json' }
- * const [, response] = handle(state, { method: 'POST', path: '/token', headers, body }, new Date())
+ * const [, response] = Simulator.handle(state, { method: 'POST', path: '/token', headers, body }, new Date())
  * assert.equal(response.status, 413)
  * ```
  *
@@ -246,15 +246,15 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
  * import {
  *   DEFAULT_TOKEN_LIFETIME_SECONDS,
  *   defaultCredentials,
- *   handle,
  *   initialState,
+ *   Simulator,
  * } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
  *
  * const state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
  * const body = JSON.stringify(defaultCredentials) // clientId and clientSecret (apiKey is ignored)
  * const headers = { 'content-type': 'application/json' }
- * const [, response] = handle(state, { method: 'POST', path: '/token', headers, body }, new Date())
+ * const [, response] = Simulator.handle(state, { method: 'POST', path: '/token', headers, body }, new Date())
  * assert.equal(JSON.parse(response.body).expiresIn, DEFAULT_TOKEN_LIFETIME_SECONDS) // 3600
  * ```
  *
@@ -269,11 +269,11 @@ export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600
  * @example
  * ```ts
  * import {
- *   AUTHENTICATION_LIFETIME_MS,
  *   advanceClock,
+ *   AUTHENTICATION_LIFETIME_MS,
  *   defaultCredentials,
- *   handle,
  *   initialState,
+ *   Simulator,
  *   testCards,
  * } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
@@ -282,7 +282,7 @@ export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600
  * let state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
  * const post = (path: string, body: unknown, token = '') => {
  *   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` }
- *   const [next, response] = handle(
+ *   const [next, response] = Simulator.handle(
  *     state,
  *     { method: 'POST', path, headers, body: JSON.stringify(body) },
  *     now,
@@ -433,7 +433,7 @@ export const initialState = (options: SimulatorOptions): SimulatorState => {
  *
  * @example
  * ```ts
- * import { defaultCredentials, eventsOf, handle, initialState, payOrder } from '@paykit/testkit'
+ * import { defaultCredentials, eventsOf, initialState, payOrder, Simulator } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -442,7 +442,7 @@ export const initialState = (options: SimulatorOptions): SimulatorState => {
  *   authorization: `Bearer ${defaultCredentials.apiKey}`,
  * }
  * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body: '{"amount":10}' }
- * const [state, response] = handle(
+ * const [state, response] = Simulator.handle(
  *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
  *   request,
  *   now,
@@ -473,8 +473,8 @@ export const eventsOf = (state: SimulatorState): ReadonlyArray<WebhookEvent> =>
  *   defaultCredentials,
  *   eventCountOf,
  *   eventsOf,
- *   handle,
  *   initialState,
+ *   Simulator,
  * } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
  *
@@ -492,7 +492,7 @@ export const eventsOf = (state: SimulatorState): ReadonlyArray<WebhookEvent> =>
  *     headers,
  *     body: `{"amount":${amount}}`,
  *   }
- *   const [created, response] = handle(state, request, now)
+ *   const [created, response] = Simulator.handle(state, request, now)
  *   const cancelled = cancelOrder(created, JSON.parse(response.body).orderCode, now)
  *   assert.ok(cancelled._tag === 'Right')
  *   state = cancelled.right
@@ -517,9 +517,9 @@ export const eventCountOf = (state: SimulatorState): number => state.events.tota
  *   eventCountOf,
  *   eventsSince,
  *   finalizeOrder,
- *   handle,
  *   initialState,
  *   payOrder,
+ *   Simulator,
  * } from '@paykit/testkit'
  * import assert from 'node:assert/strict'
  *
@@ -529,7 +529,7 @@ export const eventCountOf = (state: SimulatorState): number => state.events.tota
  *   authorization: `Bearer ${defaultCredentials.apiKey}`,
  * }
  * const request = { method: 'POST', path: '/paymentlink/checkout', headers, body: '{"amount":10}' }
- * const [state, response] = handle(
+ * const [state, response] = Simulator.handle(
  *   initialState({ baseUrl: 'http://127.0.0.1:4010' }),
  *   request,
  *   now,
@@ -621,20 +621,8 @@ export const nextId = (
 
 /**
  * The entry of a record under `key`, only when the record itself has it (so a key such
- * as `__proto__` or `constructor` from a request never reaches the prototype).
- *
- * @example
- * ```ts
- * import { initialState, own } from '@paykit/testkit'
- * import assert from 'node:assert/strict'
- *
- * const prices: Readonly<Record<string, number>> = { 'MUG-LOGO': 8.5 }
- * assert.equal(own(prices, 'MUG-LOGO'), 8.5)
- * assert.equal(own(prices, 'constructor'), undefined) // not Object.prototype's
- * assert.equal(own(prices, '__proto__'), undefined)
- * const state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
- * assert.equal(own(state.orders, 'toString'), undefined)
- * ```
+ * as `__proto__` or `constructor` from a request never reaches the prototype). Internal: the
+ * simulator's modules share it; the root does not export it.
  *
  * @category destructors
  * @since 0.1.0

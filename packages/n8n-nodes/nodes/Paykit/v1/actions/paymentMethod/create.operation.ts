@@ -13,7 +13,7 @@ import type { FieldError, PaykitError, PaymentMethodRequestOutput } from '@payki
 import {
   PaymentMethod,
   PaymentMethodRequest,
-  last4,
+  cardLast4,
   validate,
   validationError,
 } from '@paykit/core/pure'
@@ -373,7 +373,7 @@ export const operation: Operation<PaymentMethodRequestOutput> = {
       TE.map((method): IDataObject => ({
         ...PaymentMethod.encode(method),
         card: {
-          last4: last4(request.card.number),
+          last4: cardLast4(request.card.number),
           expirationMonth: request.card.expirationMonth,
           expirationYear: request.card.expirationYear,
         },
