@@ -316,12 +316,9 @@ const textOf = (body: WebhookBody): string =>
     ? body
     : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')
 
-const jsonOf = (
-  input: WebhookVerificationInput | UnsignedWebhookInput,
-): E.Either<WebhookReceiveError, unknown> => {
-  if ('json' in input) return E.right(input.json)
+const parseJson = (body: WebhookBody): E.Either<WebhookReceiveError, unknown> => {
   try {
-    return E.right(JSON.parse(textOf(input.body)))
+    return E.right(JSON.parse(textOf(body)))
   } catch {
     return E.left({ _tag: 'NotJson', message: 'webhook body is not JSON' })
   }
@@ -355,13 +352,18 @@ const jsonOf = (
 export const receiveWebhookEvent = (
   input: WebhookVerificationInput | UnsignedWebhookInput,
 ): E.Either<WebhookReceiveError, WebhookReception> => {
+  let json: E.Either<WebhookReceiveError, unknown>
   let signedAt: Date | undefined
-  if (!('unsigned' in input && input.unsigned === true)) {
-    const verified = verifyWebhook(input as WebhookVerificationInput)
+  if ('unsigned' in input && input.unsigned === true) {
+    json = 'json' in input ? E.right(input.json) : parseJson(input.body)
+  } else {
+    // Only the verified bytes are read, whatever else an untyped caller passed.
+    const signed = input as WebhookVerificationInput
+    const verified = verifyWebhook(signed)
     if (E.isLeft(verified)) return verified
     signedAt = verified.right
+    json = parseJson(signed.body)
   }
-  const json = jsonOf(input)
   if (E.isLeft(json)) return json
   const decoded = validate(WebhookEvent)(json.right)
   if (E.isLeft(decoded))

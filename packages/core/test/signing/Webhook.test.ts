@@ -349,6 +349,13 @@ describe('receiveWebhookEvent', () => {
     }
   })
 
+  it('reads only the verified body of a signed webhook, whatever else it is given', () => {
+    const other = { ...event, id: 'evt_forged' }
+    const input = { secret, body: raw, header, now, json: other, unsigned: false }
+    const r = receiveWebhookEvent(input as Parameters<typeof receiveWebhookEvent>[0])
+    expect(E.isRight(r) && r.right.event.id).toBe('evt_000001')
+  })
+
   it('verifies unless unsigned is said: an empty secret still fails closed', () => {
     expect(tagOf(receiveWebhookEvent({ secret: '', body: raw, header, now }))).toBe(
       'SignatureMismatch',
