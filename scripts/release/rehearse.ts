@@ -216,6 +216,9 @@ const startRegistry = async (dir: string): Promise<Registry> => {
     ],
     { cwd: dir, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
   )
+  // Never outlive the rehearsal, even when it is cut short (a test timeout, Ctrl-C).
+  const killChild = () => child.kill('SIGTERM')
+  process.once('exit', killChild)
   let output = ''
   child.stdout?.on('data', (b: Buffer) => (output += b.toString()))
   child.stderr?.on('data', (b: Buffer) => (output += b.toString()))
@@ -240,6 +243,7 @@ const startRegistry = async (dir: string): Promise<Registry> => {
   if (token === undefined) throw new Error(`verdaccio gave no token (${String(user.status)})`)
   const stop = () =>
     new Promise<void>((resolve) => {
+      process.off('exit', killChild)
       if (child.exitCode !== null) return resolve()
       child.once('exit', () => resolve())
       child.kill('SIGTERM')
