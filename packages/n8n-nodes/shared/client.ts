@@ -14,7 +14,7 @@ import { n8nTransport, PAYKIT_API, type RequestContext } from './transport'
 // -------------------------------------------------------------------------------------
 
 /** A client and what its transport learnt of the credential. */
-export interface ExecutionClient {
+interface ExecutionClient {
   readonly client: Client
   readonly credentialFailure: () => string | undefined
 }

@@ -32,13 +32,13 @@ import { Money } from '@paykit/core/pure'
 // -------------------------------------------------------------------------------------
 
 /** A value as the input gave it, converted where a documented conversion applies. */
-export type Converted = E.Either<FieldError, unknown>
+type Converted = E.Either<FieldError, unknown>
 
 /**
  * A request with its convertible fields converted (a copy: the input is not changed), and
  * the field errors of those that could not be.
  */
-export interface ConvertedRequest {
+interface ConvertedRequest {
   readonly request: unknown
   readonly errors: ReadonlyArray<FieldError>
 }
@@ -51,7 +51,7 @@ export interface ConvertedRequest {
 const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/
 
 /** Every decimal text with at most this many significant digits is a JSON number exactly. */
-export const EXACT_SIGNIFICANT_DIGITS = 15
+const EXACT_SIGNIFICANT_DIGITS = 15
 
 const AMOUNT_EXAMPLE = 'must be a number, like 25.50'
 

@@ -21,7 +21,7 @@ import { credentialKey, processTokenCache } from './tokenCache'
 // -------------------------------------------------------------------------------------
 
 /** n8n's `httpRequest` helper, as `preAuthentication` gets it. */
-export type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>
+type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>
 
 // -------------------------------------------------------------------------------------
 // rules
@@ -33,7 +33,7 @@ const TOKEN_TIMEOUT_MS = 30_000
 export const CREDENTIAL_ERROR = 'PaykitCredentialError'
 
 /** An error of the credential itself (no token could be had); its message holds no secret. */
-export const credentialError = (message: string): Error => {
+const credentialError = (message: string): Error => {
   const error = new Error(message)
   error.name = CREDENTIAL_ERROR
   return error
@@ -65,7 +65,7 @@ export const baseUrlOf = (credentials: ICredentialDataDecryptedObject): string =
  * The payment-link endpoints (`/paymentlink/...`) take the API key when one is set (spec
  * 4.4, 5.4); every other endpoint takes the access token.
  */
-export const usesApiKey = (url: string, apiKey: string): boolean =>
+const usesApiKey = (url: string, apiKey: string): boolean =>
   apiKey !== '' && /\/paymentlink\//.test(url)
 
 /** Why `POST /token` failed, in words a person can act on; no secret in it. */

@@ -24,13 +24,13 @@ import { redactedNode } from './errors'
 export const DEFAULT_HISTORY_SIZE = 10_000
 
 /** How many times a store call that failed is made, in all. */
-export const STORE_ATTEMPTS = 5
+const STORE_ATTEMPTS = 5
 
 /** How many times a claimed reference is recorded again when another process dropped it. */
-export const CONFIRM_ROUNDS = 4
+const CONFIRM_ROUNDS = 4
 
 /** How long after another process dropped a record of a node its runs settle. */
-export const CONTENDED_MS = 60_000
+const CONTENDED_MS = 60_000
 
 /**
  * While other processes drop a node's records, a run's end checks all its references
@@ -38,7 +38,7 @@ export const CONTENDED_MS = 60_000
  * (from their read of the row to their write, tens of ms on a loaded 2-core machine, and
  * more now and then).
  */
-export const SETTLE_WAITS: ReadonlyArray<number> = [300, 1000]
+const SETTLE_WAITS: ReadonlyArray<number> = [300, 1000]
 
 /**
  * One node's memory of order references for one execution: `claim` records a reference

@@ -15,13 +15,13 @@ import { formatFieldErrors, fromErrorMap, matchError } from '@paykit/core/pure'
 // -------------------------------------------------------------------------------------
 
 /** The credential field the core calls `baseUrl`. */
-export const BASE_URL = 'the Base URL of the Paykit API credential'
+const BASE_URL = 'the Base URL of the Paykit API credential'
 
 /** The option the core calls `timeoutMs` for each HTTP request. */
-export const REQUEST_TIMEOUT = 'Options → Request Timeout (Seconds)'
+const REQUEST_TIMEOUT = 'Options → Request Timeout (Seconds)'
 
 /** The field the core calls `timeoutMs` for Payment Link → Wait for Status. */
-export const WAIT_TIMEOUT = 'Wait Timeout (Seconds)'
+const WAIT_TIMEOUT = 'Wait Timeout (Seconds)'
 
 const CHARGE = 'POST /charges'
 const LINK = 'POST /paymentlink/checkout'

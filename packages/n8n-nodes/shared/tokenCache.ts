@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto'
 // -------------------------------------------------------------------------------------
 
 /** A token `POST /token` gave, with its lifetime in seconds (spec 2.1 `expiresIn`). */
-export interface IssuedToken {
+interface IssuedToken {
   readonly accessToken: string
   readonly expiresIn: number
 }
@@ -33,7 +33,7 @@ export interface TokenCache {
 }
 
 /** Options of {@link tokenCache}. */
-export interface TokenCacheOptions {
+interface TokenCacheOptions {
   /** The clock, in ms (tests pass their own). */
   readonly now?: () => number
   /** How many credentials are kept at most; the least recently used goes first. */

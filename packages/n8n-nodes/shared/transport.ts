@@ -46,7 +46,7 @@ export type RequestContext = IExecuteFunctions | IWebhookFunctions
  * A transport for one execution, and the credential failure it met, if any (a token that
  * could not be obtained: the message names the field, never a secret).
  */
-export interface N8nTransport {
+interface N8nTransport {
   readonly transport: Transport
   readonly credentialFailure: () => string | undefined
 }

@@ -28,7 +28,7 @@ import type { PaykitError } from './PaykitError.js'
  * @category model
  * @since 0.1.0
  */
-export interface ChargeWith3dsDeps extends Pick<Caller, 'invalid' | 'clean'> {
+interface ChargeWith3dsDeps extends Pick<Caller, 'invalid' | 'clean'> {
   readonly charge: (request: ChargeRequest) => TE.TaskEither<PaykitError, ChargeResponse>
   readonly authenticate: Authenticate
   readonly maxAuthentications: number

@@ -54,7 +54,7 @@ import { HttpUrl } from '../internal/codec.js'
  * @category model
  * @since 0.1.0
  */
-export type Auth = TransportCredential
+type Auth = TransportCredential
 
 /**
  * One call: the request, how to decode its success, and what may be repeated.

@@ -22,7 +22,7 @@ import { timeoutError } from './PaykitError.js'
  * @category model
  * @since 0.1.0
  */
-export interface WaitForOrderStatusDeps extends Pick<Caller, 'invalid' | 'now' | 'sleep'> {
+interface WaitForOrderStatusDeps extends Pick<Caller, 'invalid' | 'now' | 'sleep'> {
   readonly getOrder: Client['getOrder']
 }
 

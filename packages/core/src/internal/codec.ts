@@ -115,7 +115,7 @@ export const withDefault = <A, O>(codec: t.Type<A, O, unknown>, value: A): t.Typ
   )
 
 /** The context of a field below the value being decoded, for a rule that spans fields. */
-export const at = (c: t.Context, u: unknown, keys: ReadonlyArray<string | number>): t.Context => {
+const at = (c: t.Context, u: unknown, keys: ReadonlyArray<string | number>): t.Context => {
   let actual = u
   const entries: Array<t.ContextEntry> = [...c]
   for (const key of keys) {
@@ -210,9 +210,6 @@ export const MaxLengthString = (max: number): t.Type<string, string, unknown> =>
     { check: 'maxLength', bound: max },
   )
 
-/** A finite number (JSON has no NaN or Infinity; a decoded value never holds one). */
-export const FiniteNumber = refine(t.number, Number.isFinite, { code: 'finite' }, 'FiniteNumber')
-
 /** An integer greater than zero. */
 export const PositiveInt = refine(
   t.number,
@@ -271,7 +268,7 @@ const PORT_1_TO_65535 = [
  * the first `/`, `\`, `?` or `#`: so `http://` and `http://exa mple.com/` fail it. It lets
  * through a host the parser's IDNA, IPv4 or IPv6 reading refuses (`http://1.2.3.256`).
  */
-export const HTTP_URL_FORM = new RegExp(
+const HTTP_URL_FORM = new RegExp(
   [
     String.raw`^[\u0000-\u0020]*`,
     `[Hh]${tabbed('[Tt]')}${tabbed('[Tt]')}${tabbed('[Pp]')}(?:${tabbed('[Ss]')})?${tabbed(':')}`,

@@ -15,7 +15,7 @@ import type { Decimal } from 'decimal.js'
 // -------------------------------------------------------------------------------------
 
 /** A `Decimal` constructor (a `Decimal.clone(...)`). */
-export type DecimalConstructor = new (n: number) => Decimal
+type DecimalConstructor = new (n: number) => Decimal
 
 /** The fields a `Decimal` holds: sign, base-10 exponent, base-10^7 digit words. */
 interface Fields {

@@ -161,7 +161,7 @@ const interfaceOf = (
 }
 
 /** io-ts's `array(item)` / `readonlyArray(item)`: the input itself, or a copy with the items that changed. */
-export const arrayOf =
+const arrayOf =
   (item: FastDecoder): FastDecoder =>
   (u) => {
     if (!Array.isArray(u)) return FAIL

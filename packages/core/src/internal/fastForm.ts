@@ -46,7 +46,7 @@ export type Quick =
  * `predicate` (if any) holds for is itself (`quick` says how to check it inline), and
  * anything else is FAIL.
  */
-export interface Form {
+interface Form {
   readonly type: Primitive
   readonly predicate: ((a: unknown) => boolean) | undefined
   readonly quick: Quick | undefined
@@ -61,7 +61,7 @@ export interface Form {
 const forms = new WeakMap<FastDecoder, Form>()
 
 /** Records the form of `decoder`, which must behave as the form says; returns `decoder`. */
-export const withForm = (decoder: FastDecoder, form: Form): FastDecoder => {
+const withForm = (decoder: FastDecoder, form: Form): FastDecoder => {
   forms.set(decoder, form)
   return decoder
 }

@@ -9,7 +9,7 @@ import type * as t from 'io-ts'
 import type { FieldIssue } from './issue.js'
 
 /** What a codec accepts, beyond its io-ts tag (every member optional). */
-export interface SchemaHint {
+interface SchemaHint {
   /** The JSON type of what it accepts, for a codec with no io-ts tag and no base. */
   readonly type?: 'string' | 'number' | 'null' | 'object'
   /** The rule it checks (`maxLength` 255, `minimum` 0, ...). */

@@ -16,7 +16,7 @@ import { Money, OrderFlow } from '@paykit/core/pure'
 export type Confirmation = 'unsigned' | 'always' | 'never'
 
 /** The order status each event type reports. */
-export const STATUS_OF_EVENT: Readonly<Record<WebhookEvent['type'], OrderStatus>> = {
+const STATUS_OF_EVENT: Readonly<Record<WebhookEvent['type'], OrderStatus>> = {
   'order.paid': 'PAID',
   'order.cancelled': 'CANCELLED',
   'order.finalized': 'FINALIZED',

@@ -27,7 +27,7 @@ export interface Delivery {
 }
 
 /** The node's settings for one request. */
-export interface Settings {
+interface Settings {
   /** The signing secret; `undefined` (or empty) accepts unsigned events. */
   readonly secret: string | undefined
   readonly toleranceSeconds: number
@@ -44,7 +44,7 @@ export interface Reply {
 }
 
 /** What to do: emit the event (JSON as the service sent it), or answer and emit nothing. */
-export type Reception =
+type Reception =
   | {
       readonly _tag: 'Emit'
       readonly event: WebhookEvent
@@ -61,7 +61,7 @@ const UNAUTHORIZED_TYPE = 'https://tools.ietf.org/html/rfc7235#section-3.1'
 const reply = (status: number, body: IDataObject): Reply => ({ _tag: 'Reply', status, body })
 
 /** 401 problem details with the core's reason (it names no secret and no signature). */
-export const unauthorized = (reason: string): Reply =>
+const unauthorized = (reason: string): Reply =>
   reply(401, {
     type: UNAUTHORIZED_TYPE,
     title: 'Unauthorized',
@@ -74,7 +74,7 @@ export const refused = (status: number, title: string, detail: string): Reply =>
   reply(status, { type: 'about:blank', title, status, detail })
 
 /** 400 problem details naming the fields, as the service's own 400 does. */
-export const badRequest = (detail: string, errors: ReadonlyArray<FieldError>): Reply =>
+const badRequest = (detail: string, errors: ReadonlyArray<FieldError>): Reply =>
   reply(400, { ...validationProblem(errors), detail } as unknown as IDataObject)
 
 // -------------------------------------------------------------------------------------

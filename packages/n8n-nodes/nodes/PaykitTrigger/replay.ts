@@ -26,10 +26,10 @@ import { createHash } from 'node:crypto'
 // -------------------------------------------------------------------------------------
 
 /** One remembered event: its key and when it was seen (unix seconds). */
-export type SeenEntry = readonly [key: string, seconds: number]
+type SeenEntry = readonly [key: string, seconds: number]
 
 /** The most event ids remembered at once. */
-export const REPLAY_CACHE_MAX_IDS = 1000
+const REPLAY_CACHE_MAX_IDS = 1000
 
 const MAX_VERBATIM_ID_LENGTH = 128
 
@@ -38,7 +38,7 @@ const MAX_VERBATIM_ID_LENGTH = 128
 // -------------------------------------------------------------------------------------
 
 /** The stored key of an event id. */
-export const keyOf = (id: string): string =>
+const keyOf = (id: string): string =>
   id.length <= MAX_VERBATIM_ID_LENGTH
     ? id
     : `sha256:${createHash('sha256').update(id, 'utf8').digest('hex')}`
@@ -52,7 +52,7 @@ export const keyOf = (id: string): string =>
  * seen at most `toleranceSeconds` before `nowSeconds`, plus `id` at `stampSeconds` when it
  * is new, the newest `REPLAY_CACHE_MAX_IDS` of them.
  */
-export const remember = (
+const remember = (
   seen: ReadonlyArray<SeenEntry>,
   id: string,
   stampSeconds: number,

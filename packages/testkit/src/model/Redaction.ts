@@ -19,7 +19,7 @@ import { redactValue } from '@paykit/core'
  *
  * @internal
  */
-export type Redact = (text: string) => string
+type Redact = (text: string) => string
 
 // -------------------------------------------------------------------------------------
 // constructors

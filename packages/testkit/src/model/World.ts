@@ -269,7 +269,7 @@ export const meaningOf = (
  * @category constructors
  * @since 0.1.0
  */
-export const webhookHeaders = (record: Readonly<Record<string, string>>): WebhookHeaders => {
+const webhookHeaders = (record: Readonly<Record<string, string>>): WebhookHeaders => {
   const headers = new Headers(record)
   return new Proxy(headers, {
     get: (target, name) => {

@@ -54,7 +54,7 @@ export const authenticationUrlOf = (state: SimulatorState, authenticationId: str
  * @category destructors
  * @since 0.1.0
  */
-export const authenticationProblem = (
+const authenticationProblem = (
   authentication: AuthenticationRecord | undefined,
   request: ChargeRequestType,
 ): string | undefined => {

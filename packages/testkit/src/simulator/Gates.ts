@@ -23,7 +23,7 @@ import { own, type SimulatorState } from './State.js'
  * @category model
  * @since 0.1.0
  */
-export type Credential = 'accessToken' | 'accessTokenOrApiKey'
+type Credential = 'accessToken' | 'accessTokenOrApiKey'
 
 // -------------------------------------------------------------------------------------
 // gates

@@ -34,7 +34,7 @@ import { idOf, nextId, own, type OrderRecord, type SimulatorState } from './Stat
  * @category model
  * @since 0.1.0
  */
-export type Buyer = Payment['buyer']
+type Buyer = Payment['buyer']
 
 /**
  * How a control pays an order: the buyer (any member left out gets a sandbox default)

@@ -160,7 +160,7 @@ ${script}`,
  * @category pages
  * @since 0.1.0
  */
-export const formatAmount = (details: OrderDetails, amount: Money.Money): string =>
+const formatAmount = (details: OrderDetails, amount: Money.Money): string =>
   `${details.store.currencySymbol}${Money.toString(amount, 2)} ${details.store.currencyCode}`
 
 const itemRow = (details: OrderDetails, item: OrderLineItem): string =>
@@ -210,7 +210,7 @@ const errorItem = (error: FieldError | string): string =>
  * @category pages
  * @since 0.1.0
  */
-export const KEPT_FIELDS: ReadonlyArray<string> = [
+const KEPT_FIELDS: ReadonlyArray<string> = [
   'expirationMonth',
   'expirationYear',
   'cardHolder',
@@ -320,7 +320,7 @@ ${itemsTable(details)}`,
  * @category favicon
  * @since 0.1.0
  */
-export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1f2933"/><rect x="5" y="9" width="22" height="14" rx="2" fill="#fff"/><rect x="5" y="12" width="22" height="3" fill="#1f2933"/><rect x="8" y="18" width="6" height="2" fill="#1f2933"/></svg>
+const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1f2933"/><rect x="5" y="9" width="22" height="14" rx="2" fill="#fff"/><rect x="5" y="12" width="22" height="3" fill="#1f2933"/><rect x="8" y="18" width="6" height="2" fill="#1f2933"/></svg>
 `
 
 /**

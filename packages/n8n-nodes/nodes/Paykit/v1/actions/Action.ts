@@ -42,7 +42,7 @@ export interface WholeBatch {
 }
 
 /** One operation, ready for the router. */
-export interface Action {
+interface Action {
   readonly toolSafe: boolean
   readonly option: INodePropertyOptions
   readonly properties: ReadonlyArray<INodeProperties>

@@ -11,12 +11,6 @@ import type { INodeExecutionData } from 'n8n-workflow'
 // model
 // -------------------------------------------------------------------------------------
 
-/** The names of the charge outputs, in order. */
-export const CHARGE_OUTPUT_NAMES = ['Succeeded', 'Authentication Required', 'Failed'] as const
-
-/** The names of the link creation's outputs with One Link per Order Reference, in order. */
-export const LINK_OUTPUT_NAMES = ['Created', 'Already Requested'] as const
-
 /**
  * The outputs for the node's parameters. n8n evaluates it from the description as an
  * expression (`={{(fn)($parameter)}}`), so it stands alone: no import, no closure.

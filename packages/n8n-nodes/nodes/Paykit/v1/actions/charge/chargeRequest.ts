@@ -61,7 +61,7 @@ export const chargeFieldsBefore: ReadonlyArray<INodeProperties> = [
 ]
 
 /** How a charge's items leave the node: one output per outcome, or all on one. */
-export type ChargeOutputs = 'byStatus' | 'single'
+type ChargeOutputs = 'byStatus' | 'single'
 
 /**
  * The Outputs default of each version: version 1 had one output (a saved version-1 node is

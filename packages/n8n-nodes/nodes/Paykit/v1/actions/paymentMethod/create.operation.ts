@@ -31,7 +31,7 @@ import type { OperationDescription } from '../Action'
 // -------------------------------------------------------------------------------------
 
 /** Where the card fields are read from in each input item, by default (the spec's names). */
-export const DEFAULT_CARD_FIELDS = {
+const DEFAULT_CARD_FIELDS = {
   cardNumberField: 'card.number',
   expirationMonthField: 'card.expirationMonth',
   expirationYearField: 'card.expirationYear',
@@ -53,7 +53,7 @@ const keepCardData: INodeProperties = {
  * expression still gives the card, as it did. Hidden (nothing new is typed into them) and
  * kept only in version 1, since n8n drops a saved parameter its node no longer declares.
  */
-export const LEGACY_CARD_PARAMETERS = [
+const LEGACY_CARD_PARAMETERS = [
   { key: 'number', name: 'cardNumber', label: 'Card Number', field: 'Card Number Field' },
   {
     key: 'expirationMonth',
