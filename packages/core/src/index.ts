@@ -5,7 +5,7 @@
  * and `createClient`, which fills the runtime a config leaves out.
  *
  * @module @paykit/core
- * @since 0.1.0
+ * @since 0.2.0
  */
 
 // -------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@
  * the event codec and the header constants are here too.
  *
  * @module @paykit/core/pure
- * @since 0.1.0
+ * @since 0.2.0
  */
 
 // -------------------------------------------------------------------------------------

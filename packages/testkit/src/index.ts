@@ -14,7 +14,7 @@
  * `REDACTED`, `redactBody`, `redactHeaders`) are the core's own.
  *
  * @module @paykit/testkit
- * @since 0.1.0
+ * @since 0.2.0
  */
 
 // -------------------------------------------------------------------------------------

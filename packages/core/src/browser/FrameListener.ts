@@ -7,7 +7,7 @@
  * Uses only the DOM (no Node API), so it runs in any browser and is bundled by
  * `scripts/bundle.mjs`.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
@@ -22,7 +22,7 @@ import { FrameMessage, isFinal } from '../machines/Authentication.js'
  * No accepted frame message arrived within `timeoutMs`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface FrameTimeout {
   readonly _tag: 'FrameTimeout'
@@ -35,7 +35,7 @@ export interface FrameTimeout {
  * The caller's `AbortSignal` fired before an accepted frame message arrived.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface FrameAborted {
   readonly _tag: 'FrameAborted'
@@ -48,7 +48,7 @@ export interface FrameAborted {
  * a positive number of milliseconds, no window to listen on): nothing was listened to.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface FrameOptionsError {
   readonly _tag: 'FrameOptionsError'
@@ -60,7 +60,7 @@ export interface FrameOptionsError {
  * Why no frame message was obtained.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FrameError = FrameTimeout | FrameAborted | FrameOptionsError
 
@@ -70,7 +70,7 @@ export type FrameError = FrameTimeout | FrameAborted | FrameOptionsError
  * pass it `as MessageTarget`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface MessageTarget {
   addEventListener(type: 'message', listener: (event: MessageEvent) => void): void
@@ -81,7 +81,7 @@ export interface MessageTarget {
  * The fields of a `message` event the listener looks at.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FrameEvent = Pick<MessageEvent, 'origin' | 'data'>
 
@@ -90,7 +90,7 @@ export type FrameEvent = Pick<MessageEvent, 'origin' | 'data'>
  * the authentication id.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Expected {
   readonly origin: string
@@ -101,7 +101,7 @@ export interface Expected {
  * Options of `listenForFrameMessage`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ListenOptions {
   /** `authentication.url` of the charge response: its origin is the only one accepted. */
@@ -122,7 +122,7 @@ export interface ListenOptions {
  * Options of `openAuthenticationFrame`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface FrameOptions {
   /** `authentication.url` of the charge response, opened in the iframe. */
@@ -155,7 +155,7 @@ export interface FrameOptions {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const frameTimeout = (authenticationId: string, timeoutMs: number): FrameTimeout => ({
   _tag: 'FrameTimeout',
@@ -180,7 +180,7 @@ export const frameTimeout = (authenticationId: string, timeoutMs: number): Frame
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const frameAborted = (authenticationId: string): FrameAborted => ({
   _tag: 'FrameAborted',
@@ -205,7 +205,7 @@ export const frameAborted = (authenticationId: string): FrameAborted => ({
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const frameOptionsError = (
   field: FrameOptionsError['field'],
@@ -238,7 +238,7 @@ const MAX_TIMEOUT_MS = 2_147_483_647
  * ```
  *
  * @category rules
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const frameOrigin = (url: string): E.Either<FrameOptionsError, string> => {
   let parsed: URL
@@ -275,7 +275,7 @@ export const frameOrigin = (url: string): E.Either<FrameOptionsError, string> =>
  * ```
  *
  * @category rules
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const expectedFrom = (options: {
   readonly url: string
@@ -347,7 +347,7 @@ const parseData = (data: unknown): unknown => {
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const decodeFrameEvent =
   (expected: Expected) =>
@@ -402,7 +402,7 @@ const globalWindow = (): MessageTarget | undefined =>
  * ```
  *
  * @category listeners
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const listenForFrameMessage =
   (options: ListenOptions): TE.TaskEither<FrameError, FrameMessage> =>
@@ -466,7 +466,7 @@ export const listenForFrameMessage =
  * ```
  *
  * @category listeners
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const openAuthenticationFrame =
   (options: FrameOptions): TE.TaskEither<FrameError, FrameMessage> =>

@@ -5,7 +5,7 @@
  * a classic script defining the global `PaykitThreeDS`.
  *
  * @module @paykit/core/browser
- * @since 0.1.0
+ * @since 0.2.0
  */
 
 // -------------------------------------------------------------------------------------

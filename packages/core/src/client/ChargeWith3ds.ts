@@ -3,7 +3,7 @@
  * asks for authentication, authenticate in a frame and repeat the charge only after an
  * `authentication.complete` with Status SUCCESS for that authentication.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
@@ -26,7 +26,7 @@ import type { PaykitError } from './PaykitError.js'
  * its bounds (authentications, and frame messages per authentication).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 interface ChargeWith3dsDeps extends Pick<Caller, 'invalid' | 'clean'> {
   readonly charge: (request: ChargeRequest) => TE.TaskEither<PaykitError, ChargeResponse>
@@ -45,7 +45,7 @@ interface ChargeWith3dsDeps extends Pick<Caller, 'invalid' | 'clean'> {
  * was reached, or when the service answered what the flow cannot take).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const chargeWith3ds =
   (deps: ChargeWith3dsDeps) =>

@@ -5,7 +5,7 @@
  * `ChargeWith3ds` and `WaitForOrderStatus` are two of its methods; all of them import these
  * types from here, so the client's modules form no cycle.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import type { ChargeResponse, ChargeRequestOutput } from '../model/Charge.js'
@@ -33,7 +33,7 @@ import type { Transport, TransportError, TransportResponse } from './Transport.j
  * payment-link calls use it; without one they use the access token.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Credentials {
   readonly clientId?: string
@@ -47,7 +47,7 @@ export interface Credentials {
  * (`Authorization` keeps its scheme: `Bearer [redacted]`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Exchange {
   readonly operation: string
@@ -70,7 +70,7 @@ export interface Exchange {
  * poll runs, so a sleep that resolves at once ends every wait at its first poll.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>
 
@@ -80,7 +80,7 @@ export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>
  * `defaultRuntime()` (`DefaultRuntime`) is fetch, `Date.now` and `setTimeout`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ClientRuntime {
   readonly transport: Transport
@@ -98,7 +98,7 @@ export interface ClientRuntime {
  * (`createClient` fills what is left out from `defaultRuntime()`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ClientConfig extends Partial<ClientRuntime> {
   readonly baseUrl: string
@@ -112,7 +112,7 @@ export interface ClientConfig extends Partial<ClientRuntime> {
  * The config of `createClientWith`: a `ClientConfig` whose runtime is all given.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ClientConfigWithRuntime
   extends Omit<ClientConfig, keyof ClientRuntime>, ClientRuntime {}
@@ -121,7 +121,7 @@ export interface ClientConfigWithRuntime
  * Options every call takes: a signal to cancel it.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface CallOptions {
   readonly signal?: AbortSignal
@@ -132,7 +132,7 @@ export interface CallOptions {
  * `chargeRequestFor(paymentMethod)` (billingInfo required for USA and CAN cards).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ChargeOptions extends CallOptions {
   readonly paymentMethod?: { readonly bin: { readonly countryCode: string } }
@@ -147,7 +147,7 @@ export interface ChargeOptions extends CallOptions {
  * attempt met.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface PaymentLinkOptions extends CallOptions {
   readonly retry?: boolean
@@ -158,7 +158,7 @@ export interface PaymentLinkOptions extends CallOptions {
  * frame messages per authentication to go through before stopping (3 and 10).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ChargeWith3dsOptions extends ChargeOptions {
   readonly maxAuthentications?: number
@@ -170,7 +170,7 @@ export interface ChargeWith3dsOptions extends ChargeOptions {
  * `intervalMs`, then 1.5 times longer each time up to `maxIntervalMs` (10 x intervalMs).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WaitOptions extends CallOptions {
   readonly timeoutMs: number
@@ -183,7 +183,7 @@ export interface WaitOptions extends CallOptions {
  * be left out (null: the first attempt).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargeRequestInput = Omit<ChargeRequestOutput, 'authenticationId'> & {
   readonly authenticationId?: string | null
@@ -195,7 +195,7 @@ type LineItemJson = NonNullable<PaymentLinkRequestJson['lineItems']>[number]
  * A line item as the caller writes it: `product.requiresShipping` may be left out.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type LineItemInput = LineItemJson extends infer L
   ? L extends { readonly product: infer P }
@@ -210,7 +210,7 @@ export type LineItemInput = LineItemJson extends infer L
  * `product.requiresShipping` may be left out (their defaults apply).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PaymentLinkRequestInput = Omit<
   PaymentLinkRequestJson,
@@ -226,7 +226,7 @@ export type PaymentLinkRequestInput = Omit<
  * authentication `id` (the browser listener of `@paykit/core`'s browser entry does this).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Authenticate = (url: string, id: string) => TE.TaskEither<PaykitError, FrameMessage>
 
@@ -234,7 +234,7 @@ export type Authenticate = (url: string, id: string) => TE.TaskEither<PaykitErro
  * The client: one method per endpoint, the 3DS flow and a poll of an order's status.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Client {
   /**
@@ -389,7 +389,7 @@ export interface Client {
    * await sandbox.close()
    * ```
    *
-   * @since 0.1.0
+   * @since 0.2.0
    */
   readonly createValidatedPaymentLink: (
     request: PaymentLinkRequest,

@@ -5,7 +5,7 @@
  * transport), the response judged (decoded or an `HttpError`) and every error cleared of
  * the secrets the client has seen. Transport, clock and sleep are injected, never defaulted.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
@@ -52,7 +52,7 @@ import { HttpUrl } from '../internal/codec.js'
  * (the API key when configured, else the access token). The transport is told it too.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 type Auth = TransportCredential
 
@@ -60,7 +60,7 @@ type Auth = TransportCredential
  * One call: the request, how to decode its success, and what may be repeated.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Call<A> {
   readonly operation: string
@@ -82,7 +82,7 @@ export interface Call<A> {
  * redaction of errors, the token and the clock.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Caller {
   /** Runs a call with its credential and retries; the task never rejects. */
@@ -231,7 +231,7 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] }
  * errors and logs.
  *
  * @category utils
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const cardSecrets = (request: unknown): ReadonlyArray<string> => {
   const card = (request as { card?: { number?: unknown; cvv?: unknown } } | null)?.card
@@ -268,7 +268,7 @@ const heldByTransport: PaykitError = validationError(
  * every access token it was given).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const createCaller = (config: ClientConfigWithRuntime): Caller => {
   const { transport, now, sleep } = config

@@ -12,7 +12,7 @@
  * `ClientCall`, the 3DS flow is `ChargeWith3ds` and the poll of an order is
  * `WaitForOrderStatus`.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
@@ -113,7 +113,7 @@ const chargeCodecFor = (options: ChargeOptions) =>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const createClientWith = (config: ClientConfigWithRuntime): Client => {
   const { run, invalid, clean, getToken, now, sleep } = createCaller(config)

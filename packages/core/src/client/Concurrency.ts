@@ -2,7 +2,7 @@
  * Many calls with a bound on how many run at once (for example many payment links), each
  * result kept: one Either per input, in input order, so a failure never hides a success.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as T from 'fp-ts/lib/Task.js'
@@ -42,7 +42,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
  * ```
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const traverseWithConcurrency =
   (limit: number) =>

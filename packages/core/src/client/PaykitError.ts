@@ -16,7 +16,7 @@
  * for a wait that ran out of time. `unknownOutcomeAdvice` says, per operation, what a
  * repeat costs and what to do.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type { FieldError, FieldErrorMap } from '../model/FieldError.js'
 import { formatFieldErrors, fromErrorMap } from '../model/FieldError.js'
@@ -32,7 +32,7 @@ import type { TransportFailure } from './Transport.js'
  * kept exactly as the service gave it, since the spec says names and structure vary.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type HttpProblem = ProblemDetails & { readonly errors?: FieldErrorMap }
 
@@ -41,7 +41,7 @@ export type HttpProblem = ProblemDetails & { readonly errors?: FieldErrorMap }
  * `fieldErrors` name each field.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ValidationError {
   readonly _tag: 'ValidationError'
@@ -57,7 +57,7 @@ export interface ValidationError {
  * service may have processed it before failing. A 4xx is a refusal: false.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface HttpError {
   readonly _tag: 'HttpError'
@@ -76,7 +76,7 @@ export interface HttpError {
  * code, a card's id).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface DecodeError {
   readonly _tag: 'DecodeError'
@@ -93,7 +93,7 @@ export interface DecodeError {
  * when the caller opted in to repeats, whose earlier attempt may have been).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface NetworkError {
   readonly _tag: 'NetworkError'
@@ -110,7 +110,7 @@ export interface NetworkError {
  * see the status it waited for (false: a wait only reads).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Timeout {
   readonly _tag: 'Timeout'
@@ -127,7 +127,7 @@ export interface Timeout {
  * `apiKey` on the payment-link endpoints and `accessToken` on the others).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Unauthorized {
   readonly _tag: 'Unauthorized'
@@ -142,7 +142,7 @@ export interface Unauthorized {
  * Every failure of the client.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PaykitError =
   ValidationError | HttpError | DecodeError | NetworkError | Timeout | Unauthorized
@@ -188,7 +188,7 @@ const ADVICE: Readonly<Record<string, string>> = {
  * ```
  *
  * @category rules
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const changesState = (operation: string): boolean =>
   Object.prototype.hasOwnProperty.call(ADVICE, operation)
@@ -216,7 +216,7 @@ export const changesState = (operation: string): boolean =>
  * ```
  *
  * @category rules
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const unknownOutcomeAdvice = (operation: string): string | undefined =>
   changesState(operation) ? ADVICE[operation] : undefined
@@ -252,7 +252,7 @@ const statusLeavesOutcomeUnknown = (status: number): boolean => status < 400 || 
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const validationError = (
   fieldErrors: ReadonlyArray<FieldError>,
@@ -305,7 +305,7 @@ const hint = (status: number): string =>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const httpError = (operation: string, status: number, problem?: HttpProblem): HttpError => {
   const fields =
@@ -349,7 +349,7 @@ export const httpError = (operation: string, status: number, problem?: HttpProbl
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const decodeError = (
   operation: string,
@@ -406,7 +406,7 @@ const FAILURES: Readonly<Record<TransportFailure, string>> = {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const networkError = (
   operation: string,
@@ -450,7 +450,7 @@ export const networkError = (
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const timeoutError = (operation: string, timeoutMs: number, detail = ''): Timeout => {
   const advice = unknownOutcomeAdvice(operation)
@@ -502,7 +502,7 @@ const byTransport = (operation: string, credential: Unauthorized['credential']):
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const unauthorizedError = (
   operation: string,
@@ -544,7 +544,7 @@ const TAGS: ReadonlySet<string> = new Set([
  * ```
  *
  * @category refinements
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isPaykitError = (u: unknown): u is PaykitError =>
   typeof u === 'object' &&
@@ -589,7 +589,7 @@ export const isPaykitError = (u: unknown): u is PaykitError =>
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const matchError =
   <R>(cases: {
@@ -617,7 +617,7 @@ export const matchError =
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const toError = (e: PaykitError): Error => {
   const error = new Error(e.message, { cause: e })

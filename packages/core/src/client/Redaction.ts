@@ -4,7 +4,7 @@
  * Three rules, applied everywhere: the values of secret keys, the secrets the caller
  * knows (`secrets`), and anything shaped like a card number.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as J from 'fp-ts/lib/Json.js'
@@ -27,7 +27,7 @@ import type { PaykitError } from './PaykitError.js'
  * ```
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const REDACTED = '[redacted]'
 
@@ -104,7 +104,7 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
  * ```
  *
  * @category text
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const redact =
   (secrets: ReadonlyArray<string>) =>
@@ -192,7 +192,7 @@ const redactLooseText = (secrets: ReadonlyArray<string>): ((text: string) => str
  * ```
  *
  * @category values
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const redactValue = (value: unknown, secrets: ReadonlyArray<string> = []): unknown => {
   const text = redactText(secrets)
@@ -241,7 +241,7 @@ export const redactValue = (value: unknown, secrets: ReadonlyArray<string> = [])
  * ```
  *
  * @category values
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const redactError =
   (secrets: ReadonlyArray<string>) =>
@@ -280,7 +280,7 @@ const parseJson = (body: string): E.Either<unknown, J.Json> =>
  * ```
  *
  * @category bodies and headers
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const redactJsonText = (body: string, secrets: ReadonlyArray<string> = []): string => {
   if (body === '') return body
@@ -325,7 +325,7 @@ const redactForm = (body: string, secrets: ReadonlyArray<string>): string => {
  * ```
  *
  * @category bodies and headers
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const redactBody = (body: string, secrets: ReadonlyArray<string> = []): string => {
   if (body === '') return body
@@ -370,7 +370,7 @@ const mayHoldSecret = (value: string, hasSecrets: boolean): boolean =>
  * ```
  *
  * @category bodies and headers
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const redactHeaders = (
   headers: Readonly<Record<string, string>>,
@@ -441,7 +441,7 @@ const redactPart =
  * ```
  *
  * @category bodies and headers
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const redactUrl = (url: string, secrets: ReadonlyArray<string> = []): string => {
   const part = redactPart(redactText(secrets))

@@ -5,7 +5,7 @@
  * errors' `outcomeUnknown`) is never repeated by default; a charge never, whatever the
  * options.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type { TransportError } from './Transport.js'
 
@@ -18,7 +18,7 @@ import type { TransportError } from './Transport.js'
  * the n-th retry waits about `baseDelayMs * factor^(n-1)`, capped at `maxDelayMs`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface RetryPolicy {
   readonly maxAttempts: number
@@ -36,7 +36,7 @@ export interface RetryPolicy {
  * `charge` (`POST /charges`) moves money and is never repeated once it may have been sent.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type RequestKind = 'token' | 'read' | 'paymentMethod' | 'paymentLink' | 'charge'
 
@@ -44,7 +44,7 @@ export type RequestKind = 'token' | 'read' | 'paymentMethod' | 'paymentLink' | '
  * How an attempt ended: a transport error, or an HTTP response with its status.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Outcome =
   | { readonly _tag: 'Failure'; readonly error: TransportError }
@@ -54,7 +54,7 @@ export type Outcome =
  * Whether to repeat an attempt, and after how long.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Decision =
   { readonly _tag: 'Retry'; readonly delayMs: number } | { readonly _tag: 'Stop' }
@@ -79,7 +79,7 @@ export type Decision =
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const defaultRetryPolicy: RetryPolicy = {
   maxAttempts: 3,
@@ -102,7 +102,7 @@ export const defaultRetryPolicy: RetryPolicy = {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const noRetry: RetryPolicy = { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, factor: 1 }
 
@@ -121,7 +121,7 @@ export const noRetry: RetryPolicy = { maxAttempts: 1, baseDelayMs: 0, maxDelayMs
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const failure = (error: TransportError): Outcome => ({ _tag: 'Failure', error })
 
@@ -139,7 +139,7 @@ export const failure = (error: TransportError): Outcome => ({ _tag: 'Failure', e
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const response = (status: number): Outcome => ({ _tag: 'Response', status })
 
@@ -174,7 +174,7 @@ const safeToRepeat = (kind: RequestKind, optIn: boolean): boolean =>
  * ```
  *
  * @category rules
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isRetryable =
   (kind: RequestKind, optIn = false) =>
@@ -205,7 +205,7 @@ export const isRetryable =
  * ```
  *
  * @category rules
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const delayMs =
   (policy: RetryPolicy) =>
@@ -233,7 +233,7 @@ export const delayMs =
  * ```
  *
  * @category rules
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const decide =
   (policy: RetryPolicy, kind: RequestKind, optIn = false) =>

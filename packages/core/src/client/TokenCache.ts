@@ -3,7 +3,7 @@
  * it expires, shares ONE token request among any number of concurrent callers, and
  * forgets a token the service refused (401).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
@@ -20,7 +20,7 @@ import type { AccessToken } from '../model/Token.js'
  * `now` is milliseconds since the epoch (`Date.now` by default).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface TokenCacheOptions {
   readonly fetchToken: TE.TaskEither<PaykitError, AccessToken>
@@ -34,7 +34,7 @@ export interface TokenCacheOptions {
  * token that a concurrent refresh already replaced is left alone).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface TokenCache {
   readonly get: (signal?: AbortSignal) => TE.TaskEither<PaykitError, string>
@@ -59,7 +59,7 @@ export interface TokenCache {
  * ```
  *
  * @category rules
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const refreshMarginMs = (expiresInSeconds: number): number =>
   Math.min(60_000, (expiresInSeconds * 1000) / 10)
@@ -80,7 +80,7 @@ export const refreshMarginMs = (expiresInSeconds: number): number =>
  * ```
  *
  * @category rules
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const usableUntil = (requestedAt: number, token: AccessToken): number =>
   requestedAt + token.expiresIn * 1000 - refreshMarginMs(token.expiresIn)
@@ -123,7 +123,7 @@ const abandoned = (): PaykitError => networkError('POST /token', 'maybe', 'abort
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const createTokenCache = (options: TokenCacheOptions): TokenCache => {
   const now = options.now ?? Date.now

@@ -3,7 +3,7 @@
  * response or a transport error. The fetch transport ships for Node (`DefaultRuntime`); the
  * n8n node passes one built on n8n's request helpers; tests pass an in-memory one.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 
@@ -18,7 +18,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
  * reads it to choose what to add.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TransportCredential = 'none' | 'accessToken' | 'paymentLink'
 
@@ -30,7 +30,7 @@ export type TransportCredential = 'none' | 'accessToken' | 'paymentLink'
  * transport adds it).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface TransportRequest {
   readonly method: 'GET' | 'POST'
@@ -47,7 +47,7 @@ export interface TransportRequest {
  * in lower case, and the raw body text.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface TransportResponse {
   readonly status: number
@@ -62,7 +62,7 @@ export interface TransportResponse {
  *   signal fired; `body`: the response body could not be read; `other`: anything else.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TransportFailure =
   'refused' | 'dns' | 'reset' | 'timeout' | 'aborted' | 'body' | 'other'
@@ -74,7 +74,7 @@ export type TransportFailure =
  * `detail` is a short technical note (an error code), never request data.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface TransportError {
   readonly _tag: 'TransportError'
@@ -88,7 +88,7 @@ export interface TransportError {
  * It never rejects and never retries by itself (the client decides what is safe to repeat).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Transport = (
   request: TransportRequest,
@@ -118,7 +118,7 @@ export type Transport = (
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const transportError = (
   failure: TransportFailure,
@@ -143,7 +143,7 @@ export const transportError = (
  * ```
  *
  * @category refinements
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isTransportError = (u: unknown): u is TransportError =>
   typeof u === 'object' && u !== null && (u as { _tag?: unknown })._tag === 'TransportError'

@@ -3,7 +3,7 @@
  * and a deadline that a hanging poll cannot outlive. Time is the client's injected `now`
  * and `sleep` only (no global timer): each poll races a sleep until the deadline.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Caller } from './ClientCall.js'
@@ -20,7 +20,7 @@ import { timeoutError } from './PaykitError.js'
  * What the poll needs: the client's `getOrder`, its clock and its validation errors.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 interface WaitForOrderStatusDeps extends Pick<Caller, 'invalid' | 'now' | 'sleep'> {
   readonly getOrder: Client['getOrder']
@@ -37,7 +37,7 @@ const EXPIRED = 'expired' as const
  * or a `Timeout` error when `timeoutMs` passes first.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const waitForOrderStatus =
   (deps: WaitForOrderStatusDeps): Client['waitForOrderStatus'] =>

@@ -5,7 +5,7 @@
  * `Date.now`, `setTimeout`). Hosts that forbid those globals use `createClientWith` from
  * `@paykit/core/pure` instead.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type { Client, ClientConfig } from '../client/Client.js'
 import { createClientWith } from '../client/ClientWith.js'
@@ -46,7 +46,7 @@ import { defaultRuntime } from './DefaultRuntime.js'
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const createClient = (config: ClientConfig): Client => {
   // The client reads a response's headers only to show them to `onExchange`: without

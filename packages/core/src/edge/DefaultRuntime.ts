@@ -5,7 +5,7 @@
  * community-node scanner) bundles `@paykit/core/pure`, which leaves this module out, and
  * injects its own runtime into `createClientWith`.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type { ClientRuntime, Sleep } from '../client/Client.js'
 import type { FetchTransportOptions } from './FetchTransport.js'
@@ -36,7 +36,7 @@ import { fetchTransport } from './FetchTransport.js'
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const defaultSleep: Sleep = (ms, signal) =>
   new Promise((resolve) => {
@@ -76,7 +76,7 @@ export const defaultSleep: Sleep = (ms, signal) =>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const defaultRuntime = (options: FetchTransportOptions = {}): ClientRuntime => ({
   transport: fetchTransport(options),

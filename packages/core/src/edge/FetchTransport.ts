@@ -3,7 +3,7 @@
  * that covers the headers and the body, and errors sorted by whether the request may have
  * reached the service.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type * as TE from 'fp-ts/lib/TaskEither.js'
 import * as E from 'fp-ts/lib/Either.js'
@@ -21,7 +21,7 @@ import { transportError } from '../client/Transport.js'
  * header iteration costs ~1 µs and ~1.7 KB of garbage per response).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface FetchTransportOptions {
   readonly fetch?: typeof globalThis.fetch
@@ -110,7 +110,7 @@ const codesOf = (u: unknown, depth = 0): ReadonlyArray<string> => {
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const classifyFetchError = (
   error: unknown,
@@ -188,7 +188,7 @@ const headersOf = (headers: Headers): Record<string, string> => {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const fetchTransport = (options: FetchTransportOptions = {}): Transport => {
   const copyHeaders = options.responseHeaders !== false

@@ -5,7 +5,7 @@
  * that the codecs can name their failures without pulling in `validate`; `FieldError`
  * re-exports its public part.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type * as t from 'io-ts'
 
@@ -18,7 +18,7 @@ import type * as t from 'io-ts'
  * `null` and arrays are kinds of their own.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ValueKind =
   | 'string'
@@ -36,7 +36,7 @@ export type ValueKind =
  * A literal a field may have to equal (`oneOf`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Literal = string | number | boolean
 
@@ -46,7 +46,7 @@ export type Literal = string | number | boolean
  * English wording (`fieldErrorMessage`); the table of codes is in the core's README.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FieldIssue =
   | { readonly code: 'required' }
@@ -91,7 +91,7 @@ export type FieldIssue =
  * The stable code of a broken rule (`required`, `luhn`, `maxLength`, ...).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FieldErrorCode = FieldIssue['code']
 
@@ -100,7 +100,7 @@ export type FieldErrorCode = FieldIssue['code']
  * `{ code: 'maxLength'; maximum: number }`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type IssueOf<C extends FieldErrorCode> = Extract<FieldIssue, { readonly code: C }>
 
@@ -160,7 +160,7 @@ const CODES = {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const fieldErrorCodes: ReadonlyArray<FieldErrorCode> = Object.keys(
   CODES,
@@ -208,7 +208,7 @@ const literalInWords = (value: Literal): string =>
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const fieldErrorMessage = (issue: FieldIssue): string => {
   switch (issue.code) {

@@ -5,7 +5,7 @@
  * The spec shows no transitions between statuses; the model's choice: PENDING moves to
  * SUCCESS, FAILED, ERROR or EXPIRED (or stays PENDING), and every other status is final.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
@@ -42,7 +42,7 @@ import { NonEmptyString, oneOf } from '../internal/codec.js'
  * ```
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AUTHENTICATION_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'ERROR', 'EXPIRED'] as const
 
@@ -51,7 +51,7 @@ export const AUTHENTICATION_STATUSES = ['PENDING', 'SUCCESS', 'FAILED', 'ERROR',
  * (internal processor error), EXPIRED.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AuthenticationStatus = (typeof AUTHENTICATION_STATUSES)[number]
 
@@ -72,7 +72,7 @@ export type AuthenticationStatus = (typeof AUTHENTICATION_STATUSES)[number]
  * ```
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const FRAME_MESSAGE_TYPES = ['authentication.complete', 'authentication.failed'] as const
 
@@ -80,7 +80,7 @@ export const FRAME_MESSAGE_TYPES = ['authentication.complete', 'authentication.f
  * A frame message type.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FrameMessageType = (typeof FRAME_MESSAGE_TYPES)[number]
 
@@ -102,7 +102,7 @@ export type FrameMessageType = (typeof FRAME_MESSAGE_TYPES)[number]
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AuthenticationStatus: t.Type<AuthenticationStatus, AuthenticationStatus, unknown> =
   oneOf(AUTHENTICATION_STATUSES, 'AuthenticationStatus')
@@ -120,7 +120,7 @@ export const AuthenticationStatus: t.Type<AuthenticationStatus, AuthenticationSt
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const FrameMessageType: t.Type<FrameMessageType, FrameMessageType, unknown> = oneOf(
   FRAME_MESSAGE_TYPES,
@@ -150,7 +150,7 @@ export const FrameMessageType: t.Type<FrameMessageType, FrameMessageType, unknow
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const FrameMessage = t.type(
   {
@@ -167,7 +167,7 @@ export const FrameMessage = t.type(
  * A 3DS frame message as decoded.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FrameMessage = t.TypeOf<typeof FrameMessage>
 
@@ -175,7 +175,7 @@ export type FrameMessage = t.TypeOf<typeof FrameMessage>
  * A 3DS frame message as posted (JSON).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FrameMessageOutput = t.OutputOf<typeof FrameMessage>
 
@@ -204,7 +204,7 @@ export type FrameMessageOutput = t.OutputOf<typeof FrameMessage>
  * ```
  *
  * @category predicates
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isAuthenticationSuccess = (message: FrameMessage): boolean =>
   message.MessageType === 'authentication.complete' && message.Status === 'SUCCESS'
@@ -222,7 +222,7 @@ export const isAuthenticationSuccess = (message: FrameMessage): boolean =>
  * ```
  *
  * @category predicates
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isFinal = (status: AuthenticationStatus): boolean => status !== 'PENDING'
 
@@ -248,7 +248,7 @@ export const isFinal = (status: AuthenticationStatus): boolean => status !== 'PE
  * ```
  *
  * @category reducers
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const reduce = (
   state: AuthenticationStatus,
@@ -284,7 +284,7 @@ export const reduce = (
  * ```
  *
  * @category reducers
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const transition =
   (event: AuthenticationStatus) =>

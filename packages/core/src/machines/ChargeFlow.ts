@@ -18,7 +18,7 @@
  * changed (states are immutable values). Failed, Succeeded and AuthenticationFailed are
  * terminal: a success is never followed by another charge of the same order.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
@@ -36,7 +36,7 @@ import { transitionError } from './TransitionError.js'
  * No charge answered yet: the first charge (authenticationId null) is to be sent.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Idle {
   readonly _tag: 'Idle'
@@ -48,7 +48,7 @@ export interface Idle {
  * is the request that failed (after 3DS, the retry with its `authenticationId`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Failed {
   readonly _tag: 'Failed'
@@ -61,7 +61,7 @@ export interface Failed {
  * that succeeded (after 3DS, the retry with its `authenticationId`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Succeeded {
   readonly _tag: 'Succeeded'
@@ -75,7 +75,7 @@ export interface Succeeded {
  * (a retry that needs 3DS again keeps its previous `authenticationId`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface AwaitingAuthentication {
   readonly _tag: 'AwaitingAuthentication'
@@ -89,7 +89,7 @@ export interface AwaitingAuthentication {
  * `request` is that retry (the answered request with `authenticationId` set).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ReadyToRetry {
   readonly _tag: 'ReadyToRetry'
@@ -103,7 +103,7 @@ export interface ReadyToRetry {
  * is the frame message received.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface AuthenticationFailed {
   readonly _tag: 'AuthenticationFailed'
@@ -117,7 +117,7 @@ export interface AuthenticationFailed {
  * A state of the charge flow.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargeFlowState =
   Idle | Failed | Succeeded | AwaitingAuthentication | ReadyToRetry | AuthenticationFailed
@@ -126,7 +126,7 @@ export type ChargeFlowState =
  * The service answered a charge.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ChargeResponded {
   readonly _tag: 'ChargeResponded'
@@ -137,7 +137,7 @@ export interface ChargeResponded {
  * The 3DS frame posted a message.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface FrameMessageReceived {
   readonly _tag: 'FrameMessageReceived'
@@ -148,7 +148,7 @@ export interface FrameMessageReceived {
  * An event of the charge flow.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargeFlowEvent = ChargeResponded | FrameMessageReceived
 
@@ -177,7 +177,7 @@ export type ChargeFlowEvent = ChargeResponded | FrameMessageReceived
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const start = (request: ChargeRequest): ChargeFlowState => ({
   _tag: 'Idle',
@@ -212,7 +212,7 @@ export const start = (request: ChargeRequest): ChargeFlowState => ({
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const chargeResponded = (response: ChargeResponse): ChargeFlowEvent => ({
   _tag: 'ChargeResponded',
@@ -246,7 +246,7 @@ export const chargeResponded = (response: ChargeResponse): ChargeFlowEvent => ({
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const frameMessageReceived = (message: FrameMessage): ChargeFlowEvent => ({
   _tag: 'FrameMessageReceived',
@@ -282,7 +282,7 @@ export const frameMessageReceived = (message: FrameMessage): ChargeFlowEvent => 
  * ```
  *
  * @category predicates
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isTerminal = (state: ChargeFlowState): boolean =>
   state._tag === 'Failed' || state._tag === 'Succeeded' || state._tag === 'AuthenticationFailed'
@@ -388,7 +388,7 @@ const onFrameMessage = (
  * ```
  *
  * @category reducers
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const reduce = (
   state: ChargeFlowState,
@@ -455,7 +455,7 @@ export const reduce = (
  * ```
  *
  * @category reducers
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const transition =
   (event: ChargeFlowEvent) =>
@@ -494,7 +494,7 @@ export const transition =
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const nextRequest = (state: ChargeFlowState): O.Option<ChargeRequest> => {
   switch (state._tag) {

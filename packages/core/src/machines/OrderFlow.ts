@@ -7,7 +7,7 @@
  * (docs/service.md#32-order-status):
  * PENDING -> PAID | CANCELLED, PAID -> FINALIZED; CANCELLED and FINALIZED are terminal.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { OrderStatus } from '../model/OrderStatus.js'
@@ -37,7 +37,7 @@ const next: Readonly<Record<OrderStatus, ReadonlyArray<OrderStatus>>> = {
  * ```
  *
  * @category predicates
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isTerminal = (status: OrderStatus): boolean => next[status].length === 0
 
@@ -54,7 +54,7 @@ export const isTerminal = (status: OrderStatus): boolean => next[status].length 
  * ```
  *
  * @category predicates
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const canTransition =
   (to: OrderStatus) =>
@@ -84,7 +84,7 @@ export const canTransition =
  * ```
  *
  * @category reducers
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const transition =
   (to: OrderStatus) =>
@@ -122,7 +122,7 @@ export const transition =
  * ```
  *
  * @category reducers
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const reduce = (
   state: OrderStatus,

@@ -2,7 +2,7 @@
  * The error of a state machine's reducer when an event does not apply in a state
  * (shared by the order status, authentication status and charge-flow reducers).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 
 // -------------------------------------------------------------------------------------
@@ -13,7 +13,7 @@
  * An event that does not apply in a state: both named, and a message a person can read.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface TransitionError {
   readonly _tag: 'TransitionError'
@@ -44,7 +44,7 @@ export interface TransitionError {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const transitionError = (
   state: string,

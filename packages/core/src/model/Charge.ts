@@ -7,7 +7,7 @@
  * `authenticationId` may be absent, which reads as null (the first attempt) and is sent
  * as null; `billingInfo` is optional except for USA and CAN cards (`chargeRequestFor`).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
@@ -53,7 +53,7 @@ import {
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ChargeAmount = Money.PositiveMoney
 
@@ -76,7 +76,7 @@ export const ChargeAmount = Money.PositiveMoney
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ChargeOrderRequest = exactStruct(
   { id: NonEmptyString, amount: ChargeAmount },
@@ -100,7 +100,7 @@ export const ChargeOrderRequest = exactStruct(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CountryCode: t.Type<string, string, unknown> = hinted(
   new t.Type<string, string, unknown>(
@@ -143,7 +143,7 @@ export const CountryCode: t.Type<string, string, unknown> = hinted(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const BillingInfo = exactStruct(
   { countryCode: CountryCode, stateCode: NonEmptyString, zipCode: NonEmptyString },
@@ -176,7 +176,7 @@ export const BillingInfo = exactStruct(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ChargeRequest = nullAsAbsent(
   exactStruct(
@@ -210,7 +210,7 @@ export const ChargeRequest = nullAsAbsent(
  * ```
  *
  * @category rules
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const BILLING_INFO_COUNTRIES: ReadonlyArray<string> = ['USA', 'CAN']
 
@@ -228,7 +228,7 @@ export const BILLING_INFO_COUNTRIES: ReadonlyArray<string> = ['USA', 'CAN']
  * ```
  *
  * @category rules
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const requiresBillingInfo = (paymentMethod: {
   readonly bin: { readonly countryCode: string }
@@ -265,7 +265,7 @@ export const requiresBillingInfo = (paymentMethod: {
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const chargeRequestFor = (paymentMethod: {
   readonly bin: { readonly countryCode: string }
@@ -306,7 +306,7 @@ export const chargeRequestFor = (paymentMethod: {
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ChargeError = t.type({ code: t.string, message: t.string }, 'ChargeError')
 
@@ -329,7 +329,7 @@ export const ChargeError = t.type({ code: t.string, message: t.string }, 'Charge
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ChargeAuthentication = t.type(
   { url: HttpUrl, id: NonEmptyString },
@@ -359,7 +359,7 @@ export const ChargeAuthentication = t.type(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ChargeOrder = t.type(
   {
@@ -387,7 +387,7 @@ export const ChargeOrder = t.type(
  * ```
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CHARGE_STATUSES = ['FAILED', 'SUCCEEDED', 'AUTHENTICATION_REQUIRED'] as const
 
@@ -442,7 +442,7 @@ const nullWhen = (status: ChargeStatus): t.Type<null, null, unknown> =>
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ChargeFailed = t.type(
   {
@@ -484,7 +484,7 @@ export const ChargeFailed = t.type(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ChargeSucceeded = t.type(
   {
@@ -521,7 +521,7 @@ export const ChargeSucceeded = t.type(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ChargeAuthenticationRequired = t.type(
   {
@@ -585,7 +585,7 @@ const isChargeStatus = (u: unknown): u is ChargeStatus =>
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ChargeResponse: t.Type<ChargeResponse, ChargeResponseOutput, unknown> = hinted(
   new t.Type<ChargeResponse, ChargeResponseOutput, unknown>(
@@ -626,7 +626,7 @@ export const ChargeResponse: t.Type<ChargeResponse, ChargeResponseOutput, unknow
  * The order of a charge request, amount as `Money`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargeOrderRequest = t.TypeOf<typeof ChargeOrderRequest>
 
@@ -634,7 +634,7 @@ export type ChargeOrderRequest = t.TypeOf<typeof ChargeOrderRequest>
  * Billing data of a charge request.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type BillingInfo = t.TypeOf<typeof BillingInfo>
 
@@ -642,7 +642,7 @@ export type BillingInfo = t.TypeOf<typeof BillingInfo>
  * A charge request as decoded (amount as `Money`, `authenticationId` string or null).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargeRequest = t.TypeOf<typeof ChargeRequest>
 
@@ -650,7 +650,7 @@ export type ChargeRequest = t.TypeOf<typeof ChargeRequest>
  * A charge request as sent (amount as a JSON number).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargeRequestOutput = t.OutputOf<typeof ChargeRequest>
 
@@ -658,7 +658,7 @@ export type ChargeRequestOutput = t.OutputOf<typeof ChargeRequest>
  * A charge status: FAILED, SUCCEEDED or AUTHENTICATION_REQUIRED.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargeStatus = (typeof CHARGE_STATUSES)[number]
 
@@ -666,7 +666,7 @@ export type ChargeStatus = (typeof CHARGE_STATUSES)[number]
  * The `error` of a FAILED charge.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargeError = t.TypeOf<typeof ChargeError>
 
@@ -674,7 +674,7 @@ export type ChargeError = t.TypeOf<typeof ChargeError>
  * The `authentication` of an AUTHENTICATION_REQUIRED charge: frame `url` and `id`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargeAuthentication = t.TypeOf<typeof ChargeAuthentication>
 
@@ -682,7 +682,7 @@ export type ChargeAuthentication = t.TypeOf<typeof ChargeAuthentication>
  * The `order` of a SUCCEEDED charge, amount as `Money`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargeOrder = t.TypeOf<typeof ChargeOrder>
 
@@ -690,7 +690,7 @@ export type ChargeOrder = t.TypeOf<typeof ChargeOrder>
  * A FAILED charge response.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargeFailed = t.TypeOf<typeof ChargeFailed>
 
@@ -698,7 +698,7 @@ export type ChargeFailed = t.TypeOf<typeof ChargeFailed>
  * A SUCCEEDED charge response.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargeSucceeded = t.TypeOf<typeof ChargeSucceeded>
 
@@ -706,7 +706,7 @@ export type ChargeSucceeded = t.TypeOf<typeof ChargeSucceeded>
  * An AUTHENTICATION_REQUIRED charge response.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargeAuthenticationRequired = t.TypeOf<typeof ChargeAuthenticationRequired>
 
@@ -714,7 +714,7 @@ export type ChargeAuthenticationRequired = t.TypeOf<typeof ChargeAuthenticationR
  * A charge response as decoded: one of the three statuses.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargeResponse = ChargeFailed | ChargeSucceeded | ChargeAuthenticationRequired
 
@@ -722,7 +722,7 @@ export type ChargeResponse = ChargeFailed | ChargeSucceeded | ChargeAuthenticati
  * A charge response as JSON (amounts as numbers).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargeResponseOutput =
   | t.OutputOf<typeof ChargeFailed>

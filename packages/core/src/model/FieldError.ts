@@ -8,7 +8,7 @@
  * itself (`fieldErrorCodes` lists the codes; `messages` in `Messages` words them for a
  * buyer).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
@@ -47,7 +47,7 @@ export {
  * wrong, never the value itself.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface FieldErrorLocation {
   readonly path: string
@@ -60,7 +60,7 @@ export interface FieldErrorLocation {
  * 'maxLength', maximum: 255 }`. Narrow on `code` to read the parameters.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CodedFieldError = FieldErrorLocation & FieldIssue
 
@@ -70,7 +70,7 @@ export type CodedFieldError = FieldErrorLocation & FieldIssue
  * from its message). Every field error the core makes carries its code.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FieldError = CodedFieldError | (FieldErrorLocation & { readonly code?: undefined })
 
@@ -78,7 +78,7 @@ export type FieldError = CodedFieldError | (FieldErrorLocation & { readonly code
  * The `errors` member of the service's 400 problem details: field name -> messages.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FieldErrorMap = Readonly<Record<string, ReadonlyArray<string>>>
 
@@ -106,7 +106,7 @@ export type FieldErrorMap = Readonly<Record<string, ReadonlyArray<string>>>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const fieldError = (path: string, issue: FieldIssue): CodedFieldError => ({
   path,
@@ -309,7 +309,7 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const pathOf = (context: t.Context): string => {
   let path = ''
@@ -373,7 +373,7 @@ const issueOfValidationError = (error: t.ValidationError): FieldIssue => {
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const messageOf = (error: t.ValidationError): string =>
   error.message ?? fieldErrorMessage(issueOfValidationError(error))
@@ -435,7 +435,7 @@ const hasDeeperPath =
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const fromValidationErrors = (errors: t.Errors): ReadonlyArray<CodedFieldError> => {
   const n = errors.length
@@ -485,7 +485,7 @@ export const fromValidationErrors = (errors: t.Errors): ReadonlyArray<CodedField
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const toErrorMap = (errors: ReadonlyArray<FieldError>): FieldErrorMap => {
   const map: Record<string, Array<string>> = {}
@@ -514,7 +514,7 @@ export const toErrorMap = (errors: ReadonlyArray<FieldError>): FieldErrorMap => 
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const issueOf = (error: FieldError): FieldIssue => {
   if (error.code === undefined) return issueOfMessage(error.message)
@@ -541,7 +541,7 @@ export const issueOf = (error: FieldError): FieldIssue => {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const fromErrorMap = (map: FieldErrorMap): ReadonlyArray<CodedFieldError> =>
   Object.entries(map).flatMap(([key, messages]) =>
@@ -568,7 +568,7 @@ export const fromErrorMap = (map: FieldErrorMap): ReadonlyArray<CodedFieldError>
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const formatFieldErrors = (errors: ReadonlyArray<FieldError>): string =>
   errors.map(({ path, message }) => (path === '' ? message : `${path}: ${message}`)).join('; ')
@@ -612,7 +612,7 @@ const UNREADABLE: FieldIssue = { code: 'unreadable' }
  * ```
  *
  * @category validation
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const validate = <A, O, I>(
   codec: t.Type<A, O, I>,

@@ -13,7 +13,7 @@
  * For every request, response and event codec, `parse(codec)(stringify(codec)(a))` decodes
  * to `a` again.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
@@ -27,7 +27,7 @@ import { type CodedFieldError, fieldError, validate } from './FieldError.js'
  * A JSON value: what `JSON.parse` gives and `JSON.stringify` writes unchanged.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type JsonValue =
   | null
@@ -59,7 +59,7 @@ export type JsonValue =
  * ```
  *
  * @category encoding
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const encode =
   <A, O>(codec: t.Encoder<A, O>) =>
@@ -85,7 +85,7 @@ export const encode =
  * ```
  *
  * @category encoding
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const stringify =
   <A, O>(codec: t.Encoder<A, O>, space?: number | string) =>
@@ -120,7 +120,7 @@ const NOT_JSON: CodedFieldError = fieldError('', { code: 'json' })
  * ```
  *
  * @category decoding
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const parse =
   <A, O>(codec: t.Type<A, O, unknown>) =>

@@ -6,7 +6,7 @@
  * `buyerMessageWith` a catalogue of the same shape (the type checks that it words every
  * code).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { type FieldError, issueOf } from './FieldError.js'
 import type { FieldErrorCode, FieldIssue, IssueOf, Literal } from '../internal/issue.js'
@@ -20,7 +20,7 @@ import type { FieldErrorCode, FieldIssue, IssueOf, Literal } from '../internal/i
  * label (`card number`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type BuyerSentence<C extends FieldErrorCode> = (issue: IssueOf<C>, field: string) => string
 
@@ -28,7 +28,7 @@ export type BuyerSentence<C extends FieldErrorCode> = (issue: IssueOf<C>, field:
  * A sentence for every code: a catalogue in one language.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MessageCatalogue = { readonly [C in FieldErrorCode]: BuyerSentence<C> }
 
@@ -36,7 +36,7 @@ export type MessageCatalogue = { readonly [C in FieldErrorCode]: BuyerSentence<C
  * Field paths (`card.number`) and what a buyer calls them (`card number`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FieldLabels = Readonly<Record<string, string>>
 
@@ -45,7 +45,7 @@ export type FieldLabels = Readonly<Record<string, string>>
  * sentence for an error at a field that has no label.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface BuyerMessages {
   readonly messages: MessageCatalogue
@@ -90,7 +90,7 @@ const UNREADABLE = 'The details could not be read. Try again.'
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const messages: MessageCatalogue = {
   required: (_, field) => `Enter the ${field}.`,
@@ -148,7 +148,7 @@ export const messages: MessageCatalogue = {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const fieldLabels: FieldLabels = {
   card: 'card',
@@ -181,7 +181,7 @@ export const fieldLabels: FieldLabels = {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const fallbackBuyerMessage = 'The payment details are not valid. Check them and try again.'
 
@@ -225,7 +225,7 @@ const WITHOUT_FIELD: ReadonlySet<FieldErrorCode> = new Set<FieldErrorCode>([
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const buyerMessageWith =
   ({ messages: sentences, labels, fallback }: BuyerMessages) =>
@@ -264,7 +264,7 @@ export const buyerMessageWith =
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const buyerMessage: (error: FieldError) => string = buyerMessageWith({
   messages,

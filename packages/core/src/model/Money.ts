@@ -2,7 +2,7 @@
  * Exact decimal money. Amounts travel as JSON numbers (the spec's number/decimal) and are
  * held as decimals inside, so that subtotals and totals never suffer float rounding.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { Decimal } from 'decimal.js'
 import * as E from 'fp-ts/lib/Either.js'
@@ -28,7 +28,7 @@ const ofFinite = decimalFromNumber(D)
  * An exact decimal amount (immutable).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Money = Decimal
 
@@ -49,7 +49,7 @@ export type Money = Decimal
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const zero: Money = new D(0)
 
@@ -70,7 +70,7 @@ export const zero: Money = new D(0)
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const fromNumber = (n: number): E.Either<string, Money> =>
   Number.isFinite(n) ? E.right(ofFinite(n)) : E.left('must be a finite number')
@@ -91,7 +91,7 @@ export const fromNumber = (n: number): E.Either<string, Money> =>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const fromString = (s: string): E.Either<string, Money> =>
   /^-?\d+(\.\d+)?$/.test(s.trim()) ? E.right(new D(s.trim())) : E.left('must be a decimal number')
@@ -109,7 +109,7 @@ export const fromString = (s: string): E.Either<string, Money> =>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const fromCents = (cents: bigint | number): Money => new D(cents.toString()).div(100)
 
@@ -133,7 +133,7 @@ export const fromCents = (cents: bigint | number): Money => new D(cents.toString
  * ```
  *
  * @category operations
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const add =
   (b: Money) =>
@@ -155,7 +155,7 @@ export const add =
  * ```
  *
  * @category operations
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const multiply =
   (factor: number | Money) =>
@@ -176,7 +176,7 @@ export const multiply =
  * ```
  *
  * @category operations
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const sum = (amounts: ReadonlyArray<Money>): Money =>
   amounts.reduce((acc, m) => acc.plus(m), zero)
@@ -195,7 +195,7 @@ export const sum = (amounts: ReadonlyArray<Money>): Money =>
  * ```
  *
  * @category predicates
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isPositive = (a: Money): boolean => a.isPositive() && !a.isZero()
 
@@ -211,7 +211,7 @@ export const isPositive = (a: Money): boolean => a.isPositive() && !a.isZero()
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const toNumber = (a: Money): number => a.toNumber()
 
@@ -229,7 +229,7 @@ export const toNumber = (a: Money): number => a.toNumber()
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const toString = (a: Money, fixed?: number): string =>
   fixed === undefined ? a.toFixed() : a.toFixed(fixed)
@@ -251,7 +251,7 @@ export const toString = (a: Money, fixed?: number): string =>
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const toCents = (a: Money): bigint => BigInt(a.times(100).toDecimalPlaces(0).toFixed())
 
@@ -275,7 +275,7 @@ export const toCents = (a: Money): bigint => BigInt(a.times(100).toDecimalPlaces
  * ```
  *
  * @category instances
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const Eq: Eq_.Eq<Money> = { equals: (a, b) => a.eq(b) }
 
@@ -293,7 +293,7 @@ export const Eq: Eq_.Eq<Money> = { equals: (a, b) => a.eq(b) }
  * ```
  *
  * @category instances
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const Ord: Ord_.Ord<Money> = {
   equals: Eq.equals,
@@ -315,7 +315,7 @@ export const Ord: Ord_.Ord<Money> = {
  * ```
  *
  * @category instances
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MonoidSum: Monoid_.Monoid<Money> = { concat: (a, b) => a.plus(b), empty: zero }
 
@@ -332,7 +332,7 @@ export const MonoidSum: Monoid_.Monoid<Money> = { concat: (a, b) => a.plus(b), e
  * ```
  *
  * @category refinements
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isMoney = (u: unknown): u is Money => Decimal.isDecimal(u)
 
@@ -359,7 +359,7 @@ const FINITE = { code: 'finite' } as const
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MoneyFromNumber: t.Type<Money, number, unknown> = hinted(
   decoding(
@@ -395,7 +395,7 @@ export const MoneyFromNumber: t.Type<Money, number, unknown> = hinted(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const PositiveMoney: t.Type<Money, number, unknown> = refineNumber(
   MoneyFromNumber,

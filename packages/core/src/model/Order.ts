@@ -7,7 +7,7 @@
  * the order is PAID; a line item's `sku` is null for a one-time product and its `imageUrl` is null
  * when none was given.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as t from 'io-ts'
 import { Int, IsoDateTime, nullable, refine, unrolled } from '../internal/codec.js'
@@ -35,7 +35,7 @@ const TIME_ZONE = /^(?:UTC|GMT|[A-Z][A-Za-z_-]*(?:\/[A-Za-z0-9_+-]+)+)$/
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const Locale = hinted(
   refine(t.string, (s) => LOCALE.test(s), { code: 'locale' }, 'Locale'),
@@ -58,7 +58,7 @@ export const Locale = hinted(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const TimeZone = hinted(
   refine(t.string, (s) => TIME_ZONE.test(s), { code: 'timeZone' }, 'TimeZone'),
@@ -94,7 +94,7 @@ export const TimeZone = hinted(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const OrderLineItem = unrolled(
   t.type(
@@ -131,7 +131,7 @@ export const OrderLineItem = unrolled(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const TotalDetails = unrolled(
   t.type(
@@ -166,7 +166,7 @@ export const TotalDetails = unrolled(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const Store = unrolled(
   t.type(
@@ -195,7 +195,7 @@ export const Store = unrolled(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const Buyer = unrolled(t.type({ name: t.string, phone: t.string, email: t.string }, 'Buyer'))
 
@@ -217,7 +217,7 @@ export const Buyer = unrolled(t.type({ name: t.string, phone: t.string, email: t
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const Payment = unrolled(
   t.type({ authorizationCode: t.string, voucherUrl: t.string, buyer: Buyer }, 'Payment'),
@@ -236,7 +236,7 @@ export const Payment = unrolled(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const OrderMetadata = unrolled(t.type({ name: t.string, value: t.string }, 'OrderMetadata'))
 
@@ -281,7 +281,7 @@ export const OrderMetadata = unrolled(t.type({ name: t.string, value: t.string }
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const OrderDetails = unrolled(
   t.type(
@@ -316,7 +316,7 @@ export const OrderDetails = unrolled(
  * A line of an order.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type OrderLineItem = t.TypeOf<typeof OrderLineItem>
 
@@ -324,7 +324,7 @@ export type OrderLineItem = t.TypeOf<typeof OrderLineItem>
  * Shipping, discount and surcharge amounts of an order.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TotalDetails = t.TypeOf<typeof TotalDetails>
 
@@ -332,7 +332,7 @@ export type TotalDetails = t.TypeOf<typeof TotalDetails>
  * The store an order belongs to.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Store = t.TypeOf<typeof Store>
 
@@ -340,7 +340,7 @@ export type Store = t.TypeOf<typeof Store>
  * The payment of a PAID order.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Payment = t.TypeOf<typeof Payment>
 
@@ -348,7 +348,7 @@ export type Payment = t.TypeOf<typeof Payment>
  * The details of a payment-link order (spec 2.8), amounts as `Money`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type OrderDetails = t.TypeOf<typeof OrderDetails>
 
@@ -356,6 +356,6 @@ export type OrderDetails = t.TypeOf<typeof OrderDetails>
  * Order details as JSON (amounts as numbers), what `OrderDetails.encode` gives.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type OrderDetailsJson = t.OutputOf<typeof OrderDetails>

@@ -3,7 +3,7 @@
  * or FINALIZED. Its transitions are the machine `OrderFlow`
  * (`machines/OrderFlow`).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as t from 'io-ts'
 
@@ -25,7 +25,7 @@ import * as t from 'io-ts'
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const OrderStatus = t.keyof(
   { PENDING: null, PAID: null, CANCELLED: null, FINALIZED: null },
@@ -40,7 +40,7 @@ export const OrderStatus = t.keyof(
  * The status of a payment-link order.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type OrderStatus = t.TypeOf<typeof OrderStatus>
 
@@ -57,7 +57,7 @@ export type OrderStatus = t.TypeOf<typeof OrderStatus>
  * ```
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const orderStatuses: ReadonlyArray<OrderStatus> = [
   'PENDING',

@@ -20,7 +20,7 @@
  * - A field is "given" when it is not `undefined`; `null` is a value of the wrong type
  *   (except `orderDescription`, whose spec default is null).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
@@ -68,7 +68,7 @@ import * as Money from './Money.js'
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const defaultOrderName = 'PaymentLink Order'
 
@@ -88,7 +88,7 @@ export const defaultOrderName = 'PaymentLink Order'
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const defaultExpirationMinutes = 1440
 
@@ -120,7 +120,7 @@ const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const Amount = Money.PositiveMoney
 
@@ -149,7 +149,7 @@ export const Amount = Money.PositiveMoney
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const Price = refineNumber(
   Money.MoneyFromNumber,
@@ -187,7 +187,7 @@ const PRODUCT_OPTIONAL = { imageUrl: MaxLengthString(512) }
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const Product = unrolled(
   t.intersection(
@@ -215,7 +215,7 @@ const SKU_ITEM = { sku: NonEmptyString, quantity: PositiveInt }
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const SkuLineItem = unrolled(t.exact(t.type(SKU_ITEM), 'SkuLineItem'))
 
@@ -239,7 +239,7 @@ const PRODUCT_ITEM = { product: Product, quantity: PositiveInt }
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ProductLineItem = unrolled(t.exact(t.type(PRODUCT_ITEM), 'ProductLineItem'))
 
@@ -288,7 +288,7 @@ const NOT_BOTH: FieldIssue = { code: 'exclusive', fields: SKU_OR_PRODUCT }
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const LineItem = chosenByKey(
   new t.Type<LineItem, LineItemJson, unknown>(
@@ -337,7 +337,7 @@ const LineItemArray = t.readonlyArray(LineItem)
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const LineItems = refine(
   LineItemArray,
@@ -368,7 +368,7 @@ const METADATA = { name: t.string, value: t.string }
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const Metadata = unrolled(t.exact(t.type(METADATA), 'Metadata'))
 
@@ -412,7 +412,7 @@ const AmountOrLineItems = atLeastOneOf(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const PaymentLinkRequest = t.intersection(
   [
@@ -499,7 +499,7 @@ const mismatchedTotal = (
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const paymentLinkRequestFor = (
   lookup: PriceLookup,
@@ -550,7 +550,7 @@ export const paymentLinkRequestFor = (
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const PaymentLinkResponse = t.type(
   { orderCode: t.string, orderId: Int, paymentLinkUrl: t.string },
@@ -565,7 +565,7 @@ export const PaymentLinkResponse = t.type(
  * A one-time product, `price` as `Money`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Product = t.TypeOf<typeof Product>
 
@@ -573,7 +573,7 @@ export type Product = t.TypeOf<typeof Product>
  * A line item naming a catalogue product by `sku`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type SkuLineItem = t.TypeOf<typeof SkuLineItem>
 
@@ -581,7 +581,7 @@ export type SkuLineItem = t.TypeOf<typeof SkuLineItem>
  * A line item describing a one-time product.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ProductLineItem = t.TypeOf<typeof ProductLineItem>
 
@@ -589,7 +589,7 @@ export type ProductLineItem = t.TypeOf<typeof ProductLineItem>
  * A line item: by `sku` or by `product`, never both.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type LineItem = SkuLineItem | ProductLineItem
 
@@ -597,7 +597,7 @@ export type LineItem = SkuLineItem | ProductLineItem
  * A line item as JSON (price as a number).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type LineItemJson = t.OutputOf<typeof SkuLineItem> | t.OutputOf<typeof ProductLineItem>
 
@@ -605,7 +605,7 @@ export type LineItemJson = t.OutputOf<typeof SkuLineItem> | t.OutputOf<typeof Pr
  * A metadata entry of a request.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Metadata = t.TypeOf<typeof Metadata>
 
@@ -614,7 +614,7 @@ export type Metadata = t.TypeOf<typeof Metadata>
  * of `amount` and `lineItems` present.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PaymentLinkRequest = t.TypeOf<typeof PaymentLinkRequest>
 
@@ -622,7 +622,7 @@ export type PaymentLinkRequest = t.TypeOf<typeof PaymentLinkRequest>
  * A payment-link request as JSON (what `PaymentLinkRequest.encode` gives).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PaymentLinkRequestJson = t.OutputOf<typeof PaymentLinkRequest>
 
@@ -630,7 +630,7 @@ export type PaymentLinkRequestJson = t.OutputOf<typeof PaymentLinkRequest>
  * A created payment link: order code, order id and the link's address.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PaymentLinkResponse = t.TypeOf<typeof PaymentLinkResponse>
 
@@ -639,7 +639,7 @@ export type PaymentLinkResponse = t.TypeOf<typeof PaymentLinkResponse>
  * catalogue lives in the service, so the core takes it as a function.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PriceLookup = (sku: string) => O.Option<Money.Money>
 
@@ -670,7 +670,7 @@ export type PriceLookup = (sku: string) => O.Option<Money.Money>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const noCatalogue: PriceLookup = () => O.none
 
@@ -689,7 +689,7 @@ export const noCatalogue: PriceLookup = () => O.none
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const catalogue =
   (prices: ReadonlyMap<string, Money.Money>): PriceLookup =>
@@ -713,7 +713,7 @@ export const catalogue =
  * ```
  *
  * @category refinements
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isSkuLineItem = (item: LineItem): item is SkuLineItem => 'sku' in item
 
@@ -739,7 +739,7 @@ export const isSkuLineItem = (item: LineItem): item is SkuLineItem => 'sku' in i
  * ```
  *
  * @category refinements
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isProductLineItem = (item: LineItem): item is ProductLineItem => 'product' in item
 
@@ -762,7 +762,7 @@ export const isProductLineItem = (item: LineItem): item is ProductLineItem => 'p
  * ```
  *
  * @category money
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const unitPriceOf =
   (lookup: PriceLookup) =>
@@ -787,7 +787,7 @@ export const unitPriceOf =
  * ```
  *
  * @category money
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const lineItemSubtotal =
   (lookup: PriceLookup) =>
@@ -821,7 +821,7 @@ export const lineItemSubtotal =
  * ```
  *
  * @category money
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const lineItemsTotal =
   (lookup: PriceLookup) =>
@@ -859,7 +859,7 @@ export const lineItemsTotal =
  * ```
  *
  * @category money
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const orderTotal =
   (lookup: PriceLookup) =>
@@ -911,7 +911,7 @@ export const orderTotal =
  * ```
  *
  * @category rules
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const checkAmountAgainst =
   (lookup: PriceLookup) =>

@@ -8,7 +8,7 @@
  * `card.expirationYear`, `card.cvv`. Optional: `card.cardHolder`, `card.singleUse`,
  * `customer` and each of its fields (plain strings; e-mail and phone are not checked).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as t from 'io-ts'
 import {
@@ -41,7 +41,7 @@ import { hinted } from '../internal/schemaHint.js'
  * ```
  *
  * @category rules
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const luhn = (number: string): boolean => {
   if (!/^\d+$/.test(number)) return false
@@ -75,7 +75,7 @@ export const luhn = (number: string): boolean => {
  * ```
  *
  * @category rules
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isExpiryCurrent = (month: number, year: number, now: Date): boolean =>
   year > now.getUTCFullYear() || (year === now.getUTCFullYear() && month >= now.getUTCMonth() + 1)
@@ -89,7 +89,7 @@ export const isExpiryCurrent = (month: number, year: number, now: Date): boolean
  * docs/service.md#test-cards).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CardBrand = 'AMEX' | 'VISA' | 'MASTERCARD' | 'DISCOVER' | 'UNKNOWN'
 
@@ -114,7 +114,7 @@ const digitsOf = (number: string): string => number.replace(/\D/g, '')
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const cardBrand = (number: string): CardBrand => {
   switch (digitsOf(number).charAt(0)) {
@@ -145,7 +145,7 @@ export const cardBrand = (number: string): CardBrand => {
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const cardLast4 = (number: string): string => digitsOf(number).slice(-4)
 
@@ -163,7 +163,7 @@ export const cardLast4 = (number: string): string => digitsOf(number).slice(-4)
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const maskCardNumber = (number: string): string =>
   digitsOf(number).length < 8 ? '****' : `**** ${cardLast4(number)}`
@@ -203,7 +203,7 @@ const EXPIRED: FieldIssue = { code: 'expired' }
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CardNumber: t.Type<string, string, unknown> = hinted(
   new t.Type<string, string, unknown>(
@@ -265,7 +265,7 @@ const pattern = (re: RegExp, issue: FieldIssue, name: string): t.Type<string, st
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ExpirationMonth = pattern(
   /^(0[1-9]|1[0-2])$/,
@@ -286,7 +286,7 @@ export const ExpirationMonth = pattern(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ExpirationYear = pattern(/^\d{4}$/, { code: 'expiryYear' }, 'ExpirationYear')
 
@@ -308,7 +308,7 @@ export const ExpirationYear = pattern(/^\d{4}$/, { code: 'expiryYear' }, 'Expira
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const Cvv = pattern(/^\d{3,4}$/, { code: 'cvv' }, 'Cvv')
 
@@ -358,7 +358,7 @@ const expiryErrors =
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const cardAt = (now: Date): t.Type<Card, CardOutput, unknown> =>
   withInputRule(CardShape, expiryErrors(now), 'Card')
@@ -379,7 +379,7 @@ export const cardAt = (now: Date): t.Type<Card, CardOutput, unknown> =>
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const Customer = exactStruct(
   {},
@@ -412,7 +412,7 @@ export const Customer = exactStruct(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const paymentMethodRequestAt = (
   now: Date,
@@ -440,7 +440,7 @@ export const paymentMethodRequestAt = (
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const PaymentMethodRequest: t.Type<
   PaymentMethodRequest,
@@ -466,7 +466,7 @@ export const PaymentMethodRequest: t.Type<
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const Bin = t.type({ brand: t.string, issuerName: t.string, countryCode: t.string }, 'Bin')
 
@@ -491,7 +491,7 @@ export const Bin = t.type({ brand: t.string, issuerName: t.string, countryCode: 
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const PaymentMethod = t.type(
   { id: NonEmptyString, type: t.string, bin: Bin, success: t.boolean, message: t.string },
@@ -506,7 +506,7 @@ export const PaymentMethod = t.type(
  * Card data as decoded: the number is digits only.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Card = t.TypeOf<typeof CardShape>
 
@@ -514,7 +514,7 @@ export type Card = t.TypeOf<typeof CardShape>
  * Card data as sent.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CardOutput = t.OutputOf<typeof CardShape>
 
@@ -522,7 +522,7 @@ export type CardOutput = t.OutputOf<typeof CardShape>
  * Customer data of a payment-method request (all optional).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Customer = t.TypeOf<typeof Customer>
 
@@ -530,7 +530,7 @@ export type Customer = t.TypeOf<typeof Customer>
  * A payment-method request as decoded.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface PaymentMethodRequest {
   readonly card: Card
@@ -541,7 +541,7 @@ export interface PaymentMethodRequest {
  * A payment-method request as sent.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface PaymentMethodRequestOutput {
   readonly card: CardOutput
@@ -552,7 +552,7 @@ export interface PaymentMethodRequestOutput {
  * Card BIN information: brand, issuer and issuer country (three letters).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Bin = t.TypeOf<typeof Bin>
 
@@ -560,6 +560,6 @@ export type Bin = t.TypeOf<typeof Bin>
  * A payment method: its `id` is the `cardId` of a charge.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PaymentMethod = t.TypeOf<typeof PaymentMethod>

@@ -2,7 +2,7 @@
  * Problem details (spec 7.2, RFC 7807 style): the 400 body of a request that breaks a
  * rule, the 500 body, and a general shape for the other statuses (401, 404).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as t from 'io-ts'
 import { type CodedFieldError, fromErrorMap, toErrorMap, type FieldError } from './FieldError.js'
@@ -30,7 +30,7 @@ import { Int } from '../internal/codec.js'
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ProblemDetails = t.intersection(
   [
@@ -65,7 +65,7 @@ export const ProblemDetails = t.intersection(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ValidationProblem = t.type(
   {
@@ -91,7 +91,7 @@ export const ValidationProblem = t.type(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ServerProblem = t.type(
   { type: t.string, title: t.string, status: t.literal(500) },
@@ -106,7 +106,7 @@ export const ServerProblem = t.type(
  * A problem details body of any status.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ProblemDetails = t.TypeOf<typeof ProblemDetails>
 
@@ -114,7 +114,7 @@ export type ProblemDetails = t.TypeOf<typeof ProblemDetails>
  * The 400 body naming every field that breaks a rule.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ValidationProblem = t.TypeOf<typeof ValidationProblem>
 
@@ -122,7 +122,7 @@ export type ValidationProblem = t.TypeOf<typeof ValidationProblem>
  * The 500 body.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServerProblem = t.TypeOf<typeof ServerProblem>
 
@@ -143,7 +143,7 @@ export type ServerProblem = t.TypeOf<typeof ServerProblem>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const validationProblemType = 'https://tools.ietf.org/html/rfc7231#section-6.5.1'
 
@@ -160,7 +160,7 @@ export const validationProblemType = 'https://tools.ietf.org/html/rfc7231#sectio
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const serverProblemType = 'https://tools.ietf.org/html/rfc7231#section-6.6.1'
 
@@ -184,7 +184,7 @@ export const serverProblemType = 'https://tools.ietf.org/html/rfc7231#section-6.
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const validationProblem = (fieldErrors: ReadonlyArray<FieldError>): ValidationProblem => ({
   type: validationProblemType,
@@ -207,7 +207,7 @@ export const validationProblem = (fieldErrors: ReadonlyArray<FieldError>): Valid
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const serverProblem = (): ServerProblem => ({
   type: serverProblemType,
@@ -233,7 +233,7 @@ export const serverProblem = (): ServerProblem => ({
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const fieldErrorsOf = (problem: ValidationProblem): ReadonlyArray<CodedFieldError> =>
   fromErrorMap(problem.errors)

@@ -1,7 +1,7 @@
 /**
  * Token authentication (spec 4.1, 2.1, 5): client credentials in, a bearer access token out.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as t from 'io-ts'
 import { NonEmptyString, PositiveInt } from '../internal/codec.js'
@@ -27,7 +27,7 @@ import { NonEmptyString, PositiveInt } from '../internal/codec.js'
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const TokenRequest = t.exact(
   t.type({ clientId: NonEmptyString, clientSecret: NonEmptyString }),
@@ -60,7 +60,7 @@ export const TokenRequest = t.exact(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AccessToken = t.type(
   { accessToken: NonEmptyString, tokenType: t.string, expiresIn: PositiveInt },
@@ -75,7 +75,7 @@ export const AccessToken = t.type(
  * Client credentials sent to `POST /token`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TokenRequest = t.TypeOf<typeof TokenRequest>
 
@@ -83,7 +83,7 @@ export type TokenRequest = t.TypeOf<typeof TokenRequest>
  * A bearer access token and its lifetime in seconds.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AccessToken = t.TypeOf<typeof AccessToken>
 
@@ -103,6 +103,6 @@ export type AccessToken = t.TypeOf<typeof AccessToken>
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const authorizationHeader = (token: string): string => `Bearer ${token}`

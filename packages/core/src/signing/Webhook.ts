@@ -6,7 +6,7 @@
  * bundle for a browser. That entry also re-exports the event codec and the header
  * constants (`signing/WebhookEvent.ts`), so a receiver imports from one place.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
@@ -32,7 +32,7 @@ export * from './WebhookEvent.js'
  * matches the body.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type WebhookVerificationError =
   | { readonly _tag: 'MalformedHeader'; readonly message: string }
@@ -70,7 +70,7 @@ const hmacHex = (secret: string, timestamp: number, body: WebhookBody): string =
  * ```
  *
  * @category signing
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const signWebhook = (input: {
   readonly secret: string
@@ -105,7 +105,7 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/
  * ```
  *
  * @category signing
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const parseSignatureHeader = (
   header: string,
@@ -140,7 +140,7 @@ export const parseSignatureHeader = (
  * The signature covers the exact bytes, so bytes that are not valid UTF-8 still verify.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type WebhookBody = string | Uint8Array
 
@@ -149,7 +149,7 @@ export type WebhookBody = string | Uint8Array
  * sent more than once) an array of values.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type WebhookSignatureHeader = string | ReadonlyArray<string> | undefined
 
@@ -158,7 +158,7 @@ export type WebhookSignatureHeader = string | ReadonlyArray<string> | undefined
  * `header`, the receiver's clock and the tolerance in seconds (default 300).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WebhookVerificationInput {
   readonly secret: string
@@ -229,7 +229,7 @@ const anyMatches = (v1: ReadonlyArray<string>, expected: Buffer): boolean => {
  * ```
  *
  * @category signing
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const verifyWebhook = (
   input: WebhookVerificationInput,
@@ -274,7 +274,7 @@ export const verifyWebhook = (
  * a framework has already parsed, for when the raw bytes are gone.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type UnsignedWebhookInput =
   | { readonly unsigned: true; readonly body: WebhookBody }
@@ -286,7 +286,7 @@ export type UnsignedWebhookInput =
  * no secret, no header and no value of the body.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type WebhookReceiveError =
   | WebhookVerificationError
@@ -301,7 +301,7 @@ export type WebhookReceiveError =
  * A received event and the time its signature was made (`undefined` when unsigned).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WebhookReception {
   readonly event: WebhookEvent
@@ -347,7 +347,7 @@ const parseJson = (body: WebhookBody): E.Either<WebhookReceiveError, unknown> =>
  * ```
  *
  * @category signing
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const receiveWebhookEvent = (
   input: WebhookVerificationInput | UnsignedWebhookInput,
@@ -430,7 +430,7 @@ export const receiveWebhookEvent = (
  * ```
  *
  * @category signing
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const verifyWebhookEvent = (
   input: WebhookVerificationInput,

@@ -5,7 +5,7 @@
  * code, a browser's included, can decode an event. Signing and verifying are the server's:
  * `@paykit/core/webhook` (`signing/Webhook.ts`).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as t from 'io-ts'
 import { IsoDateTime, NonEmptyString } from '../internal/codec.js'
@@ -20,7 +20,7 @@ import { OrderDetails } from '../model/Order.js'
  * finalized.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type WebhookEventType = 'order.paid' | 'order.cancelled' | 'order.finalized'
 
@@ -51,7 +51,7 @@ export type WebhookEventType = 'order.paid' | 'order.cancelled' | 'order.finaliz
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const WEBHOOK_SIGNATURE_HEADER = 'Paykit-Signature'
 
@@ -79,7 +79,7 @@ export const WEBHOOK_SIGNATURE_HEADER = 'Paykit-Signature'
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300
 
@@ -100,7 +100,7 @@ export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const WebhookEventType = t.keyof(
   { 'order.paid': null, 'order.cancelled': null, 'order.finalized': null },
@@ -130,7 +130,7 @@ export const WebhookEventType = t.keyof(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const WebhookEvent = t.type(
   { id: NonEmptyString, type: WebhookEventType, createdAt: IsoDateTime, data: OrderDetails },
@@ -141,6 +141,6 @@ export const WebhookEvent = t.type(
  * An order event as the sandbox sends it.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type WebhookEvent = t.TypeOf<typeof WebhookEvent>

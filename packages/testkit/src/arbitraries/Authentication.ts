@@ -2,7 +2,7 @@
  * Arbitraries of the 3DS frame message (spec 6.1, the core's `FrameMessage`, as the frame
  * posts it): every status, its `MessageType` as the sandbox pairs them.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import {
   Authentication,
@@ -23,7 +23,7 @@ import { amount, text } from './Common.js'
  * the authentication, order and amount to post about (any by default).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface FrameMessageArbitraryOptions {
   readonly statuses?: ReadonlyArray<AuthenticationStatus>
@@ -52,7 +52,7 @@ export interface FrameMessageArbitraryOptions {
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const messageTypesOf = (status: AuthenticationStatus): ReadonlyArray<FrameMessageType> =>
   status === 'SUCCESS'
@@ -89,7 +89,7 @@ export const messageTypesOf = (status: AuthenticationStatus): ReadonlyArray<Fram
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const frameMessage = (
   options: FrameMessageArbitraryOptions = {},

@@ -4,7 +4,7 @@
  * (alpha-2 and alpha-3 country codes), and charges broken in exactly one way; and of its
  * answer (the core's `ChargeResponse`), in every status.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import {
   CHARGE_STATUSES,
@@ -39,7 +39,7 @@ import {
  * Billing information as a caller sends it: the core's `BillingInfo` as JSON.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type BillingInfoInput = t.OutputOf<typeof BillingInfo>
 
@@ -48,7 +48,7 @@ export type BillingInfoInput = t.OutputOf<typeof BillingInfo>
  * `authenticationId` absent, null or an id): the core's `ChargeRequestInput`, re-exported.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type { ChargeRequestInput } from '@paykit/core'
 
@@ -57,7 +57,7 @@ export type { ChargeRequestInput } from '@paykit/core'
  * `PaymentMethod`, narrowed).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ChargedPaymentMethod = {
   readonly id: PaymentMethod['id']
@@ -98,7 +98,7 @@ const ALPHA_3 = ['USA', 'CAN', 'CRI', 'MEX', 'GBR', 'DEU', 'FRA', 'ESP', 'JPN', 
  * ```
  *
  * @category parts
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const countryCode = (): fc.Arbitrary<string> =>
   fc
@@ -121,7 +121,7 @@ export const countryCode = (): fc.Arbitrary<string> =>
  * ```
  *
  * @category parts
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const billingInfo = (): fc.Arbitrary<BillingInfoInput> =>
   fc.record({
@@ -157,7 +157,7 @@ export const billingInfo = (): fc.Arbitrary<BillingInfoInput> =>
  * ```
  *
  * @category parts
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const chargeOrder = (): fc.Arbitrary<ChargeRequestInput['order']> =>
   fc
@@ -207,7 +207,7 @@ const charge = (
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const chargeRequest = (): fc.Arbitrary<ChargeRequestInput> =>
   charge(fc.oneof(fc.uuid(), text(64)), 'optional')
@@ -237,7 +237,7 @@ export const chargeRequest = (): fc.Arbitrary<ChargeRequestInput> =>
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const chargeRequestForPaymentMethod = (
   paymentMethod: ChargedPaymentMethod,
@@ -357,7 +357,7 @@ const invalidCharge = (
  * ```
  *
  * @category invalid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const invalidChargeRequest = (): fc.Arbitrary<Invalid> =>
   invalidCharge(chargeRequest(), false)
@@ -388,7 +388,7 @@ export const invalidChargeRequest = (): fc.Arbitrary<Invalid> =>
  * ```
  *
  * @category invalid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const invalidChargeRequestFor = (
   paymentMethod: ChargedPaymentMethod,
@@ -405,7 +405,7 @@ export const invalidChargeRequestFor = (
  * amount), and the service's address of a 3DS frame.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ChargeResponseArbitraryOptions {
   readonly statuses?: ReadonlyArray<ChargeStatus>
@@ -426,7 +426,7 @@ export interface ChargeResponseArbitraryOptions {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CHARGE_FAILURE_CODES: ReadonlyArray<string> = [
   'FRAUD_PREVENT',
@@ -464,7 +464,7 @@ const serviceId = (prefix: string): fc.Arbitrary<string> =>
  * ```
  *
  * @category responses
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const chargeResponse = (
   options: ChargeResponseArbitraryOptions = {},

@@ -2,7 +2,7 @@
  * What every arbitrary of the testkit shares: the labelled invalid record, strings of an
  * exact length, and immutable edits at a field path (to break a valid request in one place).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as fc from 'fast-check'
 
@@ -17,7 +17,7 @@ import * as fc from 'fast-check'
  * rule that concerns two fields (neither `amount` nor `lineItems`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Invalid {
   readonly value: unknown
@@ -30,7 +30,7 @@ export interface Invalid {
  * A key of a path: an object key or an array index.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Key = string | number
 
@@ -52,7 +52,7 @@ export type Key = string | number
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const pathOfKeys = (keys: ReadonlyArray<Key>): string =>
   keys.reduce<string>(
@@ -80,7 +80,7 @@ export const pathOfKeys = (keys: ReadonlyArray<Key>): string =>
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const namedFields = (invalid: Invalid): ReadonlyArray<string> => [
   invalid.field,
@@ -106,7 +106,7 @@ export const namedFields = (invalid: Invalid): ReadonlyArray<string> => [
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const removed: unique symbol = Symbol('removed')
 
@@ -149,7 +149,7 @@ const edit = (u: unknown, keys: ReadonlyArray<Key>, value: unknown): unknown => 
  * ```
  *
  * @category edits
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const setAt = (u: unknown, keys: ReadonlyArray<Key>, value: unknown): unknown =>
   edit(u, keys, value)
@@ -178,7 +178,7 @@ export const setAt = (u: unknown, keys: ReadonlyArray<Key>, value: unknown): unk
  * ```
  *
  * @category edits
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const removeAt = (u: unknown, keys: ReadonlyArray<Key>): unknown => edit(u, keys, removed)
 
@@ -201,7 +201,7 @@ export const removeAt = (u: unknown, keys: ReadonlyArray<Key>): unknown => edit(
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const breakAt = (
   base: unknown,
@@ -246,7 +246,7 @@ const letter = fc.constantFrom(...LETTERS)
  * ```
  *
  * @category leaf arbitraries
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const text = (maxLength: number, minLength = 1): fc.Arbitrary<string> =>
   fc
@@ -271,7 +271,7 @@ export const text = (maxLength: number, minLength = 1): fc.Arbitrary<string> =>
  * ```
  *
  * @category leaf arbitraries
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const textOfLength = (length: number): fc.Arbitrary<string> => text(length, length)
 
@@ -294,7 +294,7 @@ export const textOfLength = (length: number): fc.Arbitrary<string> => text(lengt
  * ```
  *
  * @category leaf arbitraries
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const asciiOfLength = (length: number): fc.Arbitrary<string> =>
   fc.string({
@@ -324,7 +324,7 @@ export const asciiOfLength = (length: number): fc.Arbitrary<string> =>
  * ```
  *
  * @category leaf arbitraries
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const blank: fc.Arbitrary<string> = fc.constantFrom('', ' ', '   ', '\t', '\n')
 
@@ -346,7 +346,7 @@ export const blank: fc.Arbitrary<string> = fc.constantFrom('', ' ', '   ', '\t',
  * ```
  *
  * @category leaf arbitraries
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const httpUrl = (maxLength = 512): fc.Arbitrary<string> =>
   fc
@@ -376,7 +376,7 @@ export const httpUrl = (maxLength = 512): fc.Arbitrary<string> =>
  * ```
  *
  * @category leaf arbitraries
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const httpUrlOfLength = (length: number): fc.Arbitrary<string> =>
   fc
@@ -404,7 +404,7 @@ export const httpUrlOfLength = (length: number): fc.Arbitrary<string> =>
  * ```
  *
  * @category leaf arbitraries
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const notAString: fc.Arbitrary<unknown> = fc.oneof(
   fc.integer(),
@@ -435,7 +435,7 @@ export const notAString: fc.Arbitrary<unknown> = fc.oneof(
  * ```
  *
  * @category leaf arbitraries
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const notANumber: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom('10', '', 'abc'),
@@ -465,7 +465,7 @@ export const notANumber: fc.Arbitrary<unknown> = fc.oneof(
  * ```
  *
  * @category leaf arbitraries
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const notAnObject: fc.Arbitrary<unknown> = fc.oneof(
   fc.constant(null),
@@ -496,7 +496,7 @@ export const notAnObject: fc.Arbitrary<unknown> = fc.oneof(
  * ```
  *
  * @category leaf arbitraries
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const amount = (minCents: number, maxCents: number): fc.Arbitrary<number> =>
   fc.integer({ min: minCents, max: maxCents }).map((cents) => cents / 100)
@@ -518,7 +518,7 @@ export const amount = (minCents: number, maxCents: number): fc.Arbitrary<number>
  * ```
  *
  * @category leaf arbitraries
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isoDateTime = (
   min: Date = new Date('2020-01-01T00:00:00.000Z'),

@@ -9,7 +9,7 @@
  * surchargeAmount - discountAmount` (the spec gives no rule; the sandbox's extras are 0).
  * `payment` is set exactly when the order was paid (PAID, FINALIZED).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import {
   Money,
@@ -32,7 +32,7 @@ import { httpUrl, isoDateTime, text } from './Common.js'
  * A line item of an order's details as JSON (`OrderDetailsJson['lineItems'][number]`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type OrderLineItemJson = t.OutputOf<typeof OrderLineItem>
 
@@ -40,7 +40,7 @@ export type OrderLineItemJson = t.OutputOf<typeof OrderLineItem>
  * Options of {@link orderDetails}.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface OrderDetailsArbitraryOptions {
   /** The statuses to draw from (all four of the spec by default). */
@@ -129,7 +129,7 @@ const lineItemWithSubtotal: fc.Arbitrary<readonly [OrderLineItemJson, Money.Mone
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const orderLineItem = (): fc.Arbitrary<OrderLineItemJson> =>
   lineItemWithSubtotal.map(([item]) => item)
@@ -162,7 +162,7 @@ export const orderLineItem = (): fc.Arbitrary<OrderLineItemJson> =>
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const orderDetails = (
   options: OrderDetailsArbitraryOptions = {},

@@ -4,7 +4,7 @@
  * amount equal to the line-item total), every optional field present and absent, strings
  * at their exact limits (255, 2048, 512); and requests broken in exactly one way.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import {
   Money,
@@ -42,7 +42,7 @@ import {
  * product of the core's `LineItemInput`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ProductInput = Extract<LineItemInput, { readonly product: unknown }>['product']
 
@@ -51,7 +51,7 @@ export type ProductInput = Extract<LineItemInput, { readonly product: unknown }>
  * core's `LineItemInput`, re-exported.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type { LineItemInput } from '@paykit/core'
 
@@ -61,7 +61,7 @@ export type { LineItemInput } from '@paykit/core'
  * `t.OutputOf`), re-exported.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type { PaymentLinkRequestInput } from '@paykit/core'
 
@@ -69,7 +69,7 @@ export type { PaymentLinkRequestInput } from '@paykit/core'
  * Which way a request describes its order: a total `amount`, `lineItems`, or both.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type OrderShape = 'amount' | 'lineItems' | 'both'
 
@@ -77,7 +77,7 @@ export type OrderShape = 'amount' | 'lineItems' | 'both'
  * Options of the payment-link arbitraries.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface PaymentLinkArbitraryOptions {
   /**
@@ -120,7 +120,7 @@ const MAX_QUANTITY = 1000
  * ```
  *
  * @category parts
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const upTo = (max: number): fc.Arbitrary<string> =>
   fc.oneof(
@@ -151,7 +151,7 @@ export const upTo = (max: number): fc.Arbitrary<string> =>
  * ```
  *
  * @category parts
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const product = (): fc.Arbitrary<ProductInput> =>
   fc
@@ -189,7 +189,7 @@ const quantity = (): fc.Arbitrary<number> =>
  * ```
  *
  * @category parts
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const skuLineItem = (
   options: PaymentLinkArbitraryOptions = {},
@@ -220,7 +220,7 @@ export const skuLineItem = (
  * ```
  *
  * @category parts
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const productLineItem = (): fc.Arbitrary<{
   readonly product: ProductInput
@@ -243,7 +243,7 @@ export const productLineItem = (): fc.Arbitrary<{
  * ```
  *
  * @category parts
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const lineItem = (options: PaymentLinkArbitraryOptions = {}): fc.Arbitrary<LineItemInput> =>
   fc.oneof(skuLineItem(options), productLineItem())
@@ -267,7 +267,7 @@ export const lineItem = (options: PaymentLinkArbitraryOptions = {}): fc.Arbitrar
  * ```
  *
  * @category parts
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const jsonLineItemsTotal = (
   items: ReadonlyArray<LineItemInput>,
@@ -304,7 +304,7 @@ export const jsonLineItemsTotal = (
  * ```
  *
  * @category parts
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const optionalFields = (): fc.Arbitrary<
   Omit<PaymentLinkRequestInput, 'amount' | 'lineItems'>
@@ -372,7 +372,7 @@ const orderOf = (
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const paymentLinkRequest = (
   options: PaymentLinkArbitraryOptions = {},
@@ -400,7 +400,7 @@ export const paymentLinkRequest = (
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const orderShapeOf = (request: PaymentLinkRequestInput): OrderShape =>
   request.amount !== undefined && request.lineItems !== undefined
@@ -540,7 +540,7 @@ const lineItemBreaks = (
  * ```
  *
  * @category invalid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const invalidPaymentLinkRequest = (
   options: PaymentLinkArbitraryOptions = {},
@@ -675,7 +675,7 @@ export const invalidPaymentLinkRequest = (
  * ```
  *
  * @category responses
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const paymentLinkResponse = (
   baseUrl = 'http://127.0.0.1:4010',

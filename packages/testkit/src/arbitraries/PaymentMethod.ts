@@ -4,7 +4,7 @@
  * check, a future expiry, a 3-4 digit CVV), and bodies broken in exactly one way. Also the
  * payment methods (`POST /paymentmethods` responses) that charges are made for.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import {
   luhn,
@@ -26,7 +26,7 @@ import { breakAt, notAString, notAnObject, removed, text } from './Common.js'
  * A card as a caller sends it: the core's card as JSON (`CardOutput`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CardInput = CardOutput
 
@@ -34,7 +34,7 @@ export type CardInput = CardOutput
  * Customer data as a caller sends it: the core's `customer` as JSON.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CustomerInput = NonNullable<PaymentMethodRequestOutput['customer']>
 
@@ -43,7 +43,7 @@ export type CustomerInput = NonNullable<PaymentMethodRequestOutput['customer']>
  * as JSON (`PaymentMethodRequestOutput`), so a change of the core fails to compile here.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PaymentMethodRequestInput = PaymentMethodRequestOutput
 
@@ -51,7 +51,7 @@ export type PaymentMethodRequestInput = PaymentMethodRequestOutput
  * Options of the payment-method arbitraries.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface PaymentMethodArbitraryOptions {
   /** The date expiries are relative to (default: the time the arbitrary is built). */
@@ -63,7 +63,7 @@ export interface PaymentMethodArbitraryOptions {
  * `PaymentMethod` as JSON.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PaymentMethodOutput = t.OutputOf<typeof PaymentMethod>
 
@@ -85,7 +85,7 @@ export type PaymentMethodOutput = t.OutputOf<typeof PaymentMethod>
  * ```
  *
  * @category card numbers
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const luhnCompletion = (partial: string): string =>
   '0123456789'.split('').find((d) => luhn(`${partial}${d}`)) ?? '0'
@@ -104,7 +104,7 @@ export const luhnCompletion = (partial: string): string =>
  * ```
  *
  * @category card numbers
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const testCardNumber = (): fc.Arbitrary<string> =>
   fc.constantFrom(...testCardTable.map((card) => card.number))
@@ -126,7 +126,7 @@ export const testCardNumber = (): fc.Arbitrary<string> =>
  * ```
  *
  * @category card numbers
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const luhnCardNumber = (): fc.Arbitrary<string> =>
   fc
@@ -164,7 +164,7 @@ export const luhnCardNumber = (): fc.Arbitrary<string> =>
  * ```
  *
  * @category card numbers
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const cardNumber = (): fc.Arbitrary<string> =>
   fc
@@ -199,7 +199,7 @@ export const cardNumber = (): fc.Arbitrary<string> =>
  * ```
  *
  * @category card numbers
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const nonLuhnCardNumber = (): fc.Arbitrary<string> =>
   fc
@@ -239,7 +239,7 @@ const monthsFrom = (now: Date, offset: number): { month: string; year: string } 
  * ```
  *
  * @category expiry
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const futureExpiry = (
   now: Date,
@@ -270,7 +270,7 @@ const digits = (min: number, max: number): fc.Arbitrary<string> =>
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const cvv = (): fc.Arbitrary<string> =>
   fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 3, maxLength: 4 })
@@ -297,7 +297,7 @@ export const cvv = (): fc.Arbitrary<string> =>
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const customer = (): fc.Arbitrary<CustomerInput> =>
   fc.record(
@@ -334,7 +334,7 @@ export const customer = (): fc.Arbitrary<CustomerInput> =>
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const card = (options: PaymentMethodArbitraryOptions = {}): fc.Arbitrary<CardInput> => {
   const now = options.now ?? new Date()
@@ -374,7 +374,7 @@ export const card = (options: PaymentMethodArbitraryOptions = {}): fc.Arbitrary<
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const paymentMethodRequest = (
   options: PaymentMethodArbitraryOptions = {},
@@ -401,7 +401,7 @@ export const paymentMethodRequest = (
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const paymentMethod = (): fc.Arbitrary<PaymentMethodOutput> =>
   fc
@@ -462,7 +462,7 @@ const setAtYear = (base: PaymentMethodRequestInput, year: string): PaymentMethod
  * ```
  *
  * @category invalid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const invalidPaymentMethodRequest = (
   options: PaymentMethodArbitraryOptions = {},
@@ -565,7 +565,7 @@ export const invalidPaymentMethodRequest = (
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const cardSecretsOf = (input: unknown): ReadonlyArray<string> => {
   const c =

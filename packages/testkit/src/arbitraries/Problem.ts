@@ -2,7 +2,7 @@
  * Arbitraries of the problem details the service answers with (spec 7.2, the core's
  * `ProblemDetails`, `ValidationProblem` and `ServerProblem`, as JSON).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import {
   serverProblemType,
@@ -23,7 +23,7 @@ import { text } from './Common.js'
  * A problem-details body as JSON.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ProblemDetailsJson = t.OutputOf<typeof ProblemDetails>
 
@@ -65,7 +65,7 @@ const FIELDS = [
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const validationProblemDetails = (): fc.Arbitrary<ValidationProblem> =>
   fc
@@ -97,7 +97,7 @@ export const validationProblemDetails = (): fc.Arbitrary<ValidationProblem> =>
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const serverProblemDetails = (): fc.Arbitrary<ServerProblem> =>
   fc
@@ -123,7 +123,7 @@ export const serverProblemDetails = (): fc.Arbitrary<ServerProblem> =>
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const problemDetails = (): fc.Arbitrary<ProblemDetailsJson> =>
   fc.oneof(

@@ -2,7 +2,7 @@
  * Arbitraries of the body of `POST /token` (the core's `TokenRequest`): valid client
  * credentials, and bodies broken in exactly one way; and of its answer (`AccessToken`).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type { AccessToken, TokenRequest } from '@paykit/core'
 import * as fc from 'fast-check'
@@ -19,7 +19,7 @@ import { blank, breakAt, notAString, notAnObject, removed, text } from './Common
  * `t.OutputOf`), so a change of the core's codec fails to compile here.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TokenRequestInput = t.OutputOf<typeof TokenRequest>
 
@@ -43,7 +43,7 @@ export type TokenRequestInput = t.OutputOf<typeof TokenRequest>
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const tokenRequest = (): fc.Arbitrary<TokenRequestInput> =>
   fc.record({ clientId: text(64), clientSecret: text(128) })
@@ -73,7 +73,7 @@ export const tokenRequest = (): fc.Arbitrary<TokenRequestInput> =>
  * ```
  *
  * @category invalid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const invalidTokenRequest = (): fc.Arbitrary<Invalid> =>
   tokenRequest().chain((base) =>
@@ -109,7 +109,7 @@ export const invalidTokenRequest = (): fc.Arbitrary<Invalid> =>
  * ```
  *
  * @category responses
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const accessToken = (): fc.Arbitrary<t.OutputOf<typeof AccessToken>> =>
   fc.record({

@@ -2,7 +2,7 @@
  * Arbitraries of the order events the service sends to a webhook (the core's
  * `WebhookEvent`, as JSON): every type, with the order in the status the event reports.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type { OrderStatus, WebhookEvent, WebhookEventType } from '@paykit/core/pure'
 import * as fc from 'fast-check'
@@ -18,7 +18,7 @@ import { orderDetails, type OrderDetailsArbitraryOptions } from './Order.js'
  * An event as its JSON body carries it (amounts as numbers).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type WebhookEventJson = t.OutputOf<typeof WebhookEvent>
 
@@ -27,7 +27,7 @@ export type WebhookEventJson = t.OutputOf<typeof WebhookEvent>
  * service's address of the order's link.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WebhookEventArbitraryOptions extends Pick<
   OrderDetailsArbitraryOptions,
@@ -54,7 +54,7 @@ export interface WebhookEventArbitraryOptions extends Pick<
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const WEBHOOK_EVENT_STATUS: Readonly<Record<WebhookEventType, OrderStatus>> = {
   'order.paid': 'PAID',
@@ -90,7 +90,7 @@ export const WEBHOOK_EVENT_STATUS: Readonly<Record<WebhookEventType, OrderStatus
  * ```
  *
  * @category valid
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const webhookEvent = (
   options: WebhookEventArbitraryOptions = {},

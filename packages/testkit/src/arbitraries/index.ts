@@ -4,7 +4,7 @@
  * the generic names of `common.ts` and `PaymentMethod.ts` (`amount`, `text`, `blank`,
  * `removed`, `card`, `cvv`) cannot be mistaken for anything else.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 
 // -------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
  * runs it under `sh -c`, and a SIGTERM to `npx` ends `npx` and that shell but never
  * reached the sandbox, which went on listening as an orphan.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { parseArgs } from 'node:util'
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8'

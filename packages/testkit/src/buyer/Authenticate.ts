@@ -5,7 +5,7 @@
  * messages the frame would have posted, and `headlessFrame`, the same messages posted to a
  * window for a listener (the core's `listenForFrameMessage`) to pick from.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
@@ -35,7 +35,7 @@ import type { AuthenticationResult } from '../simulator/Authentications.js'
  * it goes through nock too) and a time limit.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface HeadlessAuthenticateOptions {
   readonly transport?: Transport
@@ -57,7 +57,7 @@ export interface HeadlessAuthenticateOptions {
  *   PENDING until it expires) and no message comes.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type HeadlessEnding =
   | AuthenticationResult
@@ -69,7 +69,7 @@ export type HeadlessEnding =
  * What {@link headlessFrame} posts messages to: a window, or any `EventTarget`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface FrameWindow {
   readonly dispatchEvent: (event: Event) => boolean
@@ -80,7 +80,7 @@ export interface FrameWindow {
  * post the frame's messages to (as `MessageEvent`s from the frame URL's origin).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface HeadlessFrameOptions extends HeadlessAuthenticateOptions {
   readonly window?: FrameWindow
@@ -108,7 +108,7 @@ const RESULTS: ReadonlyArray<AuthenticationResult> = ['success', 'failed', 'erro
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const headlessEndings: ReadonlyArray<HeadlessEnding> = [
   ...RESULTS,
@@ -280,7 +280,7 @@ const firstOf = (ending: HeadlessEnding): 'pending' | 'other' | undefined =>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const headlessFrame =
   (ending: HeadlessEnding, options: HeadlessFrameOptions = {}) =>
@@ -353,7 +353,7 @@ export const headlessFrame =
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const authenticateHeadless = (
   ending: HeadlessEnding = 'success',

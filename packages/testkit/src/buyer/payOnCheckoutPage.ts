@@ -2,7 +2,7 @@
  * The buyer at the hosted checkout page: the form the page posts to `/pay/<orderCode>`
  * (`action=pay` with the card and the buyer's details), sent without a browser.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { testCards } from '../simulator/TestCards.js'
 
@@ -15,7 +15,7 @@ import { testCards } from '../simulator/TestCards.js'
  * that succeeds, expiring in December two years from now, CVV 123, buyer Ana Mora.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface CheckoutForm {
   readonly number?: string
@@ -70,7 +70,7 @@ export interface CheckoutForm {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const payOnCheckoutPage = (
   paymentLinkUrl: string,

@@ -4,7 +4,7 @@
  * `vitest.ts` import this module first, so that importing `@paykit/testkit` on an older
  * Node throws at once, naming the version needed, before nock is evaluated.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 
 // -------------------------------------------------------------------------------------
@@ -25,7 +25,7 @@
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MIN_NODE_MAJOR = 22
 
@@ -50,7 +50,7 @@ export const MIN_NODE_MAJOR = 22
  * ```
  *
  * @category checks
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isSupportedNodeVersion = (version: string): boolean => {
   const major = /^v?(\d+)\./.exec(version)?.[1]
@@ -73,7 +73,7 @@ export const isSupportedNodeVersion = (version: string): boolean => {
  * ```
  *
  * @category checks
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const unsupportedNodeMessage = (version: string): string =>
   `@paykit/testkit needs Node.js ${MIN_NODE_MAJOR} or later (this is ${version})`
@@ -94,7 +94,7 @@ export const unsupportedNodeMessage = (version: string): string =>
  * ```
  *
  * @category checks
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const assertSupportedNode = (version: string = globalThis.process?.version ?? ''): void => {
   if (!isSupportedNodeVersion(version)) throw new Error(unsupportedNodeMessage(version))

@@ -9,7 +9,7 @@
  * service processed the request); a latency is not waited for, only compared with the
  * request's `timeoutMs` (longer: a `timeout`).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
@@ -37,7 +37,7 @@ import {
  * webhook delivery to a handler.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface MemoryPaymentService extends ServiceControls {
   /** The base URL its transport answers (any other origin or prefix is refused). */
@@ -87,7 +87,7 @@ const done = (
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const memoryPaymentService = (options: LiveServiceOptions): MemoryPaymentService => {
   const base = new URL(options.baseUrl)

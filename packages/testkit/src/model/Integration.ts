@@ -2,7 +2,7 @@
  * What the model asks of the user's integration (a shop's checkout service, a billing
  * job): the adapter through which the story drives it and reads what it believes.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type {
   Authenticate,
@@ -22,7 +22,7 @@ import type {
  * (the merchant's order id: a charge's `order.id`, a link's `orderReference`) and amount.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ShopOrder {
   readonly reference: string
@@ -35,7 +35,7 @@ export interface ShopOrder {
  * appear in what the integration logs.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface BuyerCard {
   readonly number: string
@@ -50,7 +50,7 @@ export interface BuyerCard {
  * method id to charge, as a checkout whose card form posts to the service hands it over.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface RegisteredCard {
   readonly paymentMethodId: string
@@ -63,7 +63,7 @@ export interface RegisteredCard {
  * order, 0 otherwise.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface IntegrationOrder {
   readonly reference: string
@@ -78,7 +78,7 @@ export interface IntegrationOrder {
  * means itself and nothing else.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type StatusMeaning =
   | Readonly<Record<string, OrderStatus | ReadonlyArray<OrderStatus>>>
@@ -90,7 +90,7 @@ export type StatusMeaning =
  * `headers['paykit-signature']`, `{ ...headers }` with lower-case names).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type WebhookHeaders = Headers & Readonly<Record<string, string | undefined>>
 
@@ -99,7 +99,7 @@ export type WebhookHeaders = Headers & Readonly<Record<string, string | undefine
  * maybe, the body it sent (shown in the story, redacted, when the status is not 2xx).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WebhookAnswer {
   readonly status: number
@@ -113,7 +113,7 @@ export interface WebhookAnswer {
  * `chargeWith3ds`), the webhook secret and the world's clock for `verifyWebhookEvent`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface IntegrationContext {
   readonly clientConfig: ClientConfig & {
@@ -141,7 +141,7 @@ export interface IntegrationContext {
  * A rejected promise is part of the story (the integration gave up), not a failure.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Integration<Card = BuyerCard> {
   readonly payOrder: (order: ShopOrder, card: Card) => Promise<void>
@@ -156,7 +156,7 @@ export interface Integration<Card = BuyerCard> {
  * Builds a fresh integration for one story (each story starts from nothing).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MakeIntegration<Card = BuyerCard> = (context: IntegrationContext) => Integration<Card>
 
@@ -167,7 +167,7 @@ export type MakeIntegration<Card = BuyerCard> = (context: IntegrationContext) =>
  * service) instead of a `BuyerCard`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Adapter =
   | { readonly integration: MakeIntegration; readonly registerCards?: false }

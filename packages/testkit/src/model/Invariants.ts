@@ -3,7 +3,7 @@
  * (faults off, every pending webhook delivered, the integration's reconcile run): what a
  * payment integration must never do, judged against the service's own records.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { redactValue, type OrderStatus } from '@paykit/core'
 import type { IntegrationOrder } from './Integration.js'
@@ -20,7 +20,7 @@ import type { IntegrationOrder } from './Integration.js'
  * reference even when sent under another order id.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ServiceOrder {
   readonly reference: string
@@ -35,7 +35,7 @@ export interface ServiceOrder {
  * default the status itself).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ViewedOrder extends IntegrationOrder {
   readonly means: ReadonlyArray<OrderStatus>
@@ -47,7 +47,7 @@ export interface ViewedOrder extends IntegrationOrder {
  * whether the world is quiet (the final check).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Observation {
   readonly service: ReadonlyArray<ServiceOrder>
@@ -61,7 +61,7 @@ export interface Observation {
  * A named check: `undefined` when it holds, else what is wrong, in a sentence.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Invariant {
   readonly name: string
@@ -91,7 +91,7 @@ export interface Invariant {
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const timesPaidAtService = (order: ServiceOrder): number =>
   order.succeededCharges.length +
@@ -134,7 +134,7 @@ const first = <A>(
  * ```
  *
  * @category invariants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const noOrderChargedTwice: Invariant = {
   name: 'no order charged twice',
@@ -173,7 +173,7 @@ export const noOrderChargedTwice: Invariant = {
  * ```
  *
  * @category invariants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const oneLinkPerOrder: Invariant = {
   name: 'one link per order reference',
@@ -200,7 +200,7 @@ export const oneLinkPerOrder: Invariant = {
  * ```
  *
  * @category invariants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const paidSeenOnce: Invariant = {
   name: 'every paid order seen once',
@@ -240,7 +240,7 @@ export const paidSeenOnce: Invariant = {
  * ```
  *
  * @category invariants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const noSecretLogged: Invariant = {
   name: 'no secret or card datum logged',
@@ -294,7 +294,7 @@ const shownStatus = (v: ViewedOrder): string =>
  * ```
  *
  * @category invariants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const viewAgrees: Invariant = {
   name: "the integration's view agrees with the service",
@@ -347,7 +347,7 @@ export const viewAgrees: Invariant = {
  * ```
  *
  * @category invariants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const builtInInvariants: ReadonlyArray<Invariant> = [
   noOrderChargedTwice,

@@ -6,7 +6,7 @@
  * number become `[redacted]`.
  *
  * @internal
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { redactValue } from '@paykit/core'
 

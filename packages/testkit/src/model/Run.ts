@@ -4,7 +4,7 @@
  * and path that replay it. One runner, `checkModel` (no test runner needed), and one
  * arbitrary, `stories`, for `@fast-check/vitest`'s `test.prop`.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import fc from 'fast-check'
 import { headlessEndings } from '../buyer/Authenticate.js'
@@ -36,7 +36,7 @@ import {
  * written.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ModelOptions = Adapter & {
   readonly statuses?: StatusMeaning
@@ -57,7 +57,7 @@ export type ModelOptions = Adapter & {
  * numbered story) when an invariant breaks.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Story {
   readonly steps: ReadonlyArray<Steps.Step>
@@ -70,7 +70,7 @@ export interface Story {
  * played as written). Every text in it is redacted.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ModelReport {
   readonly ok: boolean
@@ -261,7 +261,7 @@ const storiesOf = (
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const stories = (options: ModelOptions): fc.Arbitrary<Story> =>
   storiesOf(settingsOf(options), options)
@@ -332,7 +332,7 @@ const failed = (
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const checkModel = async (options: ModelOptions): Promise<ModelReport> => {
   const settings = settingsOf(options)

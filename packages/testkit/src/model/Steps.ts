@@ -5,7 +5,7 @@
  * reads as a sentence in the printed story. The model draws them itself; write them by
  * hand to replay a story or keep one as a regression test (`checkModel`'s `story`).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import fc from 'fast-check'
 import type * as Faults from '../service/Faults.js'
@@ -19,7 +19,7 @@ import type { CardKind, ThreeDsEnding, WebhookMove, World } from './World.js'
  * One step of a story.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Step = fc.AsyncCommand<object, World>
 
@@ -76,7 +76,7 @@ const control =
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const payOrder = (reference: string, kind: CardKind): Step =>
   step(`the buyer pays order ${reference} with ${CARD_NAMES[kind]}`, (world) =>
@@ -95,7 +95,7 @@ export const payOrder = (reference: string, kind: CardKind): Step =>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const createLink = (reference: string): Step =>
   step(`the shop creates a payment link for order ${reference}`, (world) =>
@@ -114,7 +114,7 @@ export const createLink = (reference: string): Step =>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const buyerPaysLink = (reference: string): Step =>
   step(`the buyer pays the payment link of order ${reference}`, async (world) => {
@@ -137,7 +137,7 @@ export const buyerPaysLink = (reference: string): Step =>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const portal = (action: 'finalize' | 'cancel', reference: string): Step =>
   step(`the merchant portal ${action}s order ${reference}`, async (world) => {
@@ -165,7 +165,7 @@ export const portal = (action: 'finalize' | 'cancel', reference: string): Step =
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const injectFault = (
   failure: Faults.Failure,
@@ -209,7 +209,7 @@ const ordinal = (n: number): string =>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const latency = (operation: Faults.Operation, ms: number): Step =>
   step(
@@ -229,7 +229,7 @@ export const latency = (operation: Faults.Operation, ms: number): Step =>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const clearFaults: Step = step(
   'the network recovers (no more faults)',
@@ -248,7 +248,7 @@ export const clearFaults: Step = step(
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const advanceClock = (ms: number): Step =>
   step(
@@ -272,7 +272,7 @@ export const advanceClock = (ms: number): Step =>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const threeDsEnding = (ending: ThreeDsEnding): Step =>
   step(
@@ -312,7 +312,7 @@ const WEBHOOK_TEXT: Readonly<Record<WebhookMove, string>> = {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const webhook = (move: WebhookMove): Step =>
   step(WEBHOOK_TEXT[move], (world) => world.webhook(move))
@@ -330,7 +330,7 @@ export const webhook = (move: WebhookMove): Step =>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const reconcile = (reference?: string): Step =>
   step(

@@ -5,7 +5,7 @@
  * the story told so far and judges the invariants after each step. Only its types and
  * `InvariantBroken` are public: a step (`Step`) runs in a `World`.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import {
@@ -52,7 +52,7 @@ import { messageOf, messagesOf, redactor } from './Redaction.js'
  * `sandbox` (the sandbox over real HTTP). The stories and invariants are the same.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServiceKind = 'memory' | 'nock' | 'sandbox'
 
@@ -62,7 +62,7 @@ export type ServiceKind = 'memory' | 'nock' | 'sandbox'
  * `abandon`: the frame closed, no message).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ThreeDsEnding = HeadlessEnding
 
@@ -71,7 +71,7 @@ export type ThreeDsEnding = HeadlessEnding
  * 3DS first, one that is declined.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CardKind = 'success' | 'authentication' | 'declined'
 
@@ -81,7 +81,7 @@ export type CardKind = 'success' | 'authentication' | 'declined'
  * world is quiet), deliver everything pending.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type WebhookMove =
   'deliverNext' | 'deliverLatest' | 'duplicate' | 'delay' | 'drop' | 'deliverAll'
@@ -108,7 +108,7 @@ export type WebhookMove =
  * ```
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export class InvariantBroken extends Error {
   override readonly name = 'InvariantBroken'
@@ -127,7 +127,7 @@ export class InvariantBroken extends Error {
  * A running world: the fake, the integration, and the story told so far.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface World {
   readonly service: ServiceControls
@@ -162,7 +162,7 @@ export interface World {
  * Options of a world.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type WorldOptions = Adapter & {
   readonly invariants: ReadonlyArray<Invariant>
@@ -211,7 +211,7 @@ const statusList = (value: unknown, field: string): ReadonlyArray<OrderStatus> =
  * status means itself and must be one of the service's four.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const meaningOf = (
   statuses: StatusMeaning | undefined,
@@ -267,7 +267,7 @@ export const meaningOf = (
  * record, in any case (spread, it gives lower-case names).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 const webhookHeaders = (record: Readonly<Record<string, string>>): WebhookHeaders => {
   const headers = new Headers(record)
@@ -357,7 +357,7 @@ const inOrder = (deliveries: ReadonlyArray<string>): string =>
  * Opens a world for one story: a fresh fake, a fresh integration.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const openWorld = async (options: WorldOptions): Promise<World> => {
   const wall = (): Date => new Date(START_MS)

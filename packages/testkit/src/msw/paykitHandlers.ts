@@ -5,7 +5,7 @@
  * Node built-in: the same module runs in both (a signed delivery takes its signer from the
  * caller).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { http, type HttpHandler } from 'msw'
 import { makeLiveService, type LiveServiceOptions } from '../service/LiveService.js'
@@ -30,7 +30,7 @@ import type { SimRequest, SimResponse } from '../simulator/Http.js'
  * lifetime, ...) and the wall clock (`now`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PaykitHandlersOptions = LiveServiceOptions
 
@@ -41,7 +41,7 @@ export type PaykitHandlersOptions = LiveServiceOptions
  * `node:crypto`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface MswWebhookOptions extends WebhookOutboxOptions {
   readonly sign?: WebhookSigner
@@ -53,7 +53,7 @@ export interface MswWebhookOptions extends WebhookOutboxOptions {
  * refuses (an unknown authentication id or order code, a result already recorded, ...).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface PaykitHandlers extends ServiceControls {
   /** The MSW request handlers: give them to `setupServer(...)` or `setupWorker(...)`. */
@@ -88,7 +88,7 @@ export interface PaykitHandlers extends ServiceControls {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MSW_HANG_MS = 10 * 60 * 1000
 
@@ -124,7 +124,7 @@ export const MSW_HANG_MS = 10 * 60 * 1000
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MSW_PAGE_SHELL = `<!doctype html>
 <html><head><meta charset="utf-8"><title>Loading</title></head><body><script>
@@ -246,7 +246,7 @@ const truncatedStream = (text: string): ReadableStream<Uint8Array> => {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const paykitHandlers = (options: PaykitHandlersOptions): PaykitHandlers => {
   const base = new URL(options.baseUrl)

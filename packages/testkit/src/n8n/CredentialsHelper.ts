@@ -5,7 +5,7 @@
  * credential expired (and its output saved), generic `authenticate` resolved against
  * `$credentials` by the real expression engine.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type {
   ICredentialDataDecryptedObject,
@@ -37,7 +37,7 @@ import { loadN8n } from './Runtime.js'
  * One stored credential: its type name, display name and (decrypted) data.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface StoredCredential {
   readonly type: string
@@ -50,7 +50,7 @@ export interface StoredCredential {
  * `credentials: { <type>: { id, name } }`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type CredentialStore = Readonly<Record<string, StoredCredential>>
 
@@ -60,7 +60,7 @@ export type CredentialStore = Readonly<Record<string, StoredCredential>>
  * own `preAuthentication` ran (the expirable field was empty, or `expired` was true).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface PreAuthenticationCall {
   readonly credentialType: string
@@ -74,7 +74,7 @@ export interface PreAuthenticationCall {
  * Options of {@link TestCredentialsHelper}.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface TestCredentialsHelperOptions {
   readonly credentialTypes?: ReadonlyArray<ICredentialType>
@@ -146,7 +146,7 @@ const throwawayWorkflow = (): { readonly workflow: Workflow; readonly node: INod
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export class TestCredentialsHelper implements ICredentialsHelper {
   private readonly types: ReadonlyMap<string, ICredentialType>

@@ -52,7 +52,7 @@ const later = (mode: ICheckProcessedOptions['mode'], a: DeduplicationItemTypes, 
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const memoryDeduplicator = (): IDataDeduplicator => {
   const entries = new Map<string, Array<string>>()

@@ -3,7 +3,7 @@
  * credentials helper, lifecycle hooks), nodes and workflows built from plain JSON, and
  * errors turned into the plain objects n8n reports.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type {
   ICredentialType,
@@ -31,7 +31,7 @@ import { loadN8n, type ExpressionEngine } from './Runtime.js'
  * `message`; `description`, `httpCode` and `node` are there when n8n set them.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface PlainError {
   readonly name: string
@@ -56,7 +56,7 @@ export interface PlainError {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const HARNESS_BASE_URL = 'http://127.0.0.1:5678'
 
@@ -74,7 +74,7 @@ export const HARNESS_BASE_URL = 'http://127.0.0.1:5678'
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const WEBHOOK_BASE_URL = `${HARNESS_BASE_URL}/webhook`
 
@@ -100,7 +100,7 @@ export const WEBHOOK_BASE_URL = `${HARNESS_BASE_URL}/webhook`
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const plainError = (error: unknown): PlainError => {
   if (error instanceof Error || (typeof error === 'object' && error !== null)) {
@@ -119,7 +119,7 @@ export const plainError = (error: unknown): PlainError => {
  * Items with their `error` (set by n8n for Continue On Fail) as a {@link PlainError}.
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const plainItems = (
   items: ReadonlyArray<INodeExecutionData>,
@@ -138,7 +138,7 @@ export const plainItems = (
  * The latest version a node type declares (a versioned type's `currentVersion`).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const latestVersionOf = (type: INodeType | IVersionedNodeType): number => {
   if ('nodeVersions' in type) return type.currentVersion
@@ -151,7 +151,7 @@ export const latestVersionOf = (type: INodeType | IVersionedNodeType): number =>
  * own: its type, version, name, parameters and credentials.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface SingleNodeOptions {
   /** The node's type (an instance). */
@@ -189,7 +189,7 @@ interface AdditionalDataInput {
  * Code node cannot run).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const additionalDataOf = (input: AdditionalDataInput): IWorkflowExecuteAdditionalData => {
   const { core } = loadN8n()
@@ -230,7 +230,7 @@ export const additionalDataOf = (input: AdditionalDataInput): IWorkflowExecuteAd
  * The `IWorkflowBase` of a workflow (for the lifecycle hooks).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const workflowBaseOf = (
   id: string,
@@ -256,6 +256,6 @@ let executions = 0
  * A new execution id (`harness-<n>`).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const nextExecutionId = (): string => `harness-${++executions}`

@@ -3,7 +3,7 @@
  * loading built-in nodes from the caller's `n8n-nodes-base` install, so that this package
  * has no dependency on it.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -20,7 +20,7 @@ import { loadN8n } from './Runtime.js'
  * `n8n-nodes-paykit.paykit`): an `INodeType` or a versioned one.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type NodeTypeMap = Readonly<Record<string, INodeType | IVersionedNodeType>>
 
@@ -28,7 +28,7 @@ export type NodeTypeMap = Readonly<Record<string, INodeType | IVersionedNodeType
  * Where to resolve `n8n-nodes-base` from: a directory (default `process.cwd()`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface BaseNodeTypeOptions {
   readonly from?: string
@@ -47,7 +47,7 @@ export interface BaseNodeTypeOptions {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const BASE_PACKAGE = 'n8n-nodes-base'
 
@@ -72,7 +72,7 @@ export const BASE_PACKAGE = 'n8n-nodes-base'
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const nodeTypesOf = (types: NodeTypeMap): INodeTypes => {
   const { core, workflow } = loadN8n()
@@ -120,7 +120,7 @@ const nodePaths = (packageJson: string): ReadonlyArray<string> => {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const baseNodeType = (
   name: string,
@@ -167,7 +167,7 @@ export const baseNodeType = (
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const baseNodeTypes = (
   names: ReadonlyArray<string>,

@@ -7,7 +7,7 @@
  * engine, so both are `require`d: `n8n-core` from this package, `n8n-workflow` from
  * `n8n-core`'s own location (the copy the engine uses).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -26,7 +26,7 @@ import { memoryDeduplicator } from './Deduplication.js'
  * `n8n-core`'s location (for its own dependencies, such as `@n8n/di`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface N8nRuntime {
   readonly core: typeof Core
@@ -40,7 +40,7 @@ export interface N8nRuntime {
  * in-process evaluator the engine falls back to when no engine was started.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ExpressionEngine = 'vm' | 'legacy'
 
@@ -57,7 +57,7 @@ export type ExpressionEngine = 'vm' | 'legacy'
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const LOOPBACK_IP_RANGES: ReadonlyArray<string> = ['127.0.0.0/8', '::1/128']
 
@@ -125,7 +125,7 @@ const installDeduplicator = (core: typeof Core): void => {
  * ```
  *
  * @category loading
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const loadN8n = (): N8nRuntime => {
   if (loaded !== undefined) return loaded
@@ -180,7 +180,7 @@ let vmStarted: Promise<void> | undefined
  * ```
  *
  * @category expression engine
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const useExpressionEngine = async (engine: ExpressionEngine): Promise<void> => {
   const { Expression } = loadN8n().workflow
@@ -218,7 +218,7 @@ export const useExpressionEngine = async (engine: ExpressionEngine): Promise<voi
  * ```
  *
  * @category expression engine
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const activeExpressionEngine = (): string =>
   loadN8n().workflow.Expression.getActiveImplementation()
@@ -238,7 +238,7 @@ export const activeExpressionEngine = (): string =>
  * ```
  *
  * @category expression engine
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const disposeExpressionEngine = async (): Promise<void> => {
   if (loaded === undefined) return

@@ -6,7 +6,7 @@
  * The root `@paykit/testkit` does not import this module.
  *
  * @module @paykit/testkit/n8n
- * @since 0.1.0
+ * @since 0.2.0
  */
 
 // -------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  * real `SupplyDataContext` on the `ai_tool` connection, so `this.isToolExecution()` is
  * true.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type {
   IDataObject,
@@ -43,7 +43,7 @@ import { loadN8n, useExpressionEngine } from './Runtime.js'
  * Options of {@link runAsTool}.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface RunAsToolOptions extends SingleNodeOptions {
   /** The type name (default `CUSTOM.<description.name>`); the tool node is `<type>Tool`. */
@@ -60,7 +60,7 @@ export interface RunAsToolOptions extends SingleNodeOptions {
  * The result of {@link runAsTool}.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ToolRunResult {
   /** The tool as the agent sees it. */
@@ -168,7 +168,7 @@ const toolInternals = (): ToolInternals => {
  * ```
  *
  * @category run
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const runAsTool = async (options: RunAsToolOptions): Promise<ToolRunResult> => {
   const { core, workflow: nw } = loadN8n()

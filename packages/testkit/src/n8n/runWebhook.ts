@@ -3,7 +3,7 @@
  * real `WebhookContext`, the request in `additionalData.httpRequest` and a recording
  * express-like response in `additionalData.httpResponse`.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type {
   IDataObject,
@@ -42,7 +42,7 @@ import { loadN8n, useExpressionEngine } from './Runtime.js'
  * `body`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WebhookRequest {
   readonly method?: IHttpRequestMethods
@@ -57,7 +57,7 @@ export interface WebhookRequest {
  * Options of {@link runWebhook}.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface RunWebhookOptions extends SingleNodeOptions {
   /** Which of the node's webhooks is called (default `'default'`). */
@@ -80,7 +80,7 @@ export interface RunWebhookOptions extends SingleNodeOptions {
  * What the node wrote through `getResponseObject()`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface RecordedResponse {
   readonly statusCode: number
@@ -96,7 +96,7 @@ export interface RecordedResponse {
  * The result of {@link runWebhook}.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WebhookRunResult {
   /** The items the node emits into the workflow (none: the workflow does not run). */
@@ -273,7 +273,7 @@ const requestOf = (request: WebhookRequest, path: string): Record<string, unknow
  * ```
  *
  * @category run
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const runWebhook = async (options: RunWebhookOptions): Promise<WebhookRunResult> => {
   const { core, workflow: nw } = loadN8n()

@@ -2,7 +2,7 @@
  * Runs n8n workflow JSON through the real engine (`WorkflowExecute` of n8n-core)
  * in-process, with the given node types, credential types and credentials.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type {
   ExecutionStatus,
@@ -45,7 +45,7 @@ import { loadN8n, useExpressionEngine, type ExpressionEngine } from './Runtime.j
  * left out (then `node-<index>`, `[0, 0]` and the type's latest version).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type WorkflowNode = Omit<INode, 'id' | 'position' | 'typeVersion'> &
   Partial<Pick<INode, 'id' | 'position' | 'typeVersion'>>
@@ -55,7 +55,7 @@ export type WorkflowNode = Omit<INode, 'id' | 'position' | 'typeVersion'> &
  * `{ executionOrder: 'v1' }`, n8n's default for new workflows.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WorkflowJson {
   readonly id?: string
@@ -71,7 +71,7 @@ export interface WorkflowJson {
  * Options of {@link runWorkflow}.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface RunWorkflowOptions {
   readonly workflow: WorkflowJson
@@ -105,7 +105,7 @@ export interface RunWorkflowOptions {
  * Fail `continueErrorOutput`, ...), each a list of items.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type NodeOutputs = ReadonlyArray<ReadonlyArray<INodeExecutionData>>
 
@@ -113,7 +113,7 @@ export type NodeOutputs = ReadonlyArray<ReadonlyArray<INodeExecutionData>>
  * The result of {@link runWorkflow}.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WorkflowRunResult {
   /** n8n's execution status: `success`, `error`, `canceled`, `waiting`, ... */
@@ -206,7 +206,7 @@ const outputsOf = (runs: ReadonlyArray<ITaskData> | undefined): NodeOutputs =>
  * ```
  *
  * @category run
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const runWorkflow = async (options: RunWorkflowOptions): Promise<WorkflowRunResult> => {
   const { core, workflow: nw } = loadN8n()

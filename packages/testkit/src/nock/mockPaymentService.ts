@@ -2,7 +2,7 @@
  * The simulator behind nock: persistent, stateful interceptors for every path and method
  * of one origin (the API and the hosted pages), for native fetch and any Node HTTP client.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { createRequire } from 'node:module'
 import { Readable } from 'node:stream'
@@ -27,7 +27,7 @@ import {
  * and optional path prefix, that gets intercepted) and the wall clock.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type MockPaymentServiceOptions = LiveServiceOptions
 
@@ -37,7 +37,7 @@ export type MockPaymentServiceOptions = LiveServiceOptions
  * recorded, ...).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface PaymentServiceMock extends ServiceControls {
   /** The base URL the mock answers on. */
@@ -88,7 +88,7 @@ export interface PaymentServiceMock extends ServiceControls {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const HANG_MS = 10 * 60 * 1000
 
@@ -109,7 +109,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as 
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MOCK_ROUTES: ReadonlyArray<string> = [
   'POST /token',
@@ -159,7 +159,7 @@ const isUnder = (prefix: string, path: string): boolean =>
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isUnknownRoute = (status: number, body: string): boolean => {
   if (status === 405) return true
@@ -199,7 +199,7 @@ export const isUnknownRoute = (status: number, body: string): boolean => {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const unmatchedProblem = (
   baseUrl: string,
@@ -260,7 +260,7 @@ const loadNock = (): typeof Nock =>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const mockPaymentService = (options: MockPaymentServiceOptions): PaymentServiceMock => {
   const base = new URL(options.baseUrl)

@@ -5,7 +5,7 @@
  * is refused naming its field, and nothing throws. The vitest suite,
  * `describeChargeValidation`, is in `@paykit/testkit/vitest`.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as fc from 'fast-check'
 import type { ChargedPaymentMethod } from '../arbitraries/Charge.js'
@@ -26,7 +26,7 @@ import { acceptsValid, neverThrows, refusesInvalid } from './Validation.js'
  * cards and other issuers, `paymentMethod()`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ChargeSuiteOptions extends Omit<ValidationSuiteOptions, 'validate'> {
   readonly validateFor: (paymentMethod: ChargedPaymentMethod) => Validate
@@ -68,7 +68,7 @@ const forEach = <A>(
  * ```
  *
  * @category properties
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const chargeValidationProperties = (
   validateFor: (paymentMethod: ChargedPaymentMethod) => Validate,

@@ -4,7 +4,7 @@
  * and sends every valid one. The vitest suite, `describeRefusesBeforeSending`, is in
  * `@paykit/testkit/vitest`.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type { FieldError } from '@paykit/core'
 import * as fc from 'fast-check'
@@ -23,7 +23,7 @@ import { assertNamesField } from './Validation.js'
  * the input, the field errors it reported.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface SendOutcome {
   readonly requestsSent: number
@@ -36,7 +36,7 @@ export interface SendOutcome {
  * happened. It must not throw for an invalid input.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Send<A = unknown> = (input: A) => Promise<SendOutcome>
 
@@ -49,7 +49,7 @@ export type Send<A = unknown> = (input: A) => Promise<SendOutcome>
  * field it accepts (`(field) => field.startsWith('lineItems')`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface InputMapping<A> {
   readonly map: (body: unknown) => A | undefined
@@ -61,7 +61,7 @@ export interface InputMapping<A> {
  * are, or, with `map` (see {@link InputMapping}), the integration's own input.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface RefusesBeforeSendingOptions<A = unknown> {
   readonly send: Send<A>
@@ -116,7 +116,7 @@ export interface RefusesBeforeSendingOptions<A = unknown> {
  * ```
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const mapInvalid = <A>(
   invalid: fc.Arbitrary<Invalid>,
@@ -145,7 +145,7 @@ export const mapInvalid = <A>(
  * ```
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const mapValid = <A>(
   valid: fc.Arbitrary<unknown>,
@@ -167,7 +167,7 @@ export const mapValid = <A>(
  * ```
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const suiteInputs = <A>(
   options: RefusesBeforeSendingOptions<A>,
@@ -209,7 +209,7 @@ export const suiteInputs = <A>(
  * ```
  *
  * @category properties
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const refusesBeforeSending = <A = unknown>(
   send: Send<A>,
@@ -252,7 +252,7 @@ export const refusesBeforeSending = <A = unknown>(
  * ```
  *
  * @category properties
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const sendsValid = <A = unknown>(
   send: Send<A>,

@@ -3,7 +3,7 @@
  * is accepted, every invalid one refused naming its field, and nothing throws. The vitest
  * suite, `describePaymentLinkValidation`, is in `@paykit/testkit/vitest`.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type { PaymentLinkArbitraryOptions } from '../arbitraries/PaymentLink.js'
 import { invalidPaymentLinkRequest, paymentLinkRequest } from '../arbitraries/PaymentLink.js'
@@ -19,7 +19,7 @@ import { validationProperties } from './Validation.js'
  * the arbitraries (a `catalogue` of skus, `serviceRules` for a validation that knows it).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface PaymentLinkSuiteOptions extends ValidationSuiteOptions {
   readonly arbitrary?: PaymentLinkArbitraryOptions
@@ -47,7 +47,7 @@ export interface PaymentLinkSuiteOptions extends ValidationSuiteOptions {
  * ```
  *
  * @category properties
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const paymentLinkValidationProperties = (
   validate: Validate,

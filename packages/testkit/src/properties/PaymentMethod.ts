@@ -4,7 +4,7 @@
  * or CVV, and nothing throws. The vitest suite, `describePaymentMethodValidation`, is in
  * `@paykit/testkit/vitest`.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type { PaymentMethodArbitraryOptions } from '../arbitraries/PaymentMethod.js'
 import {
@@ -24,7 +24,7 @@ import { validationProperties } from './Validation.js'
  * expiries with (default: the time the suite is registered); give the same date to both.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface PaymentMethodSuiteOptions
   extends ValidationSuiteOptions, PaymentMethodArbitraryOptions {}
@@ -53,7 +53,7 @@ export interface PaymentMethodSuiteOptions
  * ```
  *
  * @category properties
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const paymentMethodValidationProperties = (
   validate: Validate,

@@ -3,7 +3,7 @@
  * broken `POST /token` body is refused naming its field, and nothing throws. The vitest
  * suite, `describeTokenValidation`, is in `@paykit/testkit/vitest`.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { invalidTokenRequest, tokenRequest } from '../arbitraries/Token.js'
 import type { Validate, ValidationProperties } from './Validation.js'
@@ -31,7 +31,7 @@ import { validationProperties } from './Validation.js'
  * ```
  *
  * @category properties
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const tokenValidationProperties = (validate: Validate): ValidationProperties =>
   validationProperties(validate, { valid: tokenRequest(), invalid: invalidTokenRequest() })

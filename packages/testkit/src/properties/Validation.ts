@@ -4,7 +4,7 @@
  * is a fast-check `asyncProperty`, for any runner; `@paykit/testkit/vitest` registers them
  * as vitest tests in one call.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type { FieldError } from '@paykit/core'
 import * as fc from 'fast-check'
@@ -19,7 +19,7 @@ import { namedFields } from '../arbitraries/Common.js'
  * The result of a validation: fp-ts `Either`, field errors on the left.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Validation =
   | { readonly _tag: 'Left'; readonly left: ReadonlyArray<FieldError> }
@@ -30,7 +30,7 @@ export type Validation =
  * synchronous or not.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Validate = (input: unknown) => Validation | Promise<Validation>
 
@@ -38,7 +38,7 @@ export type Validate = (input: unknown) => Validation | Promise<Validation>
  * Options of every `describe...Validation` suite.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ValidationSuiteOptions {
   readonly validate: Validate
@@ -54,7 +54,7 @@ export interface ValidationSuiteOptions {
  * What a validation suite checks: the arbitraries of valid and invalid inputs.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ValidationSuite {
   readonly valid: fc.Arbitrary<unknown>
@@ -67,7 +67,7 @@ export interface ValidationSuite {
  * The three properties of a validation suite, as fast-check async properties.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ValidationProperties {
   readonly acceptsValid: fc.IAsyncPropertyWithHooks<[unknown]>
@@ -95,7 +95,7 @@ export interface ValidationProperties {
  * ```
  *
  * @category checks
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const concerns = (field: string, path: string): boolean =>
   path === field || (field !== '' && (path.startsWith(`${field}.`) || path.startsWith(`${field}[`)))
@@ -128,7 +128,7 @@ const listed = (errors: ReadonlyArray<FieldError>): string =>
  * ```
  *
  * @category checks
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const assertNamesField = (invalid: Invalid, errors: ReadonlyArray<FieldError>): void => {
   const fields = namedFields(invalid)
@@ -164,7 +164,7 @@ export const assertNamesField = (invalid: Invalid, errors: ReadonlyArray<FieldEr
  * ```
  *
  * @category checks
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const assertNoSecrets = (
   secrets: ReadonlyArray<string>,
@@ -209,7 +209,7 @@ const isValidation = (u: unknown): u is Validation =>
  * ```
  *
  * @category properties
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const acceptsValid = (
   validate: Validate,
@@ -242,7 +242,7 @@ export const acceptsValid = (
  * ```
  *
  * @category properties
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const refusesInvalid = (
   validate: Validate,
@@ -279,7 +279,7 @@ export const refusesInvalid = (
  * ```
  *
  * @category properties
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const neverThrows = (
   validate: Validate,
@@ -308,7 +308,7 @@ export const neverThrows = (
  * ```
  *
  * @category properties
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const anythingAnd = (invalid: fc.Arbitrary<Invalid>): fc.Arbitrary<unknown> =>
   fc.oneof(
@@ -335,7 +335,7 @@ export const anythingAnd = (invalid: fc.Arbitrary<Invalid>): fc.Arbitrary<unknow
  * ```
  *
  * @category properties
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const validationProperties = (
   validate: Validate,
@@ -363,7 +363,7 @@ export const validationProperties = (
  * ```
  *
  * @category parameters
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const parametersOf = <Ts>(options: {
   readonly numRuns?: number

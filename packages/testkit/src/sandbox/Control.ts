@@ -4,7 +4,7 @@
  * 3DS result, pay, cancel or finalize an order. Each maps a request to one call of the
  * live service.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
@@ -43,7 +43,7 @@ import type { WebhookDispatcher } from './Webhooks.js'
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const CONTROL_PREFIX = '/__sandbox/'
 
@@ -72,7 +72,7 @@ export const CONTROL_PREFIX = '/__sandbox/'
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const MAX_CLOCK_OFFSET_SECONDS = 1000 * 365.25 * 24 * 60 * 60
 
@@ -95,7 +95,7 @@ export const MAX_CLOCK_OFFSET_SECONDS = 1000 * 365.25 * 24 * 60 * 60
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ClockAdvance = t.type(
   {
@@ -119,7 +119,7 @@ export const ClockAdvance = t.type(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AuthenticationCompletion = t.type(
   { result: AuthenticationResult },
@@ -144,7 +144,7 @@ export const AuthenticationCompletion = t.type(
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const OrderPaymentBody = t.partial(
   {
@@ -172,7 +172,7 @@ export const OrderPaymentBody = t.partial(
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isControlPath = (path: string): boolean =>
   path.split('?')[0]?.startsWith(CONTROL_PREFIX) === true
@@ -224,7 +224,7 @@ const fold = (result: E.Either<SimResponse, SimResponse>): SimResponse =>
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const handleControl = (
   service: LiveService,

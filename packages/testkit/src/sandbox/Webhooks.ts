@@ -5,7 +5,7 @@
  * delivered at once by `deliverEach` (retried with exponential backoff), every attempt
  * logged.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type { WebhookEvent } from '@paykit/core/webhook'
 import {
@@ -24,7 +24,7 @@ import type { SimulatorState } from '../simulator/State.js'
  * Where and how webhooks go.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WebhookOptions {
   /** The receiver's URL. */
@@ -46,7 +46,7 @@ export interface WebhookOptions {
  * failed, `error` saying how); `delivered` when it answered 2xx.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Delivery {
   readonly eventId: string
@@ -66,7 +66,7 @@ export interface Delivery {
  * moves (events it gave up on are in `outbox.dropped()`, `redeliverDropped` tries again).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WebhookDispatcher {
   /** The engine: the manual moves (`deliverNext`, `duplicate`, `drop`...) POST to the URL too. */
@@ -163,7 +163,7 @@ const asDelivery =
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const makeWebhookDispatcher = (
   service: {

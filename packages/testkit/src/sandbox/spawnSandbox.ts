@@ -3,7 +3,7 @@
  * it prints `listening on http://127.0.0.1:<port>`. For a demo, a benchmark or a black-box
  * test that wants the sandbox out of its own event loop (`startSandbox` runs it in-process).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url'
 /**
  * How to spawn the sandbox: its CLI flags, the script and the Node flags.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface SpawnSandboxOptions {
   /** CLI flags (`paykit-sandbox --help`), after `--port <port>`. */
@@ -39,7 +39,7 @@ export interface SpawnSandboxOptions {
 /**
  * A running sandbox process.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface SandboxProcess {
   /** Its base URL, `http://127.0.0.1:<port>`. */
@@ -68,7 +68,7 @@ export interface SandboxProcess {
  * assert.match(SANDBOX_BIN, /dist[/\\]bin[/\\]paykit-sandbox\.js$/)
  * ```
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const SANDBOX_BIN: string = fileURLToPath(
   // the same from src/sandbox/ and dist/sandbox/
@@ -107,7 +107,7 @@ const LISTENING = /^listening on (http:\/\/\S+:(\d+))$/m
  * }
  * ```
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const spawnSandbox = (options: SpawnSandboxOptions = {}): Promise<SandboxProcess> =>
   new Promise((resolve, reject) => {

@@ -3,7 +3,7 @@
  * API and hosted pages, fault injection on real sockets, webhooks to a configured URL and,
  * when enabled, the control endpoints under `/__sandbox/`.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
@@ -24,7 +24,7 @@ import { makeWebhookDispatcher, type Delivery, type WebhookDispatcher } from './
  * Options of {@link startSandbox}. Everything is optional.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface SandboxOptions extends Omit<SimulatorOptions, 'baseUrl'> {
   /** Port to listen on; 0 (the default) picks a free one. */
@@ -83,7 +83,7 @@ export interface SandboxOptions extends Omit<SimulatorOptions, 'baseUrl'> {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000
 
@@ -100,7 +100,7 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
 
@@ -109,7 +109,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
  * refuses the move.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Sandbox extends ServiceControls {
   /** `http://<host>:<port>`, the base URL to give a client. */
@@ -249,7 +249,7 @@ const urlHost = (host: string): string => {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbox> => {
   const host = options.host ?? '127.0.0.1'

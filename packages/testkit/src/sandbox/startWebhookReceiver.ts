@@ -2,7 +2,7 @@
  * A merchant's webhook endpoint for tests and demos: an HTTP server on 127.0.0.1 that keeps
  * every request it receives (headers and raw body) and answers with a chosen status.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { Buffer } from 'node:buffer'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net'
  * A request the receiver got: its path, headers and body (raw, and as UTF-8 text).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface CapturedWebhook {
   readonly path: string
@@ -29,7 +29,7 @@ export interface CapturedWebhook {
  * Options of `startWebhookReceiver`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WebhookReceiverOptions {
   /** The path of `url` (default `/webhooks`); a request to any path is kept. */
@@ -44,7 +44,7 @@ export interface WebhookReceiverOptions {
  * A running receiver.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WebhookReceiver {
   /** Where to send webhooks: `http://127.0.0.1:<port><path>`. */
@@ -94,7 +94,7 @@ export interface WebhookReceiver {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const startWebhookReceiver = async (
   options: WebhookReceiverOptions = {},

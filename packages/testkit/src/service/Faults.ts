@@ -9,7 +9,7 @@
  * charge, an order is recorded) and then the answer is lost or spoilt, which is what a
  * client must take for an unknown outcome.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as t from 'io-ts'
 import type { SimResponse } from '../simulator/Http.js'
@@ -37,7 +37,7 @@ import { internalError } from '../simulator/Responses.js'
  *   timeout fires.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Failure =
   | { readonly kind: 'status500' }
@@ -52,7 +52,7 @@ export type Failure =
  * Extra time, in milliseconds, before the answer to one request is sent.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Latency {
   readonly kind: 'latency'
@@ -63,7 +63,7 @@ export interface Latency {
  * Anything that can be injected: a failure or a latency.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Fault = Failure | Latency
 
@@ -75,7 +75,7 @@ export type Fault = Failure | Latency
  * `checkoutPage` (the hosted checkout and its voucher).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Operation =
   | 'getToken'
@@ -101,7 +101,7 @@ export type Operation =
  * replays.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Target {
   readonly method?: string
@@ -120,7 +120,7 @@ export interface Target {
  * so far, for `nth`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface FaultRule extends Target {
   readonly fault: Fault
@@ -134,7 +134,7 @@ export interface FaultRule extends Target {
  * the `probability` of a rule (0 unless {@link seeded}).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface FaultPlan {
   readonly rules: ReadonlyArray<FaultRule>
@@ -145,7 +145,7 @@ export interface FaultPlan {
  * What the plan decided for one request.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Decision {
   readonly latencyMs: number
@@ -156,7 +156,7 @@ export interface Decision {
  * The part of a request the plan looks at.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface RequestLine {
   readonly method: string
@@ -191,7 +191,7 @@ export interface RequestLine {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const status500: Failure = { kind: 'status500' }
 
@@ -227,7 +227,7 @@ export const status500: Failure = { kind: 'status500' }
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const processedThen500: Failure = { kind: 'processedThen500' }
 
@@ -251,7 +251,7 @@ export const processedThen500: Failure = { kind: 'processedThen500' }
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const malformedBody: Failure = { kind: 'malformedBody' }
 
@@ -283,7 +283,7 @@ export const malformedBody: Failure = { kind: 'malformedBody' }
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const offContractBody: Failure = { kind: 'offContractBody' }
 
@@ -307,7 +307,7 @@ export const offContractBody: Failure = { kind: 'offContractBody' }
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const truncatedBody: Failure = { kind: 'truncatedBody' }
 
@@ -330,7 +330,7 @@ export const truncatedBody: Failure = { kind: 'truncatedBody' }
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const connectionReset: Failure = { kind: 'connectionReset' }
 
@@ -355,7 +355,7 @@ export const connectionReset: Failure = { kind: 'connectionReset' }
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const hang: Failure = { kind: 'hang' }
 
@@ -373,7 +373,7 @@ export const hang: Failure = { kind: 'hang' }
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const processedThenReset: Failure = connectionReset
 
@@ -391,7 +391,7 @@ export const processedThenReset: Failure = connectionReset
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const processedThenTimeout: Failure = hang
 
@@ -413,7 +413,7 @@ export const processedThenTimeout: Failure = hang
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const latency = (ms: number): Latency => ({
   kind: 'latency',
@@ -449,7 +449,7 @@ export const latency = (ms: number): Latency => ({
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const failures: ReadonlyArray<Failure> = [
   status500,
@@ -475,7 +475,7 @@ export const failures: ReadonlyArray<Failure> = [
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const empty: FaultPlan = { rules: [] }
 
@@ -518,7 +518,7 @@ const Probability = t.refinement(t.number, (n) => n >= 0 && n <= 1, 'Probability
  * ```
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const FaultInjection = t.intersection(
   [
@@ -562,7 +562,7 @@ export const FaultInjection = t.intersection(
  * A decoded {@link FaultInjection}.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type FaultInjection = t.TypeOf<typeof FaultInjection>
 
@@ -586,7 +586,7 @@ export type FaultInjection = t.TypeOf<typeof FaultInjection>
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const ruleOf = (injection: FaultInjection): FaultRule => {
   const fault: Fault =
@@ -634,7 +634,7 @@ const targetOf = (target: Target): Target => {
  * ```
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const inject =
   (fault: Fault, target: Target & { readonly times?: number } = {}) =>
@@ -660,7 +660,7 @@ export const inject =
  * ```
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const add =
   (rule: FaultRule) =>
@@ -682,7 +682,7 @@ export const add =
  * ```
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const clear = (plan: FaultPlan): FaultPlan =>
   plan.seed === undefined ? empty : { rules: [], seed: plan.seed }
@@ -717,7 +717,7 @@ export const clear = (plan: FaultPlan): FaultPlan =>
  * ```
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const seeded =
   (seed: number) =>
@@ -776,7 +776,7 @@ const jsonOf = (body: string | undefined): Record<string, unknown> | undefined =
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const operationOf = (request: RequestLine): Operation | undefined => {
   const pathname = request.path.split('?')[0] ?? ''
@@ -808,7 +808,7 @@ export const operationOf = (request: RequestLine): Operation | undefined => {
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const orderIdOf = (request: RequestLine): string | undefined => {
   const pathname = request.path.split('?')[0] ?? ''
@@ -843,7 +843,7 @@ export const orderIdOf = (request: RequestLine): string | undefined => {
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const matches =
   (request: RequestLine) =>
@@ -901,7 +901,7 @@ const draw = (seed: number): readonly [number, number] => {
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const take =
   (request: RequestLine) =>
@@ -967,7 +967,7 @@ export const take =
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const processesRequest = (failure: Failure | undefined): boolean =>
   failure?.kind !== 'status500'
@@ -992,7 +992,7 @@ export const processesRequest = (failure: Failure | undefined): boolean =>
  * ```
  *
  * @category responses
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const serverProblem: SimResponse = internalError()
 
@@ -1011,7 +1011,7 @@ export const serverProblem: SimResponse = internalError()
  * ```
  *
  * @category responses
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const malformed = (response: SimResponse): SimResponse => ({
   ...response,
@@ -1034,7 +1034,7 @@ export const malformed = (response: SimResponse): SimResponse => ({
  * ```
  *
  * @category responses
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const offContract = (response: SimResponse): SimResponse => ({
   ...response,
@@ -1060,7 +1060,7 @@ export const offContract = (response: SimResponse): SimResponse => ({
  * ```
  *
  * @category responses
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const answerOf =
   (failure: Failure | undefined) =>
@@ -1092,7 +1092,7 @@ export const answerOf =
  * ```
  *
  * @category responses
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const truncatedPart = (body: string): Buffer => {
   const bytes = Buffer.from(body, 'utf8')

@@ -8,7 +8,7 @@
  * large), the log is a ring of the last `requestLogSize` requests, and the new events
  * are found by count, not by comparing logs.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { WebhookEvent } from '@paykit/core'
@@ -35,7 +35,7 @@ import {
  * The simulator's options plus the wall clock (the simulator adds its own offset).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface LiveServiceOptions extends SimulatorOptions {
   /** The wall clock; `() => new Date()` unless given. */
@@ -55,7 +55,7 @@ export type { AuthenticationResult }
  * A webhook event of the simulator's log.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type ServiceEvent = WebhookEvent
 
@@ -65,7 +65,7 @@ export type ServiceEvent = WebhookEvent
  * `hang` the adapter sends nothing; with `truncatedBody` it sends part of `response`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Exchange {
   readonly decision: Faults.Decision
@@ -76,7 +76,7 @@ export interface Exchange {
  * The live service: current state, fault plan and log behind one interface.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface LiveService {
   /** Answers one request (fault plan first, then the simulator unless the fault prevents it). */
@@ -145,7 +145,7 @@ export interface LiveService {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const makeLiveService = (options: LiveServiceOptions): LiveService => {
   const {

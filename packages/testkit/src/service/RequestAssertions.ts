@@ -5,7 +5,7 @@
  * nock mock, the sandbox and any service that keeps a {@link RequestLog}, so a message
  * never shows a secret or a card number.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type { LoggedRequest, RequestLog } from './RequestLog.js'
 
@@ -18,7 +18,7 @@ import type { LoggedRequest, RequestLog } from './RequestLog.js'
  * the sandbox, a live service: anything with `requests()`), or a {@link RequestLog}.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type RequestSource =
   | ReadonlyArray<LoggedRequest>
@@ -30,7 +30,7 @@ export type RequestSource =
  * matches (other keys are ignored), arrays and scalars when equal.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type BodyPattern =
   | string
@@ -53,7 +53,7 @@ export type BodyPattern =
  * - `description`: words for a `body` predicate in a failure message (`for order o1`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface RequestPattern {
   readonly method?: string
@@ -67,7 +67,7 @@ export interface RequestPattern {
  * How many matching requests are expected: exactly `n`, or between `atLeast` and `atMost`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type RequestCount = number | { readonly atLeast?: number; readonly atMost?: number }
 
@@ -139,7 +139,7 @@ const pathMatches = (path: string, pattern: string | RegExp): boolean => {
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const requestMatches = (entry: LoggedRequest, pattern: RequestPattern): boolean => {
   if (pattern.method !== undefined && entry.method.toUpperCase() !== pattern.method.toUpperCase())
@@ -171,7 +171,7 @@ export const requestMatches = (entry: LoggedRequest, pattern: RequestPattern): b
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const matchingRequests = (
   source: RequestSource,
@@ -197,7 +197,7 @@ export const matchingRequests = (
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const countRequests = (source: RequestSource, pattern: RequestPattern): number =>
   matchingRequests(source, pattern).length
@@ -258,7 +258,7 @@ const countFits = (n: number, count: RequestCount): boolean =>
  * ```
  *
  * @category assertions
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const requestLine = (entry: LoggedRequest): string => {
   const answer =
@@ -299,7 +299,7 @@ const listed = (entries: ReadonlyArray<LoggedRequest>): string =>
  * ```
  *
  * @category assertions
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const verifyRequests = (
   source: RequestSource,

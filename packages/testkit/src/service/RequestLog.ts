@@ -9,7 +9,7 @@
  * a JSON-looking value or a configured secret are kept as they are without calling the
  * core.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { REDACTED, redactBody, redactHeaders, redactValue } from '@paykit/core'
 import type { SimRequest } from '../simulator/Http.js'
@@ -23,7 +23,7 @@ import type { SimRequest } from '../simulator/Http.js'
  * answer was lost to an injected fault, named in `fault`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface LoggedRequest {
   readonly at: string
@@ -39,7 +39,7 @@ export interface LoggedRequest {
  * A ring of the last `size` log entries.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface RequestLog {
   /** How many entries it keeps. */
@@ -69,7 +69,7 @@ export interface RequestLog {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DEFAULT_REQUEST_LOG_SIZE = 1000
 
@@ -256,7 +256,7 @@ const redactQuery = (query: string, secrets: ReadonlyArray<string>): string =>
  * ```
  *
  * @category redaction
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const redactPath = (path: string, secrets: ReadonlyArray<string> = []): string =>
   redactPathWith(path, variantsOf(secrets))
@@ -289,7 +289,7 @@ const isoAt = (at: Date): string => {
  * occurrence of `secrets` (the configured client secret, API key, webhook secret).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const logEntry = (
   request: SimRequest,
@@ -329,7 +329,7 @@ export const logEntry = (
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const makeRequestLog = (size: number = DEFAULT_REQUEST_LOG_SIZE): RequestLog => {
   if (!Number.isSafeInteger(size) || size < 1)

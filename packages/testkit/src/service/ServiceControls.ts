@@ -3,7 +3,7 @@
  * and the HTTP sandbox: read its state and logs, move its clock, inject faults, and act as
  * the buyer (3DS frame, hosted checkout) or the merchant portal would.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as Faults from './Faults.js'
@@ -22,7 +22,7 @@ import type { SimulatorState } from '../simulator/State.js'
  * recorded, an order that is no longer PENDING, ...).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ServiceControls {
   /** The simulator's current state. */
@@ -78,7 +78,7 @@ const orThrow = (result: E.Either<string, void>): void => {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const controlsOf = (live: LiveService): ServiceControls => ({
   state: live.state,

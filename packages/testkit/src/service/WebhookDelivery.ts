@@ -7,7 +7,7 @@
  * which is what the core's `verifyWebhookEvent` reads back (`JSON.stringify` of a decoded
  * event writes them as strings, and the receiver then refuses the body).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER, type WebhookEvent } from '@paykit/core/webhook'
 import {
@@ -56,7 +56,7 @@ export * from './WebhookOutbox.js'
  * ```
  *
  * @category encoders
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const signedWebhook = (
   event: WebhookEvent,
@@ -113,7 +113,7 @@ export const signedWebhook = (
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const makeWebhookOutbox: (
   service: { readonly state: () => SimulatorState },

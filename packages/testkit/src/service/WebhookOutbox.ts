@@ -5,7 +5,7 @@
  * POSTs to a URL). The signer is a parameter and nothing here imports a Node built-in:
  * MSW's handlers run it in a browser.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { WebhookEvent } from '@paykit/core/pure'
 import { clockOf } from '../simulator/Clock.js'
@@ -20,7 +20,7 @@ import { eventCountOf, eventsSince, type SimulatorState } from '../simulator/Sta
  * receiver sees them).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface SignedWebhook {
   readonly body: string
@@ -34,7 +34,7 @@ export interface SignedWebhook {
  * itself failed (a transport's own words: no value of the body).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type WebhookHandler = (
   body: string,
@@ -49,7 +49,7 @@ export type WebhookHandler = (
  * answered (`at`, the outbox's clock) and whether `deliverEach` will try it again.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface HandlerDelivery {
   readonly eventId: string
@@ -68,7 +68,7 @@ export interface HandlerDelivery {
  * each later one.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WebhookRetry {
   readonly attempts?: number
@@ -80,7 +80,7 @@ export interface WebhookRetry {
  * `timestamp` (`signedWebhook` in Node; nothing else in this module needs `node:crypto`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type WebhookSigner = (
   event: WebhookEvent,
@@ -94,7 +94,7 @@ export type WebhookSigner = (
  * default).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WebhookOutboxOptions {
   readonly handler: WebhookHandler
@@ -108,7 +108,7 @@ export interface WebhookOutboxOptions {
  * with the delivery made (`undefined` when there was nothing to deliver).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface WebhookOutbox {
   /** The events waiting, oldest first (dropped ones excluded). */
@@ -188,7 +188,7 @@ export interface WebhookOutbox {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DEFAULT_WEBHOOK_ATTEMPTS = 5
 
@@ -210,7 +210,7 @@ export const DEFAULT_WEBHOOK_ATTEMPTS = 5
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DEFAULT_WEBHOOK_INITIAL_DELAY_MS = 500
 
@@ -241,7 +241,7 @@ export const DEFAULT_WEBHOOK_INITIAL_DELAY_MS = 500
  * ```
  *
  * @category encoders
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const encodeWebhookEvent = (event: WebhookEvent): string =>
   JSON.stringify(WebhookEvent.encode(event))
@@ -271,7 +271,7 @@ export const encodeWebhookEvent = (event: WebhookEvent): string =>
  * ```
  *
  * @category encoders
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const unsignedWebhook = (event: WebhookEvent): SignedWebhook => ({
   body: encodeWebhookEvent(event),
@@ -321,7 +321,7 @@ export const unsignedWebhook = (event: WebhookEvent): SignedWebhook => ({
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const makeWebhookOutboxWith =
   (sign: WebhookSigner) =>

@@ -3,7 +3,7 @@
  * (once: the core's authentication-status machine refuses a second), and the spec 6.1
  * message the page posts to its parent.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import {
   Authentication,
@@ -31,7 +31,7 @@ import { own, type AuthenticationRecord, type SimulatorState } from './State.js'
  * A result the frame (or a control) records: `success`, `failed`, `error`, `expired`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type AuthenticationResult = 'success' | 'failed' | 'error' | 'expired'
 
@@ -43,7 +43,7 @@ export type AuthenticationResult = 'success' | 'failed' | 'error' | 'expired'
  * `result` of `GET /3ds/<id>?result=...` and of `POST /3ds/<id>`.
  *
  * @category codecs
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AuthenticationResult = t.keyof(
   { success: null, failed: null, error: null, expired: null },
@@ -120,7 +120,7 @@ const statusOf: Readonly<Record<AuthenticationResult, AuthenticationStatus>> = {
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const frameMessageOf = (a: AuthenticationRecord): FrameMessageOutput | null =>
   a.status === 'PENDING'
@@ -142,7 +142,7 @@ export const frameMessageOf = (a: AuthenticationRecord): FrameMessageOutput | nu
  * unknown id or one that already has a result (it never changes again).
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const recordAuthenticationResult = (
   state: SimulatorState,
@@ -220,7 +220,7 @@ const wantsJson = (context: Context): boolean =>
  * `{ authenticationId, status, orderId, orderAmount }` (404 problem for an unknown id).
  *
  * @category endpoints
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const getAuthenticationPage = (context: Context): Result => {
   const { state, params, query } = context
@@ -250,7 +250,7 @@ export const getAuthenticationPage = (context: Context): Result => {
  * message as JSON; 409 problem details when another result was recorded before).
  *
  * @category endpoints
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const postAuthenticationResult = ({ state, request, params }: Context): Result => {
   const id = params[0] ?? ''

@@ -4,7 +4,7 @@
  * by the test card's outcome, the 3DS authentication it carries, and whether the order
  * already succeeded (`DUPLICATE_ORDER`, a sandbox choice).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import {
   ChargeRequest,
@@ -42,7 +42,7 @@ import {
  * The 3DS frame address of an authentication.
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const authenticationUrlOf = (state: SimulatorState, authenticationId: string): string =>
   `${state.config.baseUrl}/3ds/${encodeURIComponent(authenticationId)}`
@@ -52,7 +52,7 @@ export const authenticationUrlOf = (state: SimulatorState, authenticationId: str
  * exist, be bound to the same order id, card and amount, and have succeeded.
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 const authenticationProblem = (
   authentication: AuthenticationRecord | undefined,
@@ -257,7 +257,7 @@ const charge = (
  * `cardId` for an unknown payment method).
  *
  * @category endpoints
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const postCharge = (context: Context): Result =>
   authenticatedJson(

@@ -2,7 +2,7 @@
  * The simulator clock: the caller's `now` plus an offset that `advanceClock` moves (the
  * expiry that runs on every request and every advance is in `Expiry`).
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type { SimulatorState } from './State.js'
 
@@ -25,7 +25,7 @@ import type { SimulatorState } from './State.js'
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const clockMs = (state: SimulatorState, now: Date): number =>
   now.getTime() + state.clockOffsetMs
@@ -44,7 +44,7 @@ export const clockMs = (state: SimulatorState, now: Date): number =>
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const clockOf = (state: SimulatorState, now: Date): Date => new Date(clockMs(state, now))
 
@@ -61,6 +61,6 @@ export const clockOf = (state: SimulatorState, now: Date): Date => new Date(cloc
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isoOf = (ms: number): string => new Date(ms).toISOString()

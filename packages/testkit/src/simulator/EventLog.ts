@@ -7,7 +7,7 @@
  * appends in place only when it is the one that owns the array's end (the next writer
  * copies). Older states keep seeing exactly their own events.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type { WebhookEvent } from '@paykit/core/pure'
 
@@ -19,7 +19,7 @@ import type { WebhookEvent } from '@paykit/core/pure'
  * An immutable, bounded log of events.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export class EventLog {
   readonly #buf: Array<WebhookEvent>
@@ -37,7 +37,7 @@ export class EventLog {
    * A log with no event.
    *
    * @category constructors
-   * @since 0.1.0
+   * @since 0.2.0
    */
   static empty(): EventLog {
     return new EventLog([], 0, 0)
@@ -47,7 +47,7 @@ export class EventLog {
    * How many events were ever appended (dropped ones included).
    *
    * @category destructors
-   * @since 0.1.0
+   * @since 0.2.0
    */
   get total(): number {
     return this.#dropped + this.#end
@@ -57,7 +57,7 @@ export class EventLog {
    * The log with `event` appended.
    *
    * @category combinators
-   * @since 0.1.0
+   * @since 0.2.0
    */
   append(event: WebhookEvent): EventLog {
     if (this.#buf.length === this.#end) {
@@ -74,7 +74,7 @@ export class EventLog {
    * it passes `2 * size`, so trimming costs O(1) amortized per event).
    *
    * @category combinators
-   * @since 0.1.0
+   * @since 0.2.0
    */
   trim(size: number): EventLog {
     if (this.#end <= 2 * size) return this
@@ -86,7 +86,7 @@ export class EventLog {
    * The last `size` events, oldest first.
    *
    * @category destructors
-   * @since 0.1.0
+   * @since 0.2.0
    */
   last(size: number): ReadonlyArray<WebhookEvent> {
     return this.#buf.slice(Math.max(0, this.#end - size), this.#end)
@@ -96,7 +96,7 @@ export class EventLog {
    * The events appended after the `total`-th, oldest first (those still held).
    *
    * @category destructors
-   * @since 0.1.0
+   * @since 0.2.0
    */
   since(total: number): ReadonlyArray<WebhookEvent> {
     return total >= this.total ? [] : this.#buf.slice(Math.max(0, total - this.#dropped), this.#end)

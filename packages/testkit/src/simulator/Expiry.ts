@@ -8,7 +8,7 @@
  * Only the deadlines due are read, from the state's time index (`TimeIndex`): the cost
  * depends on what falls due, not on how many records are stored.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { insert, remove } from './HashTrie.js'
@@ -57,7 +57,7 @@ const runDue = (
  * due.
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const expire = (state: SimulatorState, atMs: number): SimulatorState => {
   const events = state.events.trim(state.config.eventLogSize)

@@ -3,7 +3,7 @@
  * JSON content type and well-formed JSON, a form body for the hosted pages, and a valid
  * bearer credential. Each gate answers Left with the 4xx problem details to send.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { fieldError } from '@paykit/core/pure'
 import * as E from 'fp-ts/lib/Either.js'
@@ -21,7 +21,7 @@ import { own, type SimulatorState } from './State.js'
  * also the configured API key (the payment-link endpoints, spec 4.4 and 5.4).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 type Credential = 'accessToken' | 'accessTokenOrApiKey'
 
@@ -35,7 +35,7 @@ const encoder = new TextEncoder()
  * Refuses a body larger than `maxBodyBytes` (UTF-8 bytes) with 413.
  *
  * @category gates
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const withinSizeLimit = (
   state: SimulatorState,
@@ -54,7 +54,7 @@ const mediaTypeOf = (request: SimRequest): string =>
  * Whether the request says its body is JSON (`application/json` or `application/*+json`).
  *
  * @category gates
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isJson = (request: SimRequest): boolean => {
   const type = mediaTypeOf(request)
@@ -65,7 +65,7 @@ export const isJson = (request: SimRequest): boolean => {
  * Whether the request's body is an HTML form (`application/x-www-form-urlencoded`).
  *
  * @category gates
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const isForm = (request: SimRequest): boolean =>
   mediaTypeOf(request) === 'application/x-www-form-urlencoded'
@@ -75,7 +75,7 @@ export const isForm = (request: SimRequest): boolean =>
  * `$`) when the body is not well-formed JSON.
  *
  * @category gates
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const jsonBody = (request: SimRequest): E.Either<SimResponse, unknown> => {
   if (!isJson(request))
@@ -91,7 +91,7 @@ export const jsonBody = (request: SimRequest): E.Either<SimResponse, unknown> =>
  * The fields of a form body (the last value of a repeated name).
  *
  * @category gates
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const formBody = (request: SimRequest): Readonly<Record<string, string>> =>
   Object.fromEntries(new URLSearchParams(request.body))
@@ -102,7 +102,7 @@ export const formBody = (request: SimRequest): Readonly<Record<string, string>> 
  * stopping at the first difference (plain JavaScript, so the simulator runs in a browser).
  *
  * @category gates
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const sameSecret = (given: string, expected: string): boolean => {
   let diff = given.length ^ expected.length
@@ -127,7 +127,7 @@ const unauthorized = (detail: string, invalidToken = true): SimResponse =>
  * missing, malformed, unknown or expired -> 401 problem details.
  *
  * @category gates
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const bearer = (
   state: SimulatorState,
@@ -166,7 +166,7 @@ export const bearer = (
  * bearer credential, then a JSON body; `handler` runs with the parsed body.
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const authenticatedJson =
   ({ state, request, atMs }: Context, accepts: Credential) =>

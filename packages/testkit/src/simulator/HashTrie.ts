@@ -15,7 +15,7 @@
  * `TypeError` in strict mode). The simulator itself goes through {@link lookup},
  * {@link insert} and {@link remove}, which reach the trie without the proxy's traps.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 
 // -------------------------------------------------------------------------------------
@@ -56,7 +56,7 @@ interface Trie<A> {
  * A record backed by the trie: read it as any `Readonly<Record<string, A>>`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type PersistentRecord<A> = Readonly<Record<string, A>>
 
@@ -232,7 +232,7 @@ const leafOf = <A>(k: string, v: A): Leaf<A> => ({ t: LEAF, h: hashOf(k), k, v }
  * A record with no entry.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const empty = <A>(): PersistentRecord<A> => viewOf<A>({ root: undefined, size: 0 })
 
@@ -245,7 +245,7 @@ export const empty = <A>(): PersistentRecord<A> => viewOf<A>({ root: undefined, 
  * `Object.prototype`'s, so `__proto__` or `constructor` from a request finds nothing).
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const lookup = <A>(record: PersistentRecord<A>, key: string): A | undefined => {
   const trie = knownTrie(record)
@@ -257,7 +257,7 @@ export const lookup = <A>(record: PersistentRecord<A>, key: string): A | undefin
  * How many entries the record has, without listing them.
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const sizeOf = <A>(record: PersistentRecord<A>): number => trieOf(record).size
 
@@ -269,7 +269,7 @@ export const sizeOf = <A>(record: PersistentRecord<A>): number => trieOf(record)
  * A record with `value` under `key` (added or replaced); `record` is unchanged.
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const insert = <A>(
   record: PersistentRecord<A>,
@@ -288,7 +288,7 @@ export const insert = <A>(
  * A record without `key` (the same record when it has no such entry).
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const remove = <A>(record: PersistentRecord<A>, key: string): PersistentRecord<A> => {
   const trie = trieOf(record)

@@ -3,7 +3,7 @@
  * (spec 2.8), their status changes (the core's order-status machine) and the webhook
  * event each change appends to the log; and the controls that pay, cancel and finalize.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import {
   cardAt,
@@ -32,7 +32,7 @@ import { idOf, nextId, own, type OrderRecord, type SimulatorState } from './Stat
  * The buyer of a paid order (spec 2.8 `payment.buyer`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 type Buyer = Payment['buyer']
 
@@ -41,7 +41,7 @@ type Buyer = Payment['buyer']
  * and the card as the checkout form sends it (the `success` test card when absent).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface OrderPayment {
   readonly buyer?: Partial<Buyer>
@@ -56,7 +56,7 @@ export interface OrderPayment {
  * The buyer recorded when none is given.
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const defaultBuyer: Buyer = {
   name: 'Sandbox Buyer',
@@ -72,7 +72,7 @@ export const defaultBuyer: Buyer = {
  * The page address of an order's payment link.
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const paymentLinkUrlOf = (state: SimulatorState, orderCode: string): string =>
   `${state.config.baseUrl}/pay/${encodeURIComponent(orderCode)}`
@@ -108,7 +108,7 @@ export const paymentLinkUrlOf = (state: SimulatorState, orderCode: string): stri
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const orderDetailsOf = (state: SimulatorState, order: OrderRecord): OrderDetails => ({
   orderId: order.orderId,
@@ -138,7 +138,7 @@ export const orderDetailsOf = (state: SimulatorState, order: OrderRecord): Order
  * A six-digit authorization code for the n-th approval (deterministic).
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const authorizationCodeOf = (n: number): string =>
   (100000 + ((n * 7919) % 900000)).toString()
@@ -159,7 +159,7 @@ const eventTypeOf: Partial<Record<OrderStatus, WebhookEventType>> = {
  * unknown code or a move the machine refuses.
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const moveOrder = (
   state: SimulatorState,
@@ -200,7 +200,7 @@ export const moveOrder = (
  * time), or the outcome of the test card.
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const checkoutCard = (
   card: unknown,
@@ -223,7 +223,7 @@ export const checkoutCard = (
  * moves it to PAID with `payment` recorded and emits `order.paid`.
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const payOrderAt = (
   state: SimulatorState,

@@ -9,7 +9,7 @@
  * `data-field` attribute for test automation),
  * and the 3DS frame keeps its buttons in view in every EMV 3DS challenge window size.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import {
   Money,
@@ -37,7 +37,7 @@ const HTML_ESCAPES: Readonly<Record<string, string>> = {
  * Text made safe for HTML content and attribute values.
  *
  * @category escaping
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c)
@@ -47,7 +47,7 @@ export const escapeHtml = (text: string): string =>
  * written as `\u` escapes, so no value can end the script.
  *
  * @category escaping
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const scriptJson = (value: unknown): string =>
   JSON.stringify(value).replace(
@@ -91,7 +91,7 @@ ${body}
  * A page with a title and one message (not found, conflicts, errors).
  *
  * @category pages
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const messagePage = (title: string, message: string): string =>
   page(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(message)}</p>`)
@@ -109,7 +109,7 @@ export const messagePage = (title: string, message: string): string =>
  * the merchant checks the frame's origin).
  *
  * @category pages
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const authenticationPage = (input: {
   readonly authenticationId: string
@@ -158,7 +158,7 @@ ${script}`,
  * An amount in the store's currency: `$19.99 USD`.
  *
  * @category pages
- * @since 0.1.0
+ * @since 0.2.0
  */
 const formatAmount = (details: OrderDetails, amount: Money.Money): string =>
   `${details.store.currencySymbol}${Money.toString(amount, 2)} ${details.store.currencyCode}`
@@ -208,7 +208,7 @@ const errorItem = (error: FieldError | string): string =>
  * number and the CVV are not among them: they are never written into a page.
  *
  * @category pages
- * @since 0.1.0
+ * @since 0.2.0
  */
 const KEPT_FIELDS: ReadonlyArray<string> = [
   'expirationMonth',
@@ -264,7 +264,7 @@ ${field('Phone', 'phone', '')}
  * the CVV (`KEPT_FIELDS`).
  *
  * @category pages
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const checkoutPage = (input: {
   readonly details: OrderDetails
@@ -299,7 +299,7 @@ ${form}`,
  * voucher of a paid order.
  *
  * @category pages
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const orderResultPage = (details: OrderDetails, heading: string): string =>
   page(
@@ -318,7 +318,7 @@ ${itemsTable(details)}`,
  * The sandbox's icon: a card, as SVG (32x32).
  *
  * @category favicon
- * @since 0.1.0
+ * @since 0.2.0
  */
 const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1f2933"/><rect x="5" y="9" width="22" height="14" rx="2" fill="#fff"/><rect x="5" y="12" width="22" height="3" fill="#1f2933"/><rect x="8" y="18" width="6" height="2" fill="#1f2933"/></svg>
 `
@@ -328,7 +328,7 @@ const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="
  * no 404 for it (the API's JSON 404 stays for every other unknown path).
  *
  * @category favicon
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const getFavicon: Endpoint = ({ state }) => [
   state,

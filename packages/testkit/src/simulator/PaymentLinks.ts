@@ -3,7 +3,7 @@
  * `PaymentLinkRequest` and `orderTotal` (sku catalogue, amount equal to the line-item
  * total), the order read back, and the hosted checkout page that pays or cancels it.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import {
   catalogue,
@@ -43,7 +43,7 @@ import { nextId, own, type OrderRecord, type SimulatorState } from './State.js'
  * The first order id; order ids count up from here.
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const FIRST_ORDER_ID = 1001
 
@@ -51,7 +51,7 @@ export const FIRST_ORDER_ID = 1001
  * The order code of an order id: `OC` and the id on eight digits (`OC00001001`).
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const orderCodeOf = (orderId: number): string => `OC${orderId.toString().padStart(8, '0')}`
 
@@ -115,7 +115,7 @@ const priceLookup = (state: SimulatorState) =>
  * an unknown `lineItems[i].sku`, or an `amount` different from the line-item total.
  *
  * @category endpoints
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const postCheckout = (context: Context): Result =>
   authenticatedJson(
@@ -200,7 +200,7 @@ const orderJsonOf = (state: SimulatorState, order: OrderRecord): string => {
  * spec 2.8, or 404 problem details for an unknown code.
  *
  * @category endpoints
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const getOrder = ({ state, request, atMs, params }: Context): Result =>
   through(
@@ -225,7 +225,7 @@ const orderNotFound = (code: string): string =>
  * `GET /pay/<orderCode>`: the checkout page (404 page for an unknown code).
  *
  * @category endpoints
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const getCheckoutPage = ({ state, params }: Context): Result => {
   const code = params[0] ?? ''
@@ -247,7 +247,7 @@ export const getCheckoutPage = ({ state, params }: Context): Result => {
  * `GET /pay/<orderCode>/voucher`: the voucher of a paid order (404 page otherwise).
  *
  * @category endpoints
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const getVoucherPage = ({ state, params }: Context): Result => {
   const code = params[0] ?? ''
@@ -269,7 +269,7 @@ const CHECKOUT_ACTIONS: ReadonlyArray<string> = ['pay', 'cancel']
  * and redirects to `cancelUrl`. 409 page when the order is no longer PENDING.
  *
  * @category endpoints
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const postCheckoutForm = ({ state, request, params, atMs }: Context): Result => {
   const code = params[0] ?? ''

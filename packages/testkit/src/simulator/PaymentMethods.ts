@@ -3,7 +3,7 @@
  * codec (Luhn, expiry at the simulator time, CVV) and described by the test-card table.
  * Neither the number nor the CVV is kept or echoed.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { cardLast4, paymentMethodRequestAt, validate, type PaymentMethod } from '@paykit/core/pure'
 import * as E from 'fp-ts/lib/Either.js'
@@ -22,7 +22,7 @@ import { idOf, nextId, type PaymentMethodRecord } from './State.js'
  * The payment method (spec 2.3) of a record.
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const paymentMethodOf = (record: PaymentMethodRecord): PaymentMethod => ({
   id: record.id,
@@ -41,7 +41,7 @@ export const paymentMethodOf = (record: PaymentMethodRecord): PaymentMethod => (
  * card field that breaks a rule (`card.number`, `card.expirationMonth`, `card.cvv`, ...).
  *
  * @category endpoints
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const postPaymentMethod = (context: Context): Result =>
   authenticatedJson(

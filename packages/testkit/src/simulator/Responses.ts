@@ -2,7 +2,7 @@
  * The answers the simulator gives: JSON bodies, problem details (spec 7.2 shape for
  * every status), HTML pages and redirects.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { serverProblem, validationProblem, type FieldError } from '@paykit/core/pure'
 import type { SimResponse } from './Http.js'
@@ -34,7 +34,7 @@ const problemTypes: Readonly<Record<number, readonly [string, string]>> = {
  * A JSON answer.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const json = (
   status: number,
@@ -46,7 +46,7 @@ export const json = (
  * A JSON answer whose body is already JSON text.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const jsonText = (
   status: number,
@@ -63,7 +63,7 @@ export const jsonText = (
  * and 500 (401, 404, 405, 409, 413, 415).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const problem = (
   status: number,
@@ -82,7 +82,7 @@ export const problem = (
  * `detail`).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const badRequest = (
   errors: ReadonlyArray<FieldError>,
@@ -93,7 +93,7 @@ export const badRequest = (
  * The 500 answer of spec 7.2 (no `errors`).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const internalError = (): SimResponse => json(500, serverProblem())
 
@@ -101,7 +101,7 @@ export const internalError = (): SimResponse => json(500, serverProblem())
  * An HTML page.
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const html = (status: number, body: string): SimResponse => ({
   status,
@@ -113,7 +113,7 @@ export const html = (status: number, body: string): SimResponse => ({
  * A 303 See Other to `location` (after a form POST).
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const redirect = (location: string): SimResponse => ({
   status: 303,

@@ -2,7 +2,7 @@
  * What an endpoint of the simulator is: a function from the request in context (state,
  * simulator time, path parameters, query) to the next state and the answer.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { SimRequest, SimResponse } from './Http.js'
@@ -17,7 +17,7 @@ import type { SimulatorState } from './State.js'
  * parameters and the query string.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Context {
   readonly state: SimulatorState
@@ -31,7 +31,7 @@ export interface Context {
  * The next state and the answer.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Result = readonly [SimulatorState, SimResponse]
 
@@ -39,7 +39,7 @@ export type Result = readonly [SimulatorState, SimResponse]
  * An endpoint.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type Endpoint = (context: Context) => Result
 
@@ -51,7 +51,7 @@ export type Endpoint = (context: Context) => Result
  * Runs `f` on a gate's Right, or answers its Left with the state unchanged.
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const through =
   <A>(state: SimulatorState, gate: E.Either<SimResponse, A>) =>

@@ -7,7 +7,7 @@
  * Controls (pure, for tests, the nock handle and the sandbox's control endpoints) move
  * the clock, record a 3DS result, and pay, cancel or finalize an order.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
 import {
@@ -151,7 +151,7 @@ const split = (
  * ```
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const expire = (state: SimulatorState, atMs: number): SimulatorState =>
   expireDue(state, atMs)
@@ -230,7 +230,7 @@ const route = (
  * ```
  *
  * @category handle
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const handle = (
   state: SimulatorState,
@@ -277,7 +277,7 @@ export const handle = (
  * ```
  *
  * @category controls
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const advanceClock = (state: SimulatorState, ms: number, now: Date): SimulatorState => {
   const moved = { ...state, clockOffsetMs: state.clockOffsetMs + ms }
@@ -333,7 +333,7 @@ export const advanceClock = (state: SimulatorState, ms: number, now: Date): Simu
  * ```
  *
  * @category controls
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const completeAuthentication = (
   state: SimulatorState,
@@ -373,7 +373,7 @@ export const completeAuthentication = (
  * ```
  *
  * @category controls
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const payOrder = (
   state: SimulatorState,
@@ -413,7 +413,7 @@ export const payOrder = (
  * ```
  *
  * @category controls
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const cancelOrder = (
   state: SimulatorState,
@@ -462,7 +462,7 @@ export const cancelOrder = (
  * ```
  *
  * @category controls
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const finalizeOrder = (
   state: SimulatorState,

@@ -8,7 +8,7 @@
  * number of orders stored, and orders and tokens are dropped `retentionSeconds` after
  * they expire, which bounds the memory of a long-running sandbox.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import type {
   AuthenticationStatus,
@@ -41,7 +41,7 @@ import {
  * their expiry, and the last 1000 events.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface SimulatorOptions {
   /** The service's base URL; hosted pages and links are addresses below it. */
@@ -67,7 +67,7 @@ export interface SimulatorOptions {
  * The options with every default filled in (`baseUrl` without a trailing slash).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface SimulatorConfig {
   readonly baseUrl: string
@@ -88,7 +88,7 @@ export interface SimulatorConfig {
  * An access token issued by `POST /token`.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface TokenRecord {
   readonly accessToken: string
@@ -99,7 +99,7 @@ export interface TokenRecord {
  * A payment method. The card number and CVV are not kept: only what the sandbox needs.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface PaymentMethodRecord {
   readonly id: string
@@ -114,7 +114,7 @@ export interface PaymentMethodRecord {
  * A 3DS authentication, bound to the merchant order id and the card it was made for.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface AuthenticationRecord {
   readonly id: string
@@ -130,7 +130,7 @@ export interface AuthenticationRecord {
  * One `POST /charges` answered with a charge response (a 400 is not recorded).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface ChargeRecord {
   readonly id: string
@@ -152,7 +152,7 @@ export interface ChargeRecord {
  * A payment-link order.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface OrderRecord {
   readonly orderId: number
@@ -177,7 +177,7 @@ export interface OrderRecord {
  * The numbers last given to each kind of identifier.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Counters {
   readonly token: number
@@ -193,7 +193,7 @@ export interface Counters {
  * The whole simulated service.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface SimulatorState {
   readonly config: SimulatorConfig
@@ -234,7 +234,7 @@ export interface SimulatorState {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
@@ -259,7 +259,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600
 
@@ -310,7 +310,7 @@ export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const AUTHENTICATION_LIFETIME_MS = 10 * 60 * 1000
 
@@ -329,7 +329,7 @@ export const AUTHENTICATION_LIFETIME_MS = 10 * 60 * 1000
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DEFAULT_RETENTION_SECONDS = 24 * 3600
 
@@ -347,7 +347,7 @@ export const DEFAULT_RETENTION_SECONDS = 24 * 3600
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const DEFAULT_EVENT_LOG_SIZE = 1000
 
@@ -381,7 +381,7 @@ const basePathOf = (baseUrl: string): string => {
  * ```
  *
  * @category constructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const initialState = (options: SimulatorOptions): SimulatorState => {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
@@ -458,7 +458,7 @@ export const initialState = (options: SimulatorOptions): SimulatorState => {
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const eventsOf = (state: SimulatorState): ReadonlyArray<WebhookEvent> =>
   state.events.last(state.config.eventLogSize)
@@ -502,7 +502,7 @@ export const eventsOf = (state: SimulatorState): ReadonlyArray<WebhookEvent> =>
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const eventCountOf = (state: SimulatorState): number => state.events.total
 
@@ -547,7 +547,7 @@ export const eventCountOf = (state: SimulatorState): number => state.events.tota
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const eventsSince = (state: SimulatorState, count: number): ReadonlyArray<WebhookEvent> =>
   state.events.since(count)
@@ -567,7 +567,7 @@ export const eventsSince = (state: SimulatorState, count: number): ReadonlyArray
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const dropTimeOf = (state: SimulatorState, expiresAtMs: number): number | undefined => {
   const at = expiresAtMs + state.config.retentionSeconds * 1000
@@ -587,7 +587,7 @@ export const dropTimeOf = (state: SimulatorState, expiresAtMs: number): number |
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const idOf = (prefix: string, n: number): string =>
   `${prefix}_${n.toString().padStart(6, '0')}`
@@ -609,7 +609,7 @@ export const idOf = (prefix: string, n: number): string =>
  * ```
  *
  * @category combinators
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const nextId = (
   state: SimulatorState,
@@ -625,7 +625,7 @@ export const nextId = (
  * simulator's modules share it; the root does not export it.
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const own = <A>(record: Readonly<Record<string, A>>, key: string): A | undefined =>
   lookup(record, key)

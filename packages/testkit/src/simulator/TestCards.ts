@@ -3,7 +3,7 @@
  * the default credentials, the store and the default product catalogue, exported so that tests
  * never copy them.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { cardBrand, type Store } from '@paykit/core/pure'
 
@@ -15,7 +15,7 @@ import { cardBrand, type Store } from '@paykit/core/pure'
  * What a charge of a card does: succeed, ask for 3DS first, or fail with a code.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type TestCardOutcome =
   'SUCCEEDED' | 'AUTHENTICATION_REQUIRED' | 'FRAUD_PREVENT' | 'CARD_DECLINED'
@@ -24,7 +24,7 @@ export type TestCardOutcome =
  * One row of the test-card table.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface TestCard {
   readonly number: string
@@ -39,7 +39,7 @@ export interface TestCard {
  * A product of the catalogue that `sku` line items resolve against.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface CatalogueProduct {
   readonly sku: string
@@ -71,7 +71,7 @@ export interface CatalogueProduct {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const testCards = {
   /** VISA, Banco Sandbox, CRI: SUCCEEDED. */
@@ -148,7 +148,7 @@ export const testCards = {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const testCardTable: ReadonlyArray<TestCard> = Object.values(testCards)
 
@@ -178,7 +178,7 @@ export const testCardTable: ReadonlyArray<TestCard> = Object.values(testCards)
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const defaultCredentials = {
   clientId: 'sandbox-client',
@@ -213,7 +213,7 @@ export const defaultCredentials = {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const defaultStore: Store = {
   name: 'Paykit Sandbox Store',
@@ -253,7 +253,7 @@ export const defaultStore: Store = {
  * ```
  *
  * @category constants
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const defaultProducts: ReadonlyArray<CatalogueProduct> = [
   {
@@ -312,7 +312,7 @@ export const defaultProducts: ReadonlyArray<CatalogueProduct> = [
  * ```
  *
  * @category destructors
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const testCardOf = (number: string): TestCard =>
   testCardTable.find((card) => card.number === number) ?? {

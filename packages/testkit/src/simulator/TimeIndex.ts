@@ -8,7 +8,7 @@
  * share structure, so an older state keeps its own index. Its nodes are hidden from
  * `JSON.stringify` and deep equality (only `size` shows), as they are an index, not data.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 
 // -------------------------------------------------------------------------------------
@@ -21,7 +21,7 @@
  * (`expireAuthentication`), an expired token is dropped (`dropToken`).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export type DeadlineKind = 'expireOrder' | 'dropOrder' | 'expireAuthentication' | 'dropToken'
 
@@ -30,7 +30,7 @@ export type DeadlineKind = 'expireOrder' | 'dropOrder' | 'expireAuthentication' 
  * Deadlines of the same time come out by `seq` (the record's number).
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export interface Deadline {
   readonly atMs: number
@@ -66,7 +66,7 @@ const meld = (a: Heap | undefined, b: Heap | undefined): Heap | undefined => {
  * The deadlines, earliest first. Immutable: `add` and `takeDue` return new indexes.
  *
  * @category model
- * @since 0.1.0
+ * @since 0.2.0
  */
 export class TimeIndex {
   readonly #heap: Heap | undefined
@@ -82,7 +82,7 @@ export class TimeIndex {
    * An index with no deadline.
    *
    * @category constructors
-   * @since 0.1.0
+   * @since 0.2.0
    */
   static readonly empty: TimeIndex = new TimeIndex(undefined, 0)
 
@@ -90,7 +90,7 @@ export class TimeIndex {
    * The index with `deadline` added.
    *
    * @category combinators
-   * @since 0.1.0
+   * @since 0.2.0
    */
   add(deadline: Deadline): TimeIndex {
     return new TimeIndex(
@@ -104,7 +104,7 @@ export class TimeIndex {
    * them. Costs O(1) when none is due.
    *
    * @category combinators
-   * @since 0.1.0
+   * @since 0.2.0
    */
   takeDue(atMs: number): readonly [ReadonlyArray<Deadline>, TimeIndex] {
     let heap = this.#heap

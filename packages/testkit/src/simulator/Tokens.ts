@@ -2,7 +2,7 @@
  * `POST /token` (spec 4.1, 2.1): client credentials in, an access token living
  * `tokenLifetimeSeconds` of the simulator clock out; wrong credentials get 401.
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
 import { TokenRequest, validate } from '@paykit/core/pure'
 import * as E from 'fp-ts/lib/Either.js'
@@ -21,7 +21,7 @@ import { dropTimeOf, nextId } from './State.js'
  * missing field; 401 when the client id or secret is not the configured one.
  *
  * @category endpoints
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const postToken = ({ state, request, atMs }: Context): Result =>
   through(

@@ -4,7 +4,7 @@
  * sandbox, the nock mock, the arbitraries and the fast-check properties) loads without it.
  *
  * @module @paykit/testkit/vitest
- * @since 0.1.0
+ * @since 0.2.0
  */
 // The Node.js floor first: nothing below may load on an unsupported Node.
 import '../engines/NodeVersion.js'
@@ -50,7 +50,7 @@ import { parametersOf, validationProperties } from '../properties/Validation.js'
  * ```
  *
  * @category vitest suites
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const describeProperties = (
   name: string,
@@ -91,7 +91,7 @@ export const describeProperties = (
  * ```
  *
  * @category vitest suites
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const describeValidation = (
   name: string,
@@ -113,7 +113,7 @@ export const describeValidation = (
  * ```
  *
  * @category vitest suites
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const describeTokenValidation = (options: ValidationSuiteOptions): void =>
   describeValidation(
@@ -142,7 +142,7 @@ export const describeTokenValidation = (options: ValidationSuiteOptions): void =
  * ```
  *
  * @category vitest suites
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const describePaymentMethodValidation = (options: PaymentMethodSuiteOptions): void => {
   const arbitrary = options.now === undefined ? {} : { now: options.now }
@@ -172,7 +172,7 @@ export const describePaymentMethodValidation = (options: PaymentMethodSuiteOptio
  * ```
  *
  * @category vitest suites
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const describeChargeValidation = (options: ChargeSuiteOptions): void =>
   describeProperties(
@@ -200,7 +200,7 @@ export const describeChargeValidation = (options: ChargeSuiteOptions): void =>
  * ```
  *
  * @category vitest suites
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const describePaymentLinkValidation = (options: PaymentLinkSuiteOptions): void =>
   describeValidation(
@@ -246,7 +246,7 @@ export const describePaymentLinkValidation = (options: PaymentLinkSuiteOptions):
  * ```
  *
  * @category vitest suites
- * @since 0.1.0
+ * @since 0.2.0
  */
 export const describeRefusesBeforeSending = <A = unknown>(
   options: RefusesBeforeSendingOptions<A>,
