@@ -74,6 +74,8 @@ export const WORKFLOW_IDS: Readonly<Record<string, string>> = {
   'orders-to-payment-links.json': 'paykitOrdersToLinks',
   'order-paid-read-back.json': 'paykitOrderPaid',
   'charge-3ds-completion.json': 'paykit3dsCompletion',
+  'sell-with-a-form.json': 'paykitSellWithForm',
+  'remind-and-renew.json': 'paykitRemindAndRenew',
 }
 
 /** Browser id header: n8n binds its session cookie to it (any fixed value for API calls). */
@@ -398,19 +400,29 @@ interface ExampleNode {
   readonly parameters: Record<string, unknown>
 }
 
-/** The example workflows as imported: file name -> workflow JSON with its fixed id. */
+/**
+ * The example workflows and the templates (`examples/`, `templates/`) as imported: file
+ * name -> workflow JSON with its fixed id.
+ */
 export const exampleWorkflows = (): ReadonlyArray<{
   file: string
   id: string
   json: Record<string, unknown>
 }> =>
-  readdirSync(join(NODES_PACKAGE, 'examples'))
-    .filter((file) => file.endsWith('.json'))
-    .sort()
-    .map((file) => {
-      const json = JSON.parse(
-        readFileSync(join(NODES_PACKAGE, 'examples', file), 'utf8'),
-      ) as Record<string, unknown>
+  ['examples', 'templates']
+    .flatMap((dir) =>
+      existsSync(join(NODES_PACKAGE, dir))
+        ? readdirSync(join(NODES_PACKAGE, dir))
+            .filter((file) => file.endsWith('.json'))
+            .sort()
+            .map((file) => ({ dir, file }))
+        : [],
+    )
+    .map(({ dir, file }) => {
+      const json = JSON.parse(readFileSync(join(NODES_PACKAGE, dir, file), 'utf8')) as Record<
+        string,
+        unknown
+      >
       const id = WORKFLOW_IDS[file] ?? `paykit${file.replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 21)
       return { file, id, json: { ...json, id, active: false } }
     })

@@ -159,6 +159,8 @@ try {
       'order-paid-read-back.json',
       'payment-link-from-form.json',
       'charge-3ds-completion.json',
+      'sell-with-a-form.json',
+      'remind-and-renew.json',
     ],
   }
   if (values.queue) {
@@ -193,6 +195,8 @@ Try first:
      the run the signed order.paid webhook started, with the order read back as PAID.
   4. Or post an order to the published form workflow:
      curl -s -X POST ${url}webhook/paykit-order -H 'content-type: application/json' -d '{"amount": 30}'
+  5. Open ${url}form/sell-with-a-form (template "sell with a form", published), fill it in:
+     the browser lands on the checkout page, and the link's email is on ${stack.mail.url}.
 
 Credentials "Paykit sandbox", "Paykit webhook secret", "Shop database" and "Shop mail
 (captured)" are set up for you (imported when missing: your edits to them are kept).
