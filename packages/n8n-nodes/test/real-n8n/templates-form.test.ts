@@ -343,8 +343,14 @@ describe("the templates in the editor (the README's screenshots)", () => {
       ] as const) {
         await page.goto(`${stack.editorUrl}workflow/${WORKFLOW_IDS[file] ?? ''}`)
         await page.locator('[data-test-id="canvas-node"]', { hasText: node }).waitFor()
-        // Fit the whole workflow (notes included) in the view, as "Zoom to fit" does.
-        await page.keyboard.press('1')
+        // n8n opens its Production Checklist on a published workflow: closed as a user would.
+        const checklist = page.getByText('Production Checklist')
+        if (await checklist.isVisible().catch(() => false)) {
+          await page.keyboard.press('Escape')
+          await checklist.waitFor({ state: 'hidden', timeout: 10_000 })
+        }
+        // The whole workflow, its notes included, in the view.
+        await page.locator('[data-test-id="zoom-to-fit"]').click()
         await sleep(1500)
         await page.screenshot({ path: join(DOCS_DIR, png) })
       }
