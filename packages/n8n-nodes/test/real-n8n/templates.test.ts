@@ -10,6 +10,9 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as E from 'fp-ts/lib/Either.js'
+import { createClient } from '@paykit/core'
+import { defaultCredentials } from '@paykit/testkit'
 import { DOCS_DIR, OWNER, launchChromium, startStack, type Stack } from './support.js'
 import {
   deliver,
@@ -250,4 +253,30 @@ describe('the templates in the editor', () => {
       await browser.close()
     }
   }, 180_000)
+})
+
+describe('the link lifetime that template 2 waits out', () => {
+  it('a link older than its expirationMinutes reads CANCELLED: it cannot be paid', async () => {
+    const [row] = await invoices('INV-0004')
+    if (row?.order_code == null) throw new Error('INV-0004 was not linked')
+    // The sandbox's clock past the 1440 minutes template 2 asks for (last: every link expires).
+    const clock = await fetch(`${stack.sandboxUrl}/__sandbox/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advanceSeconds: 1441 * 60 }),
+    })
+    expect(clock.status).toBe(200)
+    const client = createClient({
+      baseUrl: stack.sandboxUrl,
+      credentials: { ...defaultCredentials },
+    })
+    const order = await client.getOrder(row.order_code)()
+    expect(E.isRight(order) && order.right.orderStatus).toBe('CANCELLED')
+    const pay = await fetch(`${stack.sandboxUrl}/__sandbox/orders/${row.order_code}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
+    expect(pay.status).toBe(409)
+  }, 60_000)
 })

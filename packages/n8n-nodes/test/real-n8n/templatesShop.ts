@@ -173,3 +173,19 @@ export const createTables = async (stack: Pick<Stack, 'shop'>): Promise<void> =>
     await db.end()
   }
 }
+
+/**
+ * Delivers `event` as the service does: sent again, re-signed, while the answer is not 2xx
+ * (up to 6 tries, 0.5 s to 8 s apart). The last status and how many tries it took.
+ */
+export const deliverUntilAccepted = async (
+  url: string,
+  event: OrderEvent,
+): Promise<{ readonly status: number; readonly tries: number }> => {
+  let status = 0
+  for (let tries = 1; ; tries++) {
+    status = await deliver(url, event).catch(() => 0)
+    if ((status >= 200 && status < 300) || tries === 6) return { status, tries }
+    await sleep(500 * 2 ** (tries - 1))
+  }
+}
