@@ -2,8 +2,9 @@
  * The packages' public API as API Extractor reports (`<package>/api-report/<entry>.api.md`),
  * one per entry of each package's `exports`, read from the built `.d.ts`: every exported
  * name with its signature, so a change of the surface shows in a diff. `pnpm run api`
- * (after a build) rewrites them; `report.test.ts` fails when one differs from what the
- * built packages give.
+ * rewrites them after a forced full build (`tsc -b --force`): the order in which tsc prints a
+ * union's members in the `.d.ts` can differ after an incremental build, and CI builds a fresh
+ * clone; `report.test.ts` fails when one differs from what the built packages give.
  */
 import {
   Extractor,
