@@ -828,6 +828,20 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
       log(
         `credential Paykit sandbox: its Base URL is ${keptUrl}, the sandbox is at ${serviceUrl} (edit the credential, or start with --fresh)`,
       )
+    // The same for the shop's credentials and the ports this start gave their servers.
+    for (const [id, name, port] of [
+      ['shop-postgres', 'Shop database', shop.port],
+      ['shop-smtp', 'Shop mail (captured)', mail.smtpPort],
+    ] as const) {
+      const keptShop = (await rest(`/credentials/${id}?includeData=true`).catch(
+        () => undefined,
+      )) as { data?: { data?: { port?: unknown } } } | undefined
+      const keptPort = keptShop?.data?.data?.port
+      if (keptPort !== undefined && Number(keptPort) !== port)
+        log(
+          `credential ${name}: its port is ${String(keptPort)}, the server is on ${String(port)} (edit the credential, or start with --fresh)`,
+        )
+    }
     return {
       editorUrl,
       sandboxUrl: sandbox.url,
