@@ -92,7 +92,16 @@ export const settled = async (
 ) => {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const runs = await executionsOfWorkflow(stack, workflowId)
+    // A main process busy with a burst of webhooks answers 500/503 for a moment (its
+    // database pool timed out): asked again.
+    const runs = await executionsOfWorkflow(stack, workflowId).catch((error: unknown) => {
+      if (Date.now() > deadline) throw error
+      return undefined
+    })
+    if (runs === undefined) {
+      await sleep(1000)
+      continue
+    }
     const open = runs.filter(
       (r) => ['new', 'running', 'waiting'].includes(r.status) && !ignore(r.id),
     )
