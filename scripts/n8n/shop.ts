@@ -2,7 +2,8 @@
  * The shop's own database for the templates (their tables of invoices and orders): a
  * database `shop` beside n8n's. In queue mode it is on the stack's Postgres server (a
  * separate database); in regular mode (n8n on SQLite) on an embedded Postgres of its own,
- * kept in `<userFolder>/shop-postgres` (postgres.ts).
+ * kept in `<userFolder>/shop-postgres` (postgres.ts). Its tables are those of template 2's
+ * sticky note _Tables_ (`CREATE TABLE IF NOT EXISTS`), created at each start when missing.
  */
 import pg from 'pg'
 import type { Postgres } from './postgres.js'
@@ -62,4 +63,16 @@ export const ensureShop = async (server: ServerLogin): Promise<Shop> => {
     database: SHOP_DATABASE,
     client: () => new pg.Client({ ...server, database: SHOP_DATABASE }),
   }
+}
+
+/** Runs the tables' SQL (`CREATE TABLE IF NOT EXISTS ...`) in the shop: the tables missing are created. */
+export const ensureShopTables = async (shop: Shop, sql: string): Promise<Shop> => {
+  const db = shop.client()
+  await db.connect()
+  try {
+    await db.query(sql)
+  } finally {
+    await db.end()
+  }
+  return shop
 }

@@ -44,7 +44,8 @@ const load = async <M>(file: string): Promise<M> =>
 
 const { startMail } = await load<typeof MailModule>('./mail.ts')
 const { startPostgres } = await load<typeof PostgresModule>('./postgres.ts')
-const { ensureShop, loginOf, serverLogin } = await load<typeof ShopModule>('./shop.ts')
+const { ensureShop, ensureShopTables, loginOf, serverLogin } =
+  await load<typeof ShopModule>('./shop.ts')
 
 // -------------------------------------------------------------------------------------
 // constants
@@ -77,6 +78,21 @@ export const WORKFLOW_IDS: Readonly<Record<string, string>> = {
   'sell-with-a-form.json': 'paykitSellWithForm',
   'remind-and-renew.json': 'paykitRemindAndRenew',
 }
+
+/** The templates' tables' source: the template whose sticky note _Tables_ gives their SQL. */
+export const TABLES_TEMPLATE = 'invoices-to-payment-links.json'
+
+/** What `npm run n8n` publishes on a new instance: the examples and templates that need no input. */
+export const PUBLISHED_ON_START: ReadonlyArray<string> = [
+  'order-paid-read-back.json',
+  'payment-link-from-form.json',
+  'charge-3ds-completion.json',
+  'sell-with-a-form.json',
+  'invoices-to-payment-links.json',
+  'mark-paid-send-receipt.json',
+  'remind-and-renew.json',
+  'daily-payments-summary.json',
+]
 
 /** Browser id header: n8n binds its session cookie to it (any fixed value for API calls). */
 const BROWSER_ID = 'paykit-stack'
@@ -395,6 +411,7 @@ const startSandbox = async (
 // -------------------------------------------------------------------------------------
 
 interface ExampleNode {
+  readonly name: string
   readonly type: string
   readonly webhookId?: string
   readonly parameters: Record<string, unknown>
@@ -426,6 +443,19 @@ export const exampleWorkflows = (): ReadonlyArray<{
       const id = WORKFLOW_IDS[file] ?? `paykit${file.replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 21)
       return { file, id, json: { ...json, id, active: false } }
     })
+
+/**
+ * The SQL of the templates' tables (`invoices`, `payment_events`) as template 2's sticky note
+ * _Tables_ shows it to the user: read from the note, so the stack and the note never differ.
+ */
+export const shopTablesSql = (): string => {
+  const template = exampleWorkflows().find((w) => w.file === TABLES_TEMPLATE)
+  const nodes = (template?.json.nodes ?? []) as ReadonlyArray<ExampleNode>
+  const note = nodes.find((n) => n.name === 'Tables')
+  const sql = /```sql\n([\s\S]*?)```/.exec(String(note?.parameters.content))?.[1]
+  if (sql === undefined) throw new Error(`${TABLES_TEMPLATE}: its note Tables has no SQL block`)
+  return sql
+}
 
 /** The production URL of the Paykit Trigger in `order-paid-read-back.json`. */
 export const triggerProductionUrl = (editorUrl: string): string => {
@@ -673,7 +703,9 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
           logFile('sandbox'),
         )
       })(),
-      startShopServer().then(ensureShop),
+      startShopServer()
+        .then(ensureShop)
+        .then((created) => ensureShopTables(created, shopTablesSql())),
       (async () => {
         mail = await startMail({
           smtpPort: options.smtpPort ?? (await freePort()),
@@ -687,6 +719,7 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
     log(
       `shop database: ${shop.database} on 127.0.0.1:${String(shop.port)} (${queueServer ? "n8n's Postgres server" : `embedded Postgres in ${join(shopTemp ?? userFolder, 'shop-postgres')}`})`,
     )
+    log(`shop tables: invoices, payment_events (template 2's note Tables), created if missing`)
     log(`mail: SMTP 127.0.0.1:${String(mail.smtpPort)}, read it at ${mail.url}`)
     serviceUrl = (await options.serviceUrl?.(sandbox.url)) ?? sandbox.url
     const version = installPackage(userFolder)
@@ -811,7 +844,7 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
     // Publish (activate) as the editor's Publish button does, on a new instance only.
     if (firstStart)
       for (const file of options.publish ?? ['order-paid-read-back.json']) {
-        const id = WORKFLOW_IDS[file] ?? file
+        const id = exampleWorkflows().find((w) => w.file === file)?.id ?? file
         const workflow = (await rest(`/workflows/${id}`)) as { data: { versionId: string } }
         await rest(`/workflows/${id}/activate`, {
           method: 'POST',

@@ -22,7 +22,7 @@ import type * as BackupModule from './backup.js'
 // Node runs the .ts files as they are; the type-only imports above are erased.
 const load = async <M>(file: string): Promise<M> =>
   (await import(new URL(file, import.meta.url).href)) as M
-const { OWNER, ROOT, WORKFLOW_IDS, N8N_VERSION, freePort, n8nEnv, startStack } =
+const { OWNER, PUBLISHED_ON_START, ROOT, WORKFLOW_IDS, N8N_VERSION, freePort, n8nEnv, startStack } =
   await load<typeof StackModule>('./stack.ts')
 
 const OPTIONS = {
@@ -155,13 +155,7 @@ try {
     sandboxPort: integerOption('sandbox-port'),
     smtpPort: integerOption('smtp-port'),
     mailPort: integerOption('mail-port'),
-    publish: [
-      'order-paid-read-back.json',
-      'payment-link-from-form.json',
-      'charge-3ds-completion.json',
-      'sell-with-a-form.json',
-      'remind-and-renew.json',
-    ],
+    publish: PUBLISHED_ON_START,
   }
   if (values.queue) {
     const { startQueueStack } = await load<typeof QueueModule>('./queue.ts')
@@ -197,6 +191,11 @@ Try first:
      curl -s -X POST ${url}webhook/paykit-order -H 'content-type: application/json' -d '{"amount": 30}'
   5. Open ${url}form/sell-with-a-form (template "sell with a form", published), fill it in:
      the browser lands on the checkout page, and the link's email is on ${stack.mail.url}.
+  6. Templates 2-5 (invoices to payment links, mark paid, remind and renew, daily summary)
+     are published on the shop's tables invoices and payment_events (created): add an
+     invoice with the shop db line above,
+       INSERT INTO invoices (invoice_number, customer_email, amount) VALUES ('INV-1', 'ana@example.com', 25.50);
+     then link it now: curl -s -X POST ${url}webhook/invoices-to-links
 
 Credentials "Paykit sandbox", "Paykit webhook secret", "Shop database" and "Shop mail
 (captured)" are set up for you (imported when missing: your edits to them are kept).

@@ -9,9 +9,10 @@
  *   sandbox order; bad answers are refused by name with no link and no email; in Chromium:
  *   the form filled, the browser sent to the checkout page, paid with the test card, the
  *   order PAID.
- * - remind-and-renew.json: invoices in the shop's `invoice` table, their links expired by
- *   the sandbox clock; one run renews the expired one and emails one reminder, marks the paid
- *   one paid without a reminder, leaves the open one; a second run sends nothing more.
+ * - remind-and-renew.json: linked invoices in template 2's table `invoices` (the stack creates
+ *   it), their links expired by the sandbox clock; one run renews the expired one and emails
+ *   one reminder, marks the paid one paid without a reminder, refuses a negative amount by
+ *   name (no link), leaves the open one; a second run sends nothing more.
  */
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -240,29 +241,30 @@ describe('template 4: remind and renew', () => {
     return before
   }
 
-  it('renews an expired link once with one reminder; a paid invoice is marked paid, not reminded', async () => {
-    const table = template(REMIND).nodes.find((n) => n.name === 'Create Table If Missing')
+  it('renews an expired link once with one reminder; a paid invoice is marked paid, not reminded; a negative amount is refused by name', async () => {
+    // The tables of template 2, which the stack created as `npm run n8n` does.
     const shop = stack.shop.client()
     await shop.connect()
     try {
-      await shop.query(String(table?.parameters.query))
-      // A negative amount is refused by the table, by name.
-      await expect(
-        shop.query(
-          "INSERT INTO invoice (invoice_number, customer_email, amount) VALUES ('INV-BAD', 'x@example.com', -5)",
-        ),
-      ).rejects.toThrow(/invoice_amount_check/)
       const expired = await createLink('INV-401', 30)
       const paid = await createLink('INV-402', 45)
+      const corrected = await createLink('INV-404', 5)
       await payOnCheckoutPage(paid.paymentLinkUrl)
+      // Linked rows, as template 2 leaves them.
       const insert = (n: string, email: string, amount: number, link: typeof expired) =>
         shop.query(
-          'INSERT INTO invoice (invoice_number, customer_email, amount, order_code, payment_link_url) VALUES ($1, $2, $3, $4, $5)',
+          "INSERT INTO invoices (invoice_number, customer_email, amount, status, order_code, payment_link_url, linked_at) VALUES ($1, $2, $3, 'linked', $4, $5, now())",
           [n, email, amount, link.orderCode, link.paymentLinkUrl],
         )
       await insert('INV-401', 'late@example.com', 30, expired)
       await insert('INV-402', 'paid@example.com', 45, paid)
-      // Two hours later both first links are past their 60 minutes; a third is new.
+      // An invoice whose amount was corrected to a negative one after it was linked.
+      await insert('INV-404', 'bad@example.com', -5, corrected)
+      // Rows of the other states are not this template's.
+      await shop.query(
+        "INSERT INTO invoices (invoice_number, customer_email, amount) VALUES ('INV-405', 'new@example.com', 7)",
+      )
+      // Two hours later the first links are past their 60 minutes; a fourth is new.
       const clock = await fetch(`${stack.sandboxUrl}/__sandbox/clock`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -281,22 +283,30 @@ describe('template 4: remind and renew', () => {
           await shop.query<{
             invoice_number: string
             status: string
-            order_code: string
-            payment_link_url: string
+            order_code: string | null
+            payment_link_url: string | null
             reminders: number
+            reminded_at: Date | null
+            problem: string | null
           }>(
-            'SELECT invoice_number, status, order_code, payment_link_url, reminders FROM invoice ORDER BY invoice_number',
+            'SELECT invoice_number, status, order_code, payment_link_url, reminders, reminded_at, problem FROM invoices ORDER BY invoice_number',
           )
         ).rows
       const after = await rows()
       expect(after.map((r) => [r.invoice_number, r.status, r.reminders])).toEqual([
-        ['INV-401', 'unpaid', 1],
+        ['INV-401', 'linked', 1],
         ['INV-402', 'paid', 0],
-        ['INV-403', 'unpaid', 0],
+        ['INV-403', 'linked', 0],
+        ['INV-404', 'refused', 0],
+        ['INV-405', 'new', 0],
       ])
       const renewed = after[0]
       expect(renewed?.order_code).not.toBe(expired.orderCode)
+      expect(renewed?.reminded_at).toBeInstanceOf(Date)
       expect((await orderOf(renewed?.order_code ?? '')).orderStatus).toBe('PENDING')
+      // The refusal names the field; nothing was created for it.
+      expect(after[3]?.problem).toMatch(/amount/)
+      expect(after[3]?.order_code).toBe(corrected.orderCode)
       expect(await linkCreates()).toBe(creates + 1)
       const mail = await stack.mail.messages()
       expect(mail).toHaveLength(1)

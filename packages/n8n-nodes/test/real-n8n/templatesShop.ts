@@ -1,12 +1,12 @@
 /**
  * What the template tests share (templates.test.ts in regular mode, templatesQueue.test.ts in
- * queue mode): the tables of the templates' sticky note created in the stack's database
- * `shop`, the templates the stack imported published, their executions waited for, links
+ * queue mode): the tables of template 2's sticky note (which the stack creates in its database
+ * `shop`), the templates the stack imported published, their executions waited for, links
  * counted at the sandbox, and Paykit's order events delivered signed to a template's trigger.
  */
 import { readFileSync } from 'node:fs'
 import { signWebhook } from '@paykit/core/webhook'
-import { exampleWorkflows } from '../../../../scripts/n8n/stack.js'
+import { exampleWorkflows, shopTablesSql } from '../../../../scripts/n8n/stack.js'
 import { WEBHOOK_SECRET, executionsOfWorkflow, sandboxRequests, type Stack } from './support.js'
 
 // -------------------------------------------------------------------------------------
@@ -29,13 +29,8 @@ interface TemplateNode {
 
 const nodesOf = (workflow: Record<string, unknown>) => workflow.nodes as ReadonlyArray<TemplateNode>
 
-/** The SQL of the tables, as the template's sticky note _Tables_ gives it to the user. */
-export const tablesSql = (): string => {
-  const note = nodesOf(template('invoices-to-payment-links.json')).find((n) => n.name === 'Tables')
-  const sql = /```sql\n([\s\S]*?)```/.exec(String(note?.parameters.content))?.[1]
-  if (sql === undefined) throw new Error('the Tables note has no SQL')
-  return sql
-}
+/** The SQL of the tables, as template 2's sticky note _Tables_ gives it (the stack runs it too). */
+export const tablesSql = (): string => shopTablesSql()
 
 /** The production path of a template's webhook (Webhook node) or Paykit Trigger. */
 export const webhookPath = (workflow: Record<string, unknown>): string => {
@@ -47,22 +42,8 @@ export const webhookPath = (workflow: Record<string, unknown>): string => {
   return `${trigger.webhookId}/webhook`
 }
 
-/**
- * Publishes (activates) the template the stack imported, as the editor's Publish button does;
- * waits until each of `bases` serves its webhook. Returns the workflow's id.
- */
-export const publishTemplate = async (
-  stack: Pick<Stack, 'rest'>,
-  file: string,
-  bases: ReadonlyArray<string>,
-): Promise<string> => {
-  const id = exampleWorkflows().find((w) => w.file === file)?.id
-  if (id === undefined) throw new Error(`the stack imports no ${file}`)
-  const workflow = (await stack.rest(`/workflows/${id}`)) as { data: { versionId: string } }
-  await stack.rest(`/workflows/${id}/activate`, {
-    method: 'POST',
-    body: JSON.stringify({ versionId: workflow.data.versionId }),
-  })
+/** Waits until each of `bases` serves the template's webhook (n8n registers it after publishing). */
+export const webhookServed = async (file: string, bases: ReadonlyArray<string>): Promise<void> => {
   const path = webhookPath(template(file))
   for (const base of bases) {
     const deadline = Date.now() + 30_000
@@ -74,6 +55,31 @@ export const publishTemplate = async (
       await new Promise((r) => setTimeout(r, 250))
     }
   }
+}
+
+/** The id the stack imported a template under. */
+export const templateId = (file: string): string => {
+  const id = exampleWorkflows().find((w) => w.file === file)?.id
+  if (id === undefined) throw new Error(`the stack imports no ${file}`)
+  return id
+}
+
+/**
+ * Publishes (activates) the template the stack imported, as the editor's Publish button does;
+ * waits until each of `bases` serves its webhook. Returns the workflow's id.
+ */
+export const publishTemplate = async (
+  stack: Pick<Stack, 'rest'>,
+  file: string,
+  bases: ReadonlyArray<string>,
+): Promise<string> => {
+  const id = templateId(file)
+  const workflow = (await stack.rest(`/workflows/${id}`)) as { data: { versionId: string } }
+  await stack.rest(`/workflows/${id}/activate`, {
+    method: 'POST',
+    body: JSON.stringify({ versionId: workflow.data.versionId }),
+  })
+  await webhookServed(file, bases)
   return id
 }
 
