@@ -18,13 +18,15 @@ import {
   deliver,
   linksPerReference,
   moveOrder,
-  publishTemplate,
   sandboxEvents,
   settled,
-  createTables,
+  tablesSql,
+  templateId,
   webhookPath,
+  webhookServed,
   template,
 } from './templatesShop.js'
+import { PUBLISHED_ON_START } from '../../../../scripts/n8n/stack.js'
 
 const INVOICES = 'invoices-to-payment-links.json'
 const RECEIPT = 'mark-paid-send-receipt.json'
@@ -38,12 +40,20 @@ const report = (line: string) => process.stderr.write(`templates: ${line}\n`)
 
 beforeAll(async () => {
   const booted = Date.now()
-  stack = await startStack({ sandboxArgs: ['--request-log-size', '100000'], log: report })
-  await createTables(stack)
+  // Published as `npm run n8n` publishes them (not template 4: its hourly run would race template 3's).
+  stack = await startStack({
+    sandboxArgs: ['--request-log-size', '100000'],
+    log: report,
+    publish: PUBLISHED_ON_START.filter(
+      (f) => f === 'order-paid-read-back.json' || [INVOICES, RECEIPT, SUMMARY].includes(f),
+    ),
+  })
   db = stack.shop.client()
   await db.connect()
-  for (const file of [INVOICES, RECEIPT, SUMMARY])
-    ids[file] = await publishTemplate(stack, file, [stack.editorUrl])
+  for (const file of [INVOICES, RECEIPT, SUMMARY]) {
+    ids[file] = templateId(file)
+    await webhookServed(file, [stack.editorUrl])
+  }
   report(`stack, tables and templates ready in ${((Date.now() - booted) / 1000).toFixed(1)} s`)
 }, 10 * 60_000)
 
@@ -79,6 +89,34 @@ const invoices = async (like = '%') =>
 const invoice = async (number: string) => (await invoices(number))[0] as InvoiceRow
 
 const GOOD = 40
+
+describe('what `npm run n8n` sets up for templates 2, 3 and 5', () => {
+  it("creates the tables of template 2's note in the shop database and publishes the three", async () => {
+    const tables = await db.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+    )
+    expect(tables.rows.map((r) => r.table_name)).toEqual(['invoices', 'payment_events'])
+    const columns = await db.query<{ column_name: string }>(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'invoices' ORDER BY ordinal_position",
+    )
+    // Every column the note's SQL names, template 4's reminders included, and no other.
+    const named = [
+      ...(tablesSql().split('CREATE TABLE IF NOT EXISTS payment_events')[0] ?? '').matchAll(
+        /^ {2}(\w+) /gm,
+      ),
+    ].map((m) => m[1])
+    expect(columns.rows.map((r) => r.column_name)).toEqual(named)
+    expect(named).toEqual(expect.arrayContaining(['order_code', 'reminders', 'reminded_at']))
+    // The note's SQL runs again on a next start: it changes nothing.
+    await db.query(tablesSql())
+    for (const file of [INVOICES, RECEIPT, SUMMARY]) {
+      const workflow = (await stack.rest(`/workflows/${ids[file] ?? ''}`)) as {
+        data: { active: boolean }
+      }
+      expect({ file, active: workflow.data.active }).toEqual({ file, active: true })
+    }
+  })
+})
 
 describe('template 2: invoices to payment links, exactly once (regular mode)', () => {
   it('links each invoice once through runs at once and re-runs; refuses a negative amount by name', async () => {
