@@ -293,6 +293,33 @@ describe('the templates in the editor', () => {
   }, 180_000)
 })
 
+describe('template 3 after template 4 marked the invoice paid', () => {
+  it("the order's event still sends its one receipt", async () => {
+    const d = await invoice('INV-0005')
+    if (d.order_code == null) throw new Error('INV-0005 was not linked')
+    await moveOrder(stack, d.order_code, 'pay')
+    // Template 4's read-back got there before the event: paid, no receipt claimed.
+    await db.query(
+      "UPDATE invoices SET status = 'paid', paid_at = now() WHERE invoice_number = $1 AND status = 'linked'",
+      [d.invoice_number],
+    )
+    const event = (await sandboxEvents(stack)).find(
+      (e) => e.data.orderCode === d.order_code && e.type === 'order.paid',
+    )
+    if (event === undefined) throw new Error(`no order.paid event for ${d.order_code}`)
+    const before = await executions(RECEIPT)
+    expect(await deliver(hook(RECEIPT), event)).toBe(200)
+    expect(await deliver(hook(RECEIPT), event)).toBe(200) // a replay
+    await settled(stack, ids[RECEIPT] ?? '', before + 1)
+    await new Promise((r) => setTimeout(r, 2000))
+    await settled(stack, ids[RECEIPT] ?? '', before + 1)
+    const receipts = (await stack.mail.messages()).filter((m) => m.to === d.customer_email)
+    expect(receipts).toHaveLength(1)
+    expect(receipts[0]?.subject).toBe(`Receipt for invoice ${d.invoice_number}`)
+    expect((await invoice(d.invoice_number)).receipt_sent_at).not.toBeNull()
+  }, 120_000)
+})
+
 describe('the link lifetime that template 2 waits out', () => {
   it('a link older than its expirationMinutes reads CANCELLED: it cannot be paid', async () => {
     const [row] = await invoices('INV-0004')
