@@ -86,8 +86,19 @@ const treeRssMb = (root) => {
 const workflow = batchWorkflow('bench-links', 'lastNode', [createLinkNode(0)])
 const result = { items: ITEMS, batch: BATCH, runs: RUNS }
 
+// The stack running now, or the one starting, stopped on SIGTERM or SIGINT (the runner giving
+// up): its processes are in process groups of their own and would outlive this one.
+let current
+const stopCurrent = async () => (await current?.catch(() => undefined))?.stop()
+for (const [signal, code] of [
+  ['SIGTERM', 143],
+  ['SIGINT', 130],
+])
+  process.on(signal, () => void stopCurrent().finally(() => process.exit(code)))
+
 let booted = performance.now()
-const queue = await startQueueStack({ workers: 2, ...quiet })
+current = startQueueStack({ workers: 2, ...quiet })
+const queue = await current
 try {
   result.queueBootSeconds = (performance.now() - booted) / 1000
   const urls = [queue.editorUrl, queue.webhook.url]
@@ -103,10 +114,12 @@ try {
   result.oneWorker = await figure('queue, 1 worker', urls)
 } finally {
   await queue.stop()
+  current = undefined
 }
 
 booted = performance.now()
-const regular = await startStack(quiet)
+current = startStack(quiet)
+const regular = await current
 try {
   result.regularBootSeconds = (performance.now() - booted) / 1000
   await publishWorkflow(regular, workflow, [regular.editorUrl])

@@ -18,7 +18,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { join, relative } from 'node:path'
 import { parseArgs } from 'node:util'
-import { CORES, ROOT, fmt, runJson } from './support.mjs'
+import { CORES, ROOT, fmt, runJson, stopRunning } from './support.mjs'
+
+// Told to stop (the smoke test's end, Ctrl-C): the running section stops what it started first.
+for (const [signal, code] of [
+  ['SIGTERM', 143],
+  ['SIGINT', 130],
+])
+  process.on(signal, () => void stopRunning().finally(() => process.exit(code)))
 
 const { values: flags } = parseArgs({
   options: {

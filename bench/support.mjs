@@ -75,16 +75,43 @@ export const startService = ({ latencyMs = 0 } = {}) =>
     })
   })
 
+/** The scripts `runJson` has running; once stopping, it starts no more. */
+const running = new Set()
+let stopping = false
+
+/**
+ * Sends SIGTERM to every script `runJson` has running, starts no more, and waits until each
+ * has exited: a
+ * script that started servers (queue.mjs: n8n, Postgres, Redis in process groups of their
+ * own) stops them on SIGTERM, where a plain exit would leave them running.
+ */
+export const stopRunning = () => {
+  stopping = true
+  return Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve()
+          child.once('exit', () => resolve())
+          child.kill('SIGTERM')
+        }),
+    ),
+  )
+}
+
 /**
  * Runs `node <script> ...args` and resolves with the JSON object its last stdout line
  * holds, and the whole output; rejects when it fails or prints no JSON.
  */
 export const runJson = (script, args = [], { nodeArgs = [], timeoutMs = 600_000 } = {}) =>
   new Promise((resolve, reject) => {
+    if (stopping) return reject(new Error(`${script}: not started, the run is stopping`))
     const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     })
+    running.add(child)
+    child.once('exit', () => running.delete(child))
     let out = ''
     const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs)
     child.stdout.on('data', (d) => (out += d))

@@ -4,23 +4,38 @@
  * print the machine's core count and the table. The figures themselves are not checked:
  * performance is measured by `pnpm bench`, never by a timed test.
  */
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 
+/** The smoke run, while it runs. */
+let child: ChildProcess | undefined
+
+// A run still going when the test ends (its time limit) is told to stop, and given the time to
+// stop the n8n stacks it started (their processes are in groups of their own).
+afterAll(async () => {
+  const running = child
+  if (running === undefined || running.exitCode !== null || running.signalCode !== null) return
+  await new Promise<void>((resolve) => {
+    running.once('exit', () => resolve())
+    running.kill('SIGTERM')
+  })
+}, 120_000)
+
 const smoke = () =>
   new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, ['bench/run.mjs', '--smoke'], {
+    const run = spawn(process.execPath, ['bench/run.mjs', '--smoke'], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
+    child = run
     let out = ''
     let err = ''
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
-    child.on('exit', (code) => resolve({ code, out, err }))
+    run.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    run.stderr.on('data', (d: Buffer) => (err += d.toString()))
+    run.on('exit', (code) => resolve({ code, out, err }))
   })
 
 describe('pnpm bench', () => {
