@@ -28,12 +28,12 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { childEnv, run, type RunResult } from '../docs-check/readme-snippets.js'
 import { ROOT } from '../package-check.js'
+import { freePort } from '../lib/freePort.js'
 
 // ─── The packages ──────────────────────────────────────────────────────────────────────────
 
@@ -85,17 +85,6 @@ const must = (what: string, r: RunResult): RunResult => {
     )
   return r
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 
 /** Git with no identity at all: no global or system config, no identity variables. */
 const noIdentityEnv = (home: string): NodeJS.ProcessEnv => {
