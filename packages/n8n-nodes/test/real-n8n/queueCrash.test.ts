@@ -17,10 +17,8 @@
  *
  * The figures are printed ("crash:" lines) for the README's guarantee table.
  */
-import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import pg from 'pg'
+import { readFileSync } from 'node:fs'
+import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LoggedRequest } from '@paykit/testkit'
 import { startQueueStack, type QueueStack } from '../../../../scripts/n8n/queue.js'
@@ -152,41 +150,11 @@ beforeAll(async () => {
   })
   report(`stack ready in ${((Date.now() - booted) / 1000).toFixed(1)} s`)
 
-  // The shop's own database on the same server, with the example's claim table.
-  const admin = stack.postgres.client()
-  await admin.connect()
-  await admin.query('CREATE DATABASE shop')
-  await admin.end()
-  const env = stack.postgres.n8nEnv
-  const login = {
-    host: '127.0.0.1',
-    port: Number(env.DB_POSTGRESDB_PORT),
-    user: env.DB_POSTGRESDB_USER ?? '',
-    password: env.DB_POSTGRESDB_PASSWORD ?? '',
-  }
-  shop = new pg.Client({ ...login, database: 'shop' })
+  // The shop's own database (the stack's `shop`, with the credential `shop-postgres` the example
+  // names), given the example's claim table.
+  shop = stack.shop.client()
   await shop.connect()
   await shop.query(CLAIM_TABLE)
-  // The credential the example names (its id), as a user would create it.
-  const work = mkdtempSync(join(tmpdir(), 'paykit-shop-credential-'))
-  try {
-    const file = join(work, 'credentials.json')
-    writeFileSync(
-      file,
-      JSON.stringify([
-        {
-          id: 'shop-postgres',
-          name: 'Shop database',
-          type: 'postgres',
-          data: { ...login, database: 'shop', ssl: 'disable', sshTunnel: false },
-        },
-      ]),
-    )
-    const imported = await stack.cli(['import:credentials', `--input=${file}`])
-    if (imported.code !== 0) throw new Error(`import:credentials: ${imported.stderr}`)
-  } finally {
-    rmSync(work, { recursive: true, force: true })
-  }
 
   const example = JSON.parse(
     readFileSync(new URL(`../../examples/${CLAIM_EXAMPLE}`, import.meta.url), 'utf8'),
