@@ -30,7 +30,7 @@ import {
   publishWorkflow,
   type BatchOrder,
 } from '../../../../scripts/n8n/batch.js'
-import { sandboxRequests as sandboxRequestsOf } from './support.js'
+import { clearFaults, linkLatency, sandboxRequests as sandboxRequestsOf } from './support.js'
 
 const WORKERS = 4
 const ROUNDS = WORKERS - 1 // each round kills one worker and leaves at least one
@@ -77,12 +77,6 @@ const referenceOf = (r: LoggedRequest) =>
 /** Main and webhook processor in turn: the production URL of `path` on each. */
 const hookUrl = (i: number, path: string) =>
   `${i % 2 === 0 ? stack.editorUrl : stack.webhook.url}webhook/${path}`
-
-const sandboxFault = (init: RequestInit) =>
-  fetch(`${stack.sandboxUrl}/__sandbox/faults`, {
-    ...init,
-    headers: { 'content-type': 'application/json' },
-  })
 
 interface ExecutionRow {
   readonly id: string
@@ -271,18 +265,7 @@ describe(`a queue-mode worker SIGKILLed with link requests in flight (${String(R
   it(
     'One Link per Order Reference: second links only within the stated bound; the Postgres claim: none',
     async () => {
-      expect(
-        (
-          await sandboxFault({
-            method: 'POST',
-            body: JSON.stringify({
-              fault: 'latency',
-              ms: LATENCY_MS,
-              path: '/paymentlink/checkout',
-            }),
-          })
-        ).status,
-      ).toBe(200)
+      expect(await linkLatency(stack, LATENCY_MS)).toBe(200)
       try {
         for (let r = 1; r <= ROUNDS; r++) {
           const round = await crashRound(r)
@@ -292,7 +275,7 @@ describe(`a queue-mode worker SIGKILLed with link requests in flight (${String(R
           )
         }
       } finally {
-        await sandboxFault({ method: 'DELETE' })
+        await clearFaults(stack)
       }
       for (const round of rounds) {
         // The claim in the user's database: never a second link.

@@ -96,3 +96,21 @@ export const executionRunData = async (stack: Pick<Stack, 'rest'>, id: string) =
       (data.resultData.runData[node]?.[0]?.data?.main[output] ?? []).map((i) => i.json),
   }
 }
+
+/**
+ * Sets `ms` of latency on every `POST /paymentlink/checkout` of the stack's sandbox (so that a
+ * worker killed mid-run has link requests in flight); resolves with the sandbox's status.
+ */
+export const linkLatency = async (stack: Pick<Stack, 'sandboxUrl'>, ms: number): Promise<number> =>
+  (
+    await fetch(`${stack.sandboxUrl}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ fault: 'latency', ms, path: '/paymentlink/checkout' }),
+    })
+  ).status
+
+/** Clears every fault and latency of the stack's sandbox. */
+export const clearFaults = async (stack: Pick<Stack, 'sandboxUrl'>): Promise<void> => {
+  await fetch(`${stack.sandboxUrl}/__sandbox/faults`, { method: 'DELETE' })
+}

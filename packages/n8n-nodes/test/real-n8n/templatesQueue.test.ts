@@ -31,6 +31,7 @@ import {
   template,
   webhookPath,
 } from './templatesShop.js'
+import { clearFaults, linkLatency } from './support.js'
 import { createClient } from '@paykit/core'
 import { defaultCredentials } from '@paykit/testkit'
 import * as E from 'fp-ts/lib/Either.js'
@@ -116,12 +117,6 @@ const killBusiestWorker = async (file: string) => {
   return { name: victim.name, running: load(victim.name) }
 }
 
-const sandboxFault = (init: RequestInit) =>
-  fetch(`${stack.sandboxUrl}/__sandbox/faults`, {
-    ...init,
-    headers: { 'content-type': 'application/json' },
-  })
-
 describe(`templates in queue mode, a worker SIGKILLed mid-run (${String(WORKERS)} workers)`, () => {
   it(
     'template 2: no invoice linked twice; those in doubt linked once the link lifetime has passed',
@@ -131,18 +126,7 @@ describe(`templates in queue mode, a worker SIGKILLed mid-run (${String(WORKERS)
        SELECT 'Q-' || lpad(n::text, 4, '0'), 'q' || n || '@example.com', 10 + n % 90
        FROM generate_series(1, ${String(COUNT)}) AS n`,
       )
-      expect(
-        (
-          await sandboxFault({
-            method: 'POST',
-            body: JSON.stringify({
-              fault: 'latency',
-              ms: LATENCY_MS,
-              path: '/paymentlink/checkout',
-            }),
-          })
-        ).status,
-      ).toBe(200)
+      expect(await linkLatency(stack, LATENCY_MS)).toBe(200)
       let victim: { name: string; running: number }
       let atKill: number
       try {
@@ -165,7 +149,7 @@ describe(`templates in queue mode, a worker SIGKILLed mid-run (${String(WORKERS)
         expect(await Promise.all([0, 1, 2, 3].map(runNow))).toEqual([200, 200, 200, 200])
         await settled(stack, ids[INVOICES] ?? '', rerun + 4, leftByKill, 180_000)
       } finally {
-        await sandboxFault({ method: 'DELETE' })
+        await clearFaults(stack)
       }
       const links = await linksPerReference(stack)
       const rows = (
