@@ -11,8 +11,8 @@ import type {
   INodeProperties,
   INodePropertyOptions,
 } from 'n8n-workflow'
-import type { Operation } from '../../../../shared/items'
-import { runOperation } from '../../../../shared/items'
+import type { Operation } from '../helpers/items'
+import { runOperation } from '../helpers/items'
 import { requestOptions } from './options'
 
 // -------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow'
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../../../shared/items'
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../helpers/items'
 
 /**
  * The `Options` collection of an operation: the time limit of each HTTP request and, for

@@ -6,7 +6,7 @@
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow'
 import { NodeOperationError } from 'n8n-workflow'
-import { redactedNode } from '../../../../shared/errors'
+import { redactedNode } from '../helpers/errors'
 import { chargeOutputsDefault } from './charge/chargeRequest'
 import { byAlreadyRequested, byChargeStatus } from './outputs'
 import { RESOURCES } from './resources'

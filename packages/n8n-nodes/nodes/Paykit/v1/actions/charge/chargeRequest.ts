@@ -21,8 +21,8 @@ import {
   validationError,
 } from '@paykit/core/pure'
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow'
-import { amountFromInput } from '../../../../../shared/conversions'
-import type { Operation } from '../../../../../shared/items'
+import { amountFromInput } from '../../helpers/conversions'
+import type { Operation } from '../../helpers/items'
 
 // -------------------------------------------------------------------------------------
 // description

@@ -1,5 +1,5 @@
 /** Charge → Create: a saved card charged for an order, the first attempt (no authentication). */
-import type { Operation } from '../../../../../shared/items'
+import type { Operation } from '../../helpers/items'
 import type { OperationDescription } from '../Action'
 import type { ChargeInput } from './chargeRequest'
 import { chargeFieldsAfter, chargeFieldsBefore, chargeOf, send } from './chargeRequest'

@@ -18,8 +18,8 @@ import {
   nodeKey,
   recordProcessed,
   confirmRecorded,
-} from '../../../../../shared/deduplication'
-import { redactedNode } from '../../../../../shared/errors'
+} from '../../helpers/deduplication'
+import { redactedNode } from '../../helpers/errors'
 import type { OperationDescription, WholeBatch } from '../Action'
 
 // -------------------------------------------------------------------------------------

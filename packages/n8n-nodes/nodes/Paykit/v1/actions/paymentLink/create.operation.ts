@@ -3,7 +3,7 @@
  * whole request from the input item. Safe to run side by side and as an AI tool: a link
  * creation is repeated only when the user opts in. Amounts given as text (a form's or a
  * webhook's `"25.50"`, an expression's result) are converted exactly before the core
- * validates the request (`shared/conversions`); the request, validated once here, is sent
+ * validates the request (`helpers/conversions`); the request, validated once here, is sent
  * as it is (`createValidatedPaymentLink`).
  *
  * One Link per Order Reference (on by default from version 1.1): the service cannot look
@@ -30,10 +30,10 @@ import {
   validationError,
 } from '@paykit/core/pure'
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow'
-import { paymentLinkRequestFromInput } from '../../../../../shared/conversions'
-import type { ReferenceMemory } from '../../../../../shared/deduplication'
-import { DEFAULT_HISTORY_SIZE, referenceMemory } from '../../../../../shared/deduplication'
-import type { Operation } from '../../../../../shared/items'
+import { paymentLinkRequestFromInput } from '../../helpers/conversions'
+import type { ReferenceMemory } from '../../helpers/deduplication'
+import { DEFAULT_HISTORY_SIZE, referenceMemory } from '../../helpers/deduplication'
+import type { Operation } from '../../helpers/items'
 import type { OperationDescription } from '../Action'
 
 // -------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /** Payment Link → Get Order: an order read by its order code. */
-import type { Operation } from '../../../../../shared/items'
+import type { Operation } from '../../helpers/items'
 import type { OperationDescription } from '../Action'
 import { encodeOrder, orderCodeField, orderCodeOf } from './orderCode'
 

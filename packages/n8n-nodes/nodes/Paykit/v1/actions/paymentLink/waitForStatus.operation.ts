@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import type { FieldError, OrderStatus } from '@paykit/core/pure'
 import { OrderStatus as OrderStatusCodec, validationError } from '@paykit/core/pure'
-import type { Operation } from '../../../../../shared/items'
+import type { Operation } from '../../helpers/items'
 import type { OperationDescription } from '../Action'
 import { encodeOrder, orderCodeField, orderCodeOf } from './orderCode'
 

@@ -18,12 +18,9 @@ import {
   validationError,
 } from '@paykit/core/pure'
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow'
-import {
-  expirationMonthFromInput,
-  expirationYearFromInput,
-} from '../../../../../shared/conversions'
-import { looksLikeCardNumber, removeAt, valueAt } from '../../../../../shared/fieldPath'
-import type { Operation } from '../../../../../shared/items'
+import { expirationMonthFromInput, expirationYearFromInput } from '../../helpers/conversions'
+import { looksLikeCardNumber, removeAt, valueAt } from '../../helpers/fieldPath'
+import type { Operation } from '../../helpers/items'
 import type { OperationDescription } from '../Action'
 
 // -------------------------------------------------------------------------------------

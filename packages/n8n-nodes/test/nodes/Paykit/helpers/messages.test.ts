@@ -9,7 +9,11 @@ import {
   unauthorizedError,
   validationError,
 } from '@paykit/core/pure'
-import { messageOf, sentences, unknownOutcomeAdviceOf } from '../../shared/messages.js'
+import {
+  messageOf,
+  sentences,
+  unknownOutcomeAdviceOf,
+} from '../../../../nodes/Paykit/v1/helpers/messages.js'
 
 const LINK = 'POST /paymentlink/checkout'
 

@@ -12,7 +12,7 @@ import type { Client, PaykitError } from '@paykit/core/pure'
 import { traverseWithConcurrency } from '@paykit/core/pure'
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow'
 import { NodeOperationError } from 'n8n-workflow'
-import { executionClient } from './client'
+import { executionClient } from '../../../../shared/client'
 import type { ItemError } from './errors'
 import { errorJson, redactedNode, toNodeError } from './errors'
 

@@ -8,7 +8,7 @@ import {
   expirationYearFromInput,
   paymentLinkRequestFromInput,
   wholeNumberFromInput,
-} from '../../shared/conversions.js'
+} from '../../../../nodes/Paykit/v1/helpers/conversions.js'
 
 const amount = amountFromInput('amount')
 
