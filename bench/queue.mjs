@@ -13,8 +13,13 @@
 //   node bench/queue.mjs [--items 1000] [--batch 50] [--runs 3]
 //
 // Prints a line per run, then one JSON line: the median of each configuration, the boot
-// times and the resident memory of every process of the queue stack.
+// times, the resident memory of every process of the queue stack, and where the CPU went
+// during each configuration's measured runs: CPU ms per item of each n8n process (with its
+// task runner), Postgres and Redis, and the machine's busy share of its cores (from
+// /proc/stat: every process, the sandbox and this one too), which says whether a second
+// worker had a core to run on.
 import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { startQueueStack } from '../scripts/n8n/queue.ts'
@@ -60,12 +65,73 @@ const measure = async (label, urls, run) => {
   return itemsPerSecond
 }
 
-/** Warm-up (the token, n8n's caches), then the median of RUNS runs. */
-const figure = async (label, urls) => {
+/** The machine's busy and total CPU seconds since boot, over all cores (/proc/stat). */
+const machineSeconds = () => {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/)
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks.map(Number)
+  const busy = user + nice + system + irq + softirq + steal
+  // USER_HZ is 100 on Linux.
+  return { busy: busy / 100, total: (busy + idle + iowait) / 100 }
+}
+
+/** CPU seconds (user + system, /proc/<pid>/stat) of a process and all its descendants so far. */
+const treeCpuSeconds = (root) => {
+  const table = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number))
+  let ticks = 0
+  for (const pid of descendantsOf(root, table)) {
+    try {
+      // The fields after the command's closing parenthesis; utime and stime are 14 and 15.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      ticks += Number(fields[11]) + Number(fields[12])
+    } catch {
+      // The process ended between ps and the read: its time is gone with it.
+    }
+  }
+  return ticks / 100
+}
+
+/**
+ * Warm-up (the token, n8n's caches), then the median of RUNS runs, and the CPU that each of
+ * `processes` (name -> pid) and the machine spent over the measured runs.
+ */
+const figure = async (label, urls, processes) => {
   await measure(label, urls, 'warm-up')
+  const cpuBefore = processes.map(([, pid]) => treeCpuSeconds(pid))
+  const machineBefore = machineSeconds()
   const runs = []
   for (let r = 1; r <= RUNS; r++) runs.push(await measure(label, urls, r))
-  return { itemsPerSecond: median(runs), runs }
+  const machine = machineSeconds()
+  const items = ITEMS * RUNS
+  const cpuMsPerItem = Object.fromEntries(
+    processes.map(([name, pid], i) => [
+      name,
+      Number((((treeCpuSeconds(pid) - cpuBefore[i]) * 1000) / items).toFixed(2)),
+    ]),
+  )
+  const busyShare =
+    (machine.busy - machineBefore.busy) / Math.max(machine.total - machineBefore.total, 1e-9)
+  return {
+    itemsPerSecond: median(runs),
+    runs,
+    cpuMsPerItem,
+    machineCpuMsPerItem: Number((((machine.busy - machineBefore.busy) * 1000) / items).toFixed(2)),
+    machineBusyShare: Number(busyShare.toFixed(3)),
+  }
+}
+
+/** `root` and every process under it, in a `ps` table of [pid, ppid, ...] rows. */
+const descendantsOf = (root, table) => {
+  const inTree = new Set([root])
+  for (let grew = true; grew;) {
+    grew = false
+    for (const [pid, ppid] of table)
+      if (inTree.has(ppid) && !inTree.has(pid)) grew = inTree.add(pid) !== undefined
+  }
+  return inTree
 }
 
 /** Resident memory of a process and all its descendants (n8n's task runner, Postgres's backends). */
@@ -74,12 +140,7 @@ const treeRssMb = (root) => {
     .trim()
     .split('\n')
     .map((line) => line.trim().split(/\s+/).map(Number))
-  const inTree = new Set([root])
-  for (let grew = true; grew;) {
-    grew = false
-    for (const [pid, ppid] of table)
-      if (inTree.has(ppid) && !inTree.has(pid)) grew = inTree.add(pid) !== undefined
-  }
+  const inTree = descendantsOf(root, table)
   return table.filter(([pid]) => inTree.has(pid)).reduce((kb, [, , rss]) => kb + rss, 0) / 1024
 }
 
@@ -103,7 +164,12 @@ try {
   result.queueBootSeconds = (performance.now() - booted) / 1000
   const urls = [queue.editorUrl, queue.webhook.url]
   await publishWorkflow(queue, workflow, urls)
-  result.twoWorkers = await figure('queue, 2 workers', urls)
+  const queueProcesses = [
+    ...queue.processes.map((p) => [p.name, p.child.pid]),
+    ['postgres', queue.postgres.pid],
+    ['redis', queue.redis.child.pid],
+  ]
+  result.twoWorkers = await figure('queue, 2 workers', urls, queueProcesses)
   result.rssMb = Object.fromEntries([
     ...queue.processes.map((p) => [p.name, Math.round(treeRssMb(p.child.pid))]),
     ['postgres', Math.round(treeRssMb(queue.postgres.pid))],
@@ -111,7 +177,11 @@ try {
   ])
   result.rssMb.total = Object.values(result.rssMb).reduce((a, b) => a + b, 0)
   await stopGroup(queue.workers[1]?.child)
-  result.oneWorker = await figure('queue, 1 worker', urls)
+  result.oneWorker = await figure(
+    'queue, 1 worker',
+    urls,
+    queueProcesses.filter(([name]) => name !== 'worker-2'),
+  )
 } finally {
   await queue.stop()
   current = undefined
@@ -123,7 +193,11 @@ const regular = await current
 try {
   result.regularBootSeconds = (performance.now() - booted) / 1000
   await publishWorkflow(regular, workflow, [regular.editorUrl])
-  result.regular = await figure('regular (one process)', [regular.editorUrl])
+  result.regular = await figure(
+    'regular (one process)',
+    [regular.editorUrl],
+    regular.processes.map((p) => [p.name, p.child.pid]),
+  )
 } finally {
   await regular.stop()
 }

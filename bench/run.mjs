@@ -351,6 +351,18 @@ if (queue.error === undefined) {
     `${fmt(queue.queueBootSeconds)} s, ${fmt(queue.rssMb.total)} MB`,
     `regular mode ${fmt(queue.regularBootSeconds)} s`,
   )
+  // Where the CPU went: whether a second worker had a core to run on.
+  const cpuOf = (f) =>
+    f.cpuMsPerItem === undefined
+      ? 'not measured'
+      : `${Object.entries(f.cpuMsPerItem)
+          .map(([name, ms]) => `${name} ${fmt(ms)}`)
+          .join(', ')} ms/item; machine ${fmt(f.machineCpuMsPerItem)} ms/item, ${fmt(
+          f.machineBusyShare * 100,
+        )} % of ${CORES} cores busy`
+  row('n8n queue mode, 2 workers: CPU per item by process', cpuOf(queue.twoWorkers), '')
+  row('n8n queue mode, 1 worker: CPU per item by process', cpuOf(queue.oneWorker), '')
+  row('n8n regular mode: CPU per item', cpuOf(queue.regular), '')
 } else failed('n8n queue mode', queue)
 
 if (client.error === undefined) {
