@@ -137,9 +137,10 @@ interface Pending {
 /**
  * The memory of the node `ctx` runs, in n8n's store ('node' scope, 'entries' mode, the
  * newest `historySize` kept). Claims made while a store call is under way wait for the
- * next call and go together (one read and one write of the row for all of them), so
- * items sent side by side cost about one store call each round, and each reference is
- * recorded just before its own request, not the whole batch's first.
+ * next call and go together (one read and one write of the row for all of them), and so
+ * do those made in the same turn of the event loop, so items sent side by side cost about
+ * one store call each round, and each reference is recorded just before its own request
+ * (a millisecond or so before), not the whole batch's first.
  */
 export const referenceMemory = (ctx: IExecuteFunctions, historySize: number): ReferenceMemory => {
   const key = nodeKey(ctx)
@@ -150,11 +151,16 @@ export const referenceMemory = (ctx: IExecuteFunctions, historySize: number): Re
   const checks = new Set<Promise<void>>()
   const created: Array<string> = []
 
-  /** Makes the next call come, if none is due for what is pending. */
+  /**
+   * Makes the next call come, if none is due for what is pending: on the next timer tick,
+   * not at once, so that the claims and checks of the items whose responses came in the
+   * same turn of the event loop (they come in bursts) go in one call. At once, a 1,000-link
+   * run made 938 calls, each reading and writing the node's whole row.
+   */
   const call = (): void => {
     if (scheduled || pending.length === 0) return
     scheduled = true
-    void inTurn(key, flush)
+    void sleep(0).then(async () => inTurn(key, flush))
   }
 
   /** How many references this memory recorded; when each fresh one was (that count then). */
