@@ -1,9 +1,10 @@
 /**
  * What an operation file of the node gives (`<resource>/<operation>.operation.ts`, as in
  * n8n's own Airtable v2 node), and the resource that groups them: its entry in the
- * Operation list, its fields, its flags (runs items side by side, safe as an AI tool) and
- * how it runs. The router, the tool guard and the Options collection are derived from
- * these; nothing about an operation is written anywhere else.
+ * Operation list, its fields, its flags (runs items side by side, safe as an AI tool), how
+ * it runs, and, when it has more than one output, its outputs and how its items are routed
+ * to them. The router, the tool guard, the node's outputs and the Options collection are
+ * derived from these; nothing about an operation is written anywhere else.
  */
 import type {
   IExecuteFunctions,
@@ -41,12 +42,37 @@ export interface WholeBatch {
   readonly runBatch: (ctx: IExecuteFunctions) => Promise<INodeExecutionData[]>
 }
 
+/**
+ * The outputs of an operation that has more than one, for the node's parameters (its
+ * version's defaults filled in); `null` for the one main output. n8n evaluates it from
+ * the description as an expression, so it stands alone: no import, no closure.
+ */
+export type Outputs = (
+  parameters: Readonly<Record<string, unknown>>,
+) => Array<{ type: 'main'; displayName?: string }> | null
+
+/** The items of an operation that declares `outputs`, on those outputs. */
+export type Route = (ctx: IExecuteFunctions, items: INodeExecutionData[]) => INodeExecutionData[][]
+
+/**
+ * An operation file's exports: its `description`, its `operation`, and, when it has more
+ * than one output, its `outputs` and `route`.
+ */
+export interface OperationModule<A> {
+  readonly description: OperationDescription
+  readonly operation: Operation<A> | WholeBatch
+  readonly outputs?: Outputs
+  readonly route?: Route
+}
+
 /** One operation, ready for the router. */
 interface Action {
   readonly toolSafe: boolean
   readonly option: INodePropertyOptions
   readonly properties: ReadonlyArray<INodeProperties>
   readonly execute: (ctx: IExecuteFunctions) => Promise<INodeExecutionData[]>
+  readonly outputs: Outputs | undefined
+  readonly route: Route | undefined
 }
 
 /** A resource: its entry in the Resource list, its Operation list, its fields, its actions. */
@@ -62,11 +88,17 @@ export interface Resource {
 // -------------------------------------------------------------------------------------
 
 /** An operation file's exports as an action: items prepared, then sent, by `runOperation`. */
-export const action = <A>(
-  description: OperationDescription,
-  operation: Operation<A> | WholeBatch,
-): Omit<Action, 'option'> & { readonly option: OperationDescription['option'] } => ({
+export const action = <A>({
+  description,
+  operation,
+  outputs,
+  route,
+}: OperationModule<A>): Omit<Action, 'option'> & {
+  readonly option: OperationDescription['option']
+} => ({
   option: description.option,
+  outputs,
+  route,
   toolSafe: operation.toolSafe,
   properties:
     'runBatch' in operation

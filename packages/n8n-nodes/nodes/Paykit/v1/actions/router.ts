@@ -1,14 +1,11 @@
 /**
  * The router of the Paykit node, version 1: the operation of the node's resource and
  * operation parameters, refused to an AI agent unless its file says it is safe as a tool,
- * its items on one output, or for a charge one per outcome (by default from version 1.1),
- * or for a link creation with One Link per Order Reference Created and Already Requested.
+ * its items on one output, or on the outputs its file declares, routed by its `route`.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow'
 import { NodeOperationError } from 'n8n-workflow'
 import { redactedNode } from '../helpers/errors'
-import { chargeOutputsDefault } from './charge/chargeRequest'
-import { byAlreadyRequested, byChargeStatus } from './outputs'
 import { RESOURCES } from './resources'
 
 /** Runs the operation the node's parameters name and gives the node's outputs. */
@@ -31,19 +28,5 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
       `The Paykit ${resource} ${operationName} operation never runs as an AI tool call: it moves money or takes card data. Only payment-link creation, order reads and waits are available to agents.`,
     )
   const items = await action.execute(this)
-  if (
-    resource === 'charge' &&
-    this.getNodeParameter('chargeOutputs', 0, chargeOutputsDefault(this.getNode().typeVersion)) !==
-      'single'
-  )
-    return byChargeStatus(items)
-  // An AI agent reads the first output only: there it gets the Already Requested items too.
-  if (
-    resource === 'paymentLink' &&
-    operationName === 'create' &&
-    this.getNodeParameter('oneLinkPerReference', 0, false) === true &&
-    !this.isToolExecution()
-  )
-    return byAlreadyRequested(items)
-  return [items]
+  return action.route === undefined ? [items] : action.route(this, items)
 }

@@ -4,7 +4,7 @@
  */
 import type { INodeTypeDescription } from 'n8n-workflow'
 import { NodeConnectionTypes } from 'n8n-workflow'
-import { configuredOutputs } from './outputs'
+import { outputsExpression } from './outputs'
 import { RESOURCES } from './resources'
 
 const resources = Object.values(RESOURCES)
@@ -23,7 +23,7 @@ export const versionDescription: Omit<
   defaults: { name: 'Paykit' },
   usableAsTool: true,
   inputs: [NodeConnectionTypes.Main],
-  outputs: `={{(${configuredOutputs.toString()})($parameter)}}`,
+  outputs: outputsExpression(resources),
   // Accept Once never calls Paykit: the credential is not asked for there. A saved node that
   // carries it keeps it, unused.
   credentials: [

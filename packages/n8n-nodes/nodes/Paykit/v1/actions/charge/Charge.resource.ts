@@ -7,7 +7,7 @@ import * as create from './create.operation'
 export const charge = resource(
   { name: 'Charge', value: 'charge', defaultOperation: 'create' },
   {
-    create: action(create.description, create.operation),
-    completeAfter3ds: action(completeAfter3ds.description, completeAfter3ds.operation),
+    create: action(create),
+    completeAfter3ds: action(completeAfter3ds),
   },
 )

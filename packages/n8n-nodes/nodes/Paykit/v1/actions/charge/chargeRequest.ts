@@ -23,6 +23,7 @@ import {
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow'
 import { amountFromInput } from '../../helpers/conversions'
 import type { Operation } from '../../helpers/items'
+import { chargeOutputsByVersion } from './chargeOutputs'
 
 // -------------------------------------------------------------------------------------
 // description
@@ -57,48 +58,6 @@ export const chargeFieldsBefore: ReadonlyArray<INodeProperties> = [
     default: '',
     placeholder: 'pm_000001',
     description: 'The ID returned by Payment Method → Create',
-  },
-]
-
-/** How a charge's items leave the node: one output per outcome, or all on one. */
-type ChargeOutputs = 'byStatus' | 'single'
-
-/**
- * The Outputs default of each version: version 1 had one output (a saved version-1 node is
- * wired to it alone), 1.1 one per outcome.
- */
-export const chargeOutputsDefault = (typeVersion: number): ChargeOutputs =>
-  typeVersion < 1.1 ? 'single' : 'byStatus'
-
-const chargeOutputs: INodeProperties = {
-  displayName: 'Outputs',
-  name: 'chargeOutputs',
-  type: 'options',
-  noDataExpression: true,
-  options: [
-    {
-      name: 'One per Status',
-      value: 'byStatus',
-      description:
-        'Succeeded, Authentication Required and Failed (a declined charge, or an item that failed with Continue On Fail)',
-    },
-    {
-      name: 'Single',
-      value: 'single',
-      description: 'Every item on one output: branch on its status yourself',
-    },
-  ],
-  default: 'byStatus',
-  description: 'Whether a declined charge goes to an output of its own',
-}
-
-// n8n saves only the values that differ from their default, so each version keeps its own.
-const chargeOutputsByVersion: ReadonlyArray<INodeProperties> = [
-  { ...chargeOutputs, displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } } },
-  {
-    ...chargeOutputs,
-    default: chargeOutputsDefault(1),
-    displayOptions: { show: { '@version': [1] } },
   },
 ]
 

@@ -13,6 +13,9 @@ import type { OperationDescription } from '../Action'
 import type { ChargeInput } from './chargeRequest'
 import { chargeFieldsAfter, chargeFieldsBefore, chargeOf, invalid, send } from './chargeRequest'
 
+/** A charge's outputs, by outcome unless the node's Outputs field says Single. */
+export { outputs, route } from './chargeOutputs'
+
 // -------------------------------------------------------------------------------------
 // description
 // -------------------------------------------------------------------------------------

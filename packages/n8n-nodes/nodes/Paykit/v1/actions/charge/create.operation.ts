@@ -4,6 +4,9 @@ import type { OperationDescription } from '../Action'
 import type { ChargeInput } from './chargeRequest'
 import { chargeFieldsAfter, chargeFieldsBefore, chargeOf, send } from './chargeRequest'
 
+/** A charge's outputs, by outcome unless the node's Outputs field says Single. */
+export { outputs, route } from './chargeOutputs'
+
 /** Charge → Create: its entry in the Operation list and its fields. */
 export const description: OperationDescription = {
   option: {

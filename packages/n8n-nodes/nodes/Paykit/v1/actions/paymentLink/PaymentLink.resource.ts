@@ -8,8 +8,8 @@ import * as waitForStatus from './waitForStatus.operation'
 export const paymentLink = resource(
   { name: 'Payment Link', value: 'paymentLink', defaultOperation: 'create' },
   {
-    create: action(create.description, create.operation),
-    getOrder: action(getOrder.description, getOrder.operation),
-    waitForStatus: action(waitForStatus.description, waitForStatus.operation),
+    create: action(create),
+    getOrder: action(getOrder),
+    waitForStatus: action(waitForStatus),
   },
 )

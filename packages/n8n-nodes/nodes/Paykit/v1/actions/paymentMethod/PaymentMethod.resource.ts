@@ -5,5 +5,5 @@ import * as create from './create.operation'
 /** Payment Method: its operations, in the order of the Operation list. */
 export const paymentMethod = resource(
   { name: 'Payment Method', value: 'paymentMethod', defaultOperation: 'create' },
-  { create: action(create.description, create.operation) },
+  { create: action(create) },
 )
