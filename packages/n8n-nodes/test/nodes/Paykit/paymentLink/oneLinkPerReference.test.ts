@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Sandbox } from '@paykit/testkit'
 import { Faults } from '@paykit/testkit'
 import { loadN8n } from '@paykit/testkit/n8n'
-import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../support.js'
+import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../../support.js'
 
 let sandbox: Sandbox
 beforeAll(async () => {

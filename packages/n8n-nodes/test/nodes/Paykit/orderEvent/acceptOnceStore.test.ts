@@ -1,14 +1,14 @@
 /**
  * Order Event → Accept Once over a store that reads and writes back as n8n's does, with
- * no lock (./rowStore.ts), while another process (a queue-mode worker) inserts the node's
+ * no lock (../rowStore.ts), while another process (a queue-mode worker) inserts the node's
  * row first or overwrites what this one wrote: no run fails, and a replayed event is
  * still refused afterwards.
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Sandbox } from '@paykit/testkit'
-import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../support.js'
-import { otherProcess, rowSize, rowStore, useStore } from './rowStore.js'
+import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../../support.js'
+import { otherProcess, rowSize, rowStore, useStore } from '../rowStore.js'
 
 const store = rowStore()
 let sandbox: Sandbox

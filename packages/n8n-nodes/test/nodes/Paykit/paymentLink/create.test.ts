@@ -1,3 +1,8 @@
+/**
+ * Payment Link → Create through the real n8n engine against the sandbox over real HTTP:
+ * the request from the fields or the item, amounts given as text, the line-item form, and
+ * its errors and messages. One Link per Order Reference: oneLinkPerReference*.test.ts.
+ */
 import type { INode, INodeProperties } from 'n8n-workflow'
 import { NodeHelpers } from 'n8n-workflow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -10,7 +15,8 @@ import {
   run,
   singleNodeWorkflow,
   useSandbox,
-} from '../../support.js'
+} from '../../../support.js'
+import { checkoutRequests as checkoutRequestsOf, create, expectNodeWords } from './support.js'
 
 let sandbox: Sandbox
 beforeAll(async () => {
@@ -18,23 +24,7 @@ beforeAll(async () => {
 })
 afterAll(() => sandbox.close())
 
-const create = (parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-  singleNodeWorkflow(
-    paykitNode(
-      'Create Link',
-      { resource: 'paymentLink', operation: 'create', ...parameters },
-      extra,
-    ),
-  )
-
-/** The order code of a new payment link for `amount`, made through the node. */
-const newOrder = async (amount: number): Promise<string> => {
-  const created = await run(sandbox, create({ orderSource: 'item' }), [{ amount }])
-  return String(created.nodes['Create Link']?.[0]?.[0]?.json.orderCode)
-}
-
-const checkoutRequests = () =>
-  sandbox.requests().filter((r) => r.method === 'POST' && r.path === '/paymentlink/checkout')
+const checkoutRequests = () => checkoutRequestsOf(sandbox)
 
 describe('Payment Link -> Create', () => {
   it('creates a link from the fields (line items: a catalogue SKU and a one-time product)', async () => {
@@ -200,77 +190,6 @@ describe('Payment Link -> Create', () => {
       sandbox.clearFaults()
       await proxy.close()
     }
-  })
-})
-
-describe('Payment Link -> Get Order and Wait for Status', () => {
-  it('reads an order back as plain JSON, amounts as JSON numbers', async () => {
-    const orderCode = await newOrder(12.34)
-    const result = await run(
-      sandbox,
-      singleNodeWorkflow(
-        paykitNode('Get', {
-          resource: 'paymentLink',
-          operation: 'getOrder',
-          orderCode: '={{ $json.code }}',
-        }),
-      ),
-      [{ code: orderCode }],
-    )
-    const json = result.nodes['Get']?.[0]?.[0]?.json
-    expect(json).toMatchObject({ orderCode, orderStatus: 'PENDING', total: 12.34, subtotal: 12.34 })
-    expect(typeof json?.total).toBe('number')
-  })
-
-  it('an unknown order code is a 404 NodeApiError', async () => {
-    const result = await run(
-      sandbox,
-      singleNodeWorkflow(
-        paykitNode('Get', { resource: 'paymentLink', operation: 'getOrder', orderCode: 'OC-NONE' }),
-      ),
-    )
-    expect(result.error?.name).toBe('NodeApiError')
-    expect(result.error?.message).toContain('404')
-  })
-
-  it('waits until the order is paid', async () => {
-    const orderCode = await newOrder(2)
-    setTimeout(() => sandbox.payOrder(orderCode), 300)
-    const result = await run(
-      sandbox,
-      singleNodeWorkflow(
-        paykitNode('Wait', {
-          resource: 'paymentLink',
-          operation: 'waitForStatus',
-          orderCode,
-          statuses: ['PAID'],
-          waitTimeout: 10,
-          pollInterval: 0.1,
-        }),
-      ),
-    )
-    expect(result.error).toBeUndefined()
-    expect(result.nodes['Wait']?.[0]?.[0]?.json).toMatchObject({ orderCode, orderStatus: 'PAID' })
-  })
-
-  it('times out naming the last status seen', async () => {
-    const orderCode = await newOrder(2)
-    const result = await run(
-      sandbox,
-      singleNodeWorkflow(
-        paykitNode('Wait', {
-          resource: 'paymentLink',
-          operation: 'waitForStatus',
-          orderCode,
-          statuses: ['PAID'],
-          waitTimeout: 1,
-          pollInterval: 0.2,
-        }),
-      ),
-    )
-    expect(result.error?.message).toBe(
-      `Stopped waiting for order ${orderCode} to be PAID after 1 s (last status PENDING). Raise Wait Timeout (Seconds) to wait longer.`,
-    )
   })
 })
 
@@ -565,18 +484,7 @@ describe('Payment Link -> Create: the line-item form shows the fields of the cho
 // messages
 // -------------------------------------------------------------------------------------
 
-/** What no message of `error` shows: the core's option names, doubled full stops. */
-const expectNodeWords = (error: unknown) => {
-  const { message, description, messages } = (error ?? {}) as {
-    message?: unknown
-    description?: unknown
-    messages?: unknown
-  }
-  const text = JSON.stringify([message, description, messages])
-  expect(text).not.toMatch(/timeoutMs|intervalMs|baseUrl|\.\./)
-}
-
-describe('Payment Link messages', () => {
+describe('Payment Link -> Create: messages', () => {
   it('a link created but answered with a body that is not JSON: the link may exist, its order code is unknown', async () => {
     const orders = () => Object.keys(sandbox.state().orders).length
     const before = orders()
@@ -644,65 +552,5 @@ describe('Payment Link messages', () => {
     } finally {
       sandbox.clearFaults()
     }
-  })
-
-  it("a request that takes too long names the node's Request Timeout (Seconds)", async () => {
-    const orderCode = await newOrder(2)
-    // Every attempt hangs: a read is retried after a timeout.
-    sandbox.injectFault(Faults.hang, { method: 'GET', path: '/paymentlink/order/*' })
-    try {
-      const result = await run(
-        sandbox,
-        singleNodeWorkflow(
-          paykitNode('Get', {
-            resource: 'paymentLink',
-            operation: 'getOrder',
-            orderCode,
-            options: { timeout: 1 },
-          }),
-        ),
-      )
-      expect(result.error?.message).toBe(
-        `GET /paymentlink/order/${orderCode} did not finish within 1 s. Try again later, or raise Options → Request Timeout (Seconds).`,
-      )
-      expectNodeWords(result.error)
-    } finally {
-      sandbox.clearFaults()
-    }
-  })
-
-  it("refusals of the node's own fields name them as the editor shows them", async () => {
-    const result = await run(
-      sandbox,
-      singleNodeWorkflow(
-        paykitNode('Wait', {
-          resource: 'paymentLink',
-          operation: 'waitForStatus',
-          orderCode: '={{ "" }}',
-          statuses: ['PAID'],
-          waitTimeout: '={{ 0 }}',
-          pollInterval: 1,
-        }),
-      ),
-    )
-    expect(result.error?.message).toBe(
-      'Invalid order code, nothing was sent. Fix: Order Code: is required',
-    )
-    const wait = await run(
-      sandbox,
-      singleNodeWorkflow(
-        paykitNode('Wait', {
-          resource: 'paymentLink',
-          operation: 'waitForStatus',
-          orderCode: 'OC1',
-          statuses: ['PAID'],
-          waitTimeout: '={{ 0 }}',
-          pollInterval: '={{ -1 }}',
-        }),
-      ),
-    )
-    expect(wait.error?.message).toBe(
-      'Invalid Wait for Status parameters, nothing was sent. Fix: Wait Timeout (Seconds): must be greater than 0; Poll Interval (Seconds): must be greater than 0',
-    )
   })
 })

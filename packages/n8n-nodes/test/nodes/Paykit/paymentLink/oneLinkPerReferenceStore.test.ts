@@ -1,13 +1,13 @@
 /**
  * One Link per Order Reference over a store that reads and writes back as n8n's does, with
- * no lock (./rowStore.ts). The node's queue per workflow and node and its batching must
+ * no lock (../rowStore.ts). The node's queue per workflow and node and its batching must
  * make up for it within a process; its retries and checks for what other processes do.
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Sandbox } from '@paykit/testkit'
-import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../support.js'
-import { otherProcess, rowSize, rowStore, useStore } from './rowStore.js'
+import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../../support.js'
+import { otherProcess, rowSize, rowStore, useStore } from '../rowStore.js'
 
 const store = rowStore()
 let sandbox: Sandbox
