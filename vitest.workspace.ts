@@ -36,11 +36,43 @@ const skipWhenQuick = (files: ReadonlyArray<string>): { exclude?: Array<string> 
 // The real-n8n tests wait for the full n8n (scripts/n8n/install.sh, minutes on a fresh
 // clone, which `npm test` starts in the background): they run last, so that the other files
 // keep the workers busy meanwhile instead of every worker waiting on the install's lock.
-// Their files: test/real-n8n/ and the compatibility suite's test/compat/real-n8n/.
-const needsFullN8n = (spec: TestSpecification): boolean => spec.moduleId.includes('/real-n8n/')
+// Their files: test/real-n8n/, the compatibility suite's test/compat/real-n8n/, and the bench
+// smoke test (bench/queue.mjs boots a queue and a regular stack of the full n8n).
+const needsFullN8n = (spec: TestSpecification): boolean =>
+  spec.moduleId.includes('/real-n8n/') || spec.moduleId.endsWith('/test/bench.test.ts')
+// The slowest files, slowest first (seconds in a fresh-clone `npm test`, stack boots
+// included): started first in their group, so that the run does not end on one long file
+// while the other worker idles. A fresh clone has no vitest cache of durations to sort by.
+const slowestFirst = [
+  '/test/bench.test.ts', // 266
+  '/real-n8n/stack-fresh-clone.test.ts', // 204
+  '/real-n8n/queueCrash.test.ts', // a 4-worker queue stack, three kill rounds
+  '/real-n8n/queue.test.ts', // 93
+  '/real-n8n/templatesQueue.test.ts', // 85
+  '/real-n8n/templates-form.test.ts', // 80
+  '/real-n8n/stack.test.ts', // 70
+  '/real-n8n/templates.test.ts', // 49
+  '/real-n8n/n8n.test.ts', // 37
+  '/real-n8n/safety.test.ts', // 33
+  '/real-n8n/postgresCardData.test.ts', // 26
+  'scripts/docs-check/install.test.ts', // 252
+  'scripts/docs-check/examples.test.ts', // 117
+  'scripts/docs-check/readme-snippets.test.ts', // 91
+  'scripts/matrix/matrix.test.ts', // 81
+  'scripts/release/rehearse.test.ts', // 77
+  'scripts/openapi/prism.test.ts', // 39
+  '/test/trigger/PaykitTrigger.test.ts', // 26
+  'scripts/docs-check/api-docs.test.ts', // 25
+]
+const rank = (spec: TestSpecification): number => {
+  const i = slowestFirst.findIndex((end) => spec.moduleId.endsWith(end))
+  return i === -1 ? slowestFirst.length : i
+}
 class RealN8nLast extends BaseSequencer {
   override async sort(files: Array<TestSpecification>): Promise<Array<TestSpecification>> {
-    const sorted = await super.sort(files)
+    // Array.prototype.sort is stable: the other files keep vitest's order (cached durations,
+    // else size).
+    const sorted = (await super.sort(files)).sort((a, b) => rank(a) - rank(b))
     return [...sorted.filter((f) => !needsFullN8n(f)), ...sorted.filter(needsFullN8n)]
   }
 }
