@@ -81,4 +81,31 @@ describe('Charge -> Create: the Amount given as text', () => {
     expect(result.error?.message).toContain('order.amount: has more digits than a JSON number')
     expect(chargeRequests().length).toBe(before)
   })
+
+  it("the charge on the wire and the item's request are the validated request, each written once", async () => {
+    const result = await run(
+      sandbox,
+      charge({
+        orderId: 'text-amount-5',
+        amount: '={{ $json.amount }}',
+        additionalFields: { description: 'Two mugs', name: 'Order 5' },
+        billingInfo: { countryCode: 'us', stateCode: 'CA', zipCode: '94105' },
+      }),
+      [{ amount: ' 19.90 ' }],
+    )
+    expect(result.error).toBeUndefined()
+    // The billing country as the core decodes it (upper-case), the amount a JSON number.
+    expect(JSON.parse(chargeRequests().at(-1)?.body ?? '{}')).toEqual({
+      order: { id: 'text-amount-5', amount: 19.9, description: 'Two mugs', name: 'Order 5' },
+      cardId,
+      authenticationId: null,
+      billingInfo: { countryCode: 'US', stateCode: 'CA', zipCode: '94105' },
+    })
+    expect(result.nodes['Charge']?.[0]?.[0]?.json.request).toEqual({
+      orderId: 'text-amount-5',
+      amount: 19.9,
+      cardId,
+      authenticationId: null,
+    })
+  })
 })

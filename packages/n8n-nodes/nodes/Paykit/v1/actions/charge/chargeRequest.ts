@@ -115,10 +115,12 @@ export const chargeFieldsAfter: ReadonlyArray<INodeProperties> = [
 // utils
 // -------------------------------------------------------------------------------------
 
-/** A charge of an item, validated: as sent, decoded, and the card's issuer country. */
+/**
+ * A charge of an item, validated once: the decoded request (its amount the core's `Money`),
+ * what is sent and what the output shows, and the card's issuer country.
+ */
 export interface ChargeInput {
-  readonly request: ChargeRequestInput
-  readonly decoded: ChargeRequestType
+  readonly request: ChargeRequestType
   readonly cardCountryCode: string | undefined
 }
 
@@ -177,22 +179,24 @@ export const chargeOf = (ctx: IExecuteFunctions, i: number): E.Either<PaykitErro
     )
   return pipe(
     checked,
-    E.bimap(invalid, (decoded) => ({
-      request: request as ChargeRequestInput,
-      decoded,
-      cardCountryCode,
-    })),
+    E.bimap(invalid, (decoded) => ({ request: decoded, cardCountryCode })),
   )
 }
 
-/** A charge sent; its output is the response and what was charged. */
+/**
+ * A charge sent: the decoded request as it is (the core's codec takes its `Money` and writes
+ * the JSON number once, on the wire); its output is the decoded response as JSON and what
+ * was charged, both written from the decoded values once.
+ */
 export const send: Operation<ChargeInput>['send'] = (
   client,
-  { request, decoded, cardCountryCode },
+  { request, cardCountryCode },
   signal,
 ) =>
   pipe(
-    client.charge(request, {
+    // Typed as the caller's JSON form; the core has no charge of a validated request (as
+    // createValidatedPaymentLink is for links): it checks this one again, its Money as it is.
+    client.charge(request as unknown as ChargeRequestInput, {
       ...(cardCountryCode === undefined
         ? {}
         : { paymentMethod: { bin: { countryCode: cardCountryCode } } }),
@@ -203,9 +207,9 @@ export const send: Operation<ChargeInput>['send'] = (
       request: {
         orderId: request.order.id,
         // As sent: the JSON number the core wrote.
-        amount: MoneyFromNumber.encode(decoded.order.amount),
+        amount: MoneyFromNumber.encode(request.order.amount),
         cardId: request.cardId,
-        authenticationId: request.authenticationId ?? null,
+        authenticationId: request.authenticationId,
       },
     })),
   )

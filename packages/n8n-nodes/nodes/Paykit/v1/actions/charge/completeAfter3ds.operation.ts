@@ -117,7 +117,7 @@ const authenticationIdOf = (
       ),
     )
   const m = message.right
-  const order = charge.decoded.order
+  const order = charge.request.order
   const mismatch: FieldError[] = [
     ...(m.OrderId === order.id
       ? []
@@ -129,7 +129,7 @@ const authenticationIdOf = (
   if (mismatch.length > 0) return E.left(invalid(mismatch))
   const awaiting: ChargeFlow.ChargeFlowState = {
     _tag: 'AwaitingAuthentication',
-    request: charge.decoded,
+    request: charge.request,
     url: '',
     authenticationId: m.AuthenticationId,
   }
