@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Sandbox } from '@paykit/testkit'
 import { testCards } from '@paykit/testkit'
-import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../support.js'
+import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../../support.js'
+import { CVV as CARD_ITEM_CVV, cardItem, cardParameters } from '../charge/support.js'
 
 let sandbox: Sandbox
 beforeAll(async () => {
@@ -123,5 +124,35 @@ describe('Payment Method -> Create: the card comes from the input item', () => {
     ])
     expect(result.error).toBeUndefined()
     expect(result.nodes['Card']?.[0]?.[0]?.json).toMatchObject({ card: { last4: '4242' } })
+  })
+})
+
+describe('Payment Method -> Create: a card as a form or webhook delivers it', () => {
+  it('registers a card; the output keeps the last four digits, never the number or the CVV', async () => {
+    const input = cardItem(testCards.success.number)
+    const result = await run(sandbox, singleNodeWorkflow(paykitNode('Card', cardParameters)), [
+      input,
+    ])
+    const json = result.nodes['Card']?.[0]?.[0]?.json
+    expect(json).toMatchObject({
+      id: expect.stringMatching(/^pm_/),
+      type: 'card',
+      bin: { brand: 'VISA', countryCode: 'CRI' },
+      card: { last4: '4242' },
+    })
+    const text = JSON.stringify(result.run)
+    expect(text).not.toContain(testCards.success.number)
+    expect(text).not.toContain(`"${CARD_ITEM_CVV}"`)
+  })
+
+  it('a card that fails the Luhn check is refused before sending, naming card.number, without the number', async () => {
+    const before = sandbox.requests().length
+    const result = await run(sandbox, singleNodeWorkflow(paykitNode('Card', cardParameters)), [
+      cardItem('4242424242424241'),
+    ])
+    expect(result.error?.name).toBe('NodeOperationError')
+    expect(result.error?.message).toContain('card.number')
+    expect(JSON.stringify(result.error)).not.toContain('4242424242424241')
+    expect(sandbox.requests().length).toBe(before)
   })
 })

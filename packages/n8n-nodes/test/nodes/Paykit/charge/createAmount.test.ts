@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '@paykit/core'
 import type { Sandbox } from '@paykit/testkit'
 import { defaultCredentials, testCards } from '@paykit/testkit'
-import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../support.js'
+import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../../support.js'
 
 // The charge's Amount as n8n gives it to the node: a number when typed, the result of an
 // expression otherwise, which is text when the value came from a form or a webhook.

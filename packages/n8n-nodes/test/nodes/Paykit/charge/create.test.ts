@@ -1,7 +1,13 @@
+/** Charge → Create through the real n8n engine against the sandbox over real HTTP. Its Amount given as text: createAmount.test.ts. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Sandbox } from '@paykit/testkit'
 import { Faults, testCards } from '@paykit/testkit'
-import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../support.js'
+import { paykitNode, run, useSandbox } from '../../../support.js'
+import {
+  chargeNode,
+  chargeRequests as chargeRequestsOf,
+  paymentMethod as paymentMethodIn,
+} from './support.js'
 
 let sandbox: Sandbox
 beforeAll(async () => {
@@ -9,70 +15,8 @@ beforeAll(async () => {
 })
 afterAll(() => sandbox.close())
 
-const CVV = '987'
-
-/** Payment Method → Create, the card read at the default field names (`card.*`). */
-const cardParameters = {
-  resource: 'paymentMethod',
-  operation: 'create',
-  additionalFields: { cardHolder: 'Ada Lovelace', email: 'ada@example.com' },
-}
-
-/** An input item holding a card as a form or webhook delivers it. */
-const cardItem = (number: string) => ({
-  card: {
-    number,
-    expirationMonth: '12',
-    expirationYear: String(new Date().getUTCFullYear() + 3),
-    cvv: CVV,
-  },
-})
-
-/** A payment method of the sandbox for `number`, through the node. */
-const paymentMethod = async (number: string) => {
-  const result = await run(sandbox, singleNodeWorkflow(paykitNode('Card', cardParameters)), [
-    cardItem(number),
-  ])
-  expect(result.error).toBeUndefined()
-  return result.nodes['Card']?.[0]?.[0]?.json as { id: string; bin: { countryCode: string } }
-}
-
-const chargeNode = (parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-  singleNodeWorkflow(
-    paykitNode('Charge', { resource: 'charge', operation: 'create', ...parameters }, extra),
-  )
-
-const chargeRequests = () => sandbox.requests().filter((r) => r.path === '/charges')
-
-describe('Payment Method -> Create', () => {
-  it('registers a card; the output keeps the last four digits, never the number or the CVV', async () => {
-    const input = cardItem(testCards.success.number)
-    const result = await run(sandbox, singleNodeWorkflow(paykitNode('Card', cardParameters)), [
-      input,
-    ])
-    const json = result.nodes['Card']?.[0]?.[0]?.json
-    expect(json).toMatchObject({
-      id: expect.stringMatching(/^pm_/),
-      type: 'card',
-      bin: { brand: 'VISA', countryCode: 'CRI' },
-      card: { last4: '4242' },
-    })
-    const text = JSON.stringify(result.run)
-    expect(text).not.toContain(testCards.success.number)
-    expect(text).not.toContain(`"${CVV}"`)
-  })
-
-  it('a card that fails the Luhn check is refused before sending, naming card.number, without the number', async () => {
-    const before = sandbox.requests().length
-    const result = await run(sandbox, singleNodeWorkflow(paykitNode('Card', cardParameters)), [
-      cardItem('4242424242424241'),
-    ])
-    expect(result.error?.name).toBe('NodeOperationError')
-    expect(result.error?.message).toContain('card.number')
-    expect(JSON.stringify(result.error)).not.toContain('4242424242424241')
-    expect(sandbox.requests().length).toBe(before)
-  })
-})
+const paymentMethod = (number: string) => paymentMethodIn(sandbox, number)
+const chargeRequests = () => chargeRequestsOf(sandbox)
 
 describe('Charge -> Create', () => {
   it('charges a card: SUCCEEDED with the order, amounts as numbers', async () => {
@@ -223,101 +167,5 @@ describe('Charge -> Create', () => {
     } finally {
       sandbox.clearFaults()
     }
-  })
-})
-
-describe('Charge -> Complete After 3DS', () => {
-  const start3ds = async (orderId: string) => {
-    const card = await paymentMethod(testCards.authentication.number)
-    const first = await run(sandbox, chargeNode({ orderId, amount: 10, cardId: card.id }))
-    const json = first.nodes['Charge']?.[1]?.[0]?.json as {
-      status: string
-      authentication: { url: string; id: string }
-    }
-    expect(json.status).toBe('AUTHENTICATION_REQUIRED')
-    return { card, authentication: json.authentication }
-  }
-
-  const complete = (parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-    chargeNode({ operation: 'completeAfter3ds', amount: 10, ...parameters }, extra)
-
-  const frameMessage = (orderId: string, id: string, messageType: string, status: string) => ({
-    MessageType: messageType,
-    Status: status,
-    AuthenticationId: id,
-    OrderId: orderId,
-    OrderAmount: 10,
-  })
-
-  it('repeats the charge with the id from a frame message authentication.complete + SUCCESS', async () => {
-    const { card, authentication } = await start3ds('3ds-ok')
-    sandbox.completeAuthentication(authentication.id, 'success')
-    const result = await run(
-      sandbox,
-      complete({ orderId: '3ds-ok', cardId: card.id, frameMessage: '={{ $json.message }}' }),
-      [
-        {
-          message: frameMessage('3ds-ok', authentication.id, 'authentication.complete', 'SUCCESS'),
-        },
-      ],
-    )
-    expect(result.error).toBeUndefined()
-    expect(result.nodes['Charge']?.[0]?.[0]?.json).toMatchObject({
-      status: 'SUCCEEDED',
-      request: { authenticationId: authentication.id },
-    })
-  })
-
-  it('a failed authentication does not repeat the charge: an error naming frameMessage.Status', async () => {
-    const { card, authentication } = await start3ds('3ds-failed')
-    sandbox.completeAuthentication(authentication.id, 'failed')
-    const before = chargeRequests().length
-    const result = await run(
-      sandbox,
-      complete({
-        orderId: '3ds-failed',
-        cardId: card.id,
-        frameMessage: JSON.stringify(
-          frameMessage('3ds-failed', authentication.id, 'authentication.failed', 'FAILED'),
-        ),
-      }),
-    )
-    expect(result.error?.message).toContain('frameMessage.Status')
-    expect(chargeRequests().length).toBe(before)
-  })
-
-  it('a malformed frame message names its field; a message for another order is refused', async () => {
-    const { card, authentication } = await start3ds('3ds-bad')
-    const bad = await run(
-      sandbox,
-      complete({ orderId: '3ds-bad', cardId: card.id, frameMessage: '{"MessageType":"x"}' }),
-    )
-    expect(bad.error?.message).toContain('frameMessage.MessageType')
-    const other = await run(
-      sandbox,
-      complete({
-        orderId: '3ds-bad',
-        cardId: card.id,
-        frameMessage: JSON.stringify(
-          frameMessage('another-order', authentication.id, 'authentication.complete', 'SUCCESS'),
-        ),
-      }),
-    )
-    expect(other.error?.message).toContain('frameMessage.OrderId')
-  })
-
-  it('completes with an authentication id given directly', async () => {
-    const { card, authentication } = await start3ds('3ds-id')
-    sandbox.completeAuthentication(authentication.id, 'success')
-    const result = await run(
-      sandbox,
-      complete({
-        orderId: '3ds-id',
-        cardId: card.id,
-        authenticationFrom: 'authenticationId',
-        authenticationId: authentication.id,
-      }),
-    )
-    expect(result.nodes['Charge']?.[0]?.[0]?.json.status).toBe('SUCCEEDED')
   })
 })
