@@ -9,6 +9,19 @@ import * as t from 'io-ts'
 import { validatesThrough } from './expected.js'
 import { type FieldIssue, issuedError, type IssuedError, kindOf, type ValueKind } from './issue.js'
 import { hinted } from './schemaHint.js'
+import { withCollector } from './collector.js'
+import {
+  atLeastOneErrors,
+  chosenErrors,
+  defaultErrors,
+  inputRuleErrors,
+  leafErrors,
+  nullAsAbsentErrors,
+  nullOrErrors,
+  refineErrors,
+  ruleErrors,
+  structErrors,
+} from './codecErrors.js'
 import {
   FAIL,
   failed,
@@ -67,30 +80,33 @@ export const refine = <A, O>(
   name = `Refined<${codec.name}>`,
   quick?: Quick,
 ): t.Type<A, O, unknown> =>
-  ruleRecorded(
-    new t.Type<A, O, unknown>(
-      name,
-      (u): u is A => codec.is(u) && predicate(u),
-      // A plain function, no `E.chain`: fp-ts's dual dispatch costs more than the check.
-      (u, c) => {
-        const result = codec.validate(u, c)
-        if (result._tag === 'Left' || predicate(result.right)) return result
-        return failure<A>(u, c, issue)
+  withCollector(
+    ruleRecorded(
+      new t.Type<A, O, unknown>(
+        name,
+        (u): u is A => codec.is(u) && predicate(u),
+        // A plain function, no `E.chain`: fp-ts's dual dispatch costs more than the check.
+        (u, c) => {
+          const result = codec.validate(u, c)
+          if (result._tag === 'Left' || predicate(result.right)) return result
+          return failure<A>(u, c, issue)
+        },
+        codec.encode,
+      ),
+      codec,
+      (compile) => {
+        const type = primitiveOf(codec)
+        if (type !== undefined) return primitiveDecoder(type, predicate, quick)
+        const inner = compile(codec)
+        const refined: FastDecoder = (u) => {
+          const a = inner(u)
+          return failed(a) || !predicate(a as A) ? FAIL : a
+        }
+        return isRefusingAbsent(inner) ? refusesAbsent(refined) : refined
       },
-      codec.encode,
+      issue,
     ),
-    codec,
-    (compile) => {
-      const type = primitiveOf(codec)
-      if (type !== undefined) return primitiveDecoder(type, predicate, quick)
-      const inner = compile(codec)
-      const refined: FastDecoder = (u) => {
-        const a = inner(u)
-        return failed(a) || !predicate(a as A) ? FAIL : a
-      }
-      return isRefusingAbsent(inner) ? refusesAbsent(refined) : refined
-    },
-    issue,
+    refineErrors(codec, predicate, issue),
   )
 
 /** `combinator`, recording the rule the refinement checks for the OpenAPI generator. */
@@ -103,15 +119,18 @@ const ruleRecorded = <T extends object>(
 
 /** Decodes `undefined` (an absent field) as `value`; everything else goes to `codec`. */
 export const withDefault = <A, O>(codec: t.Type<A, O, unknown>, value: A): t.Type<A, O, unknown> =>
-  combinator(
-    new t.Type<A, O, unknown>(
-      codec.name,
-      codec.is,
-      (u, c): t.Validation<A> => (u === undefined ? t.success(value) : codec.validate(u, c)),
-      codec.encode,
+  withCollector(
+    combinator(
+      new t.Type<A, O, unknown>(
+        codec.name,
+        codec.is,
+        (u, c): t.Validation<A> => (u === undefined ? t.success(value) : codec.validate(u, c)),
+        codec.encode,
+      ),
+      codec,
+      (compile) => defaultDecoder(compile(codec), value),
     ),
-    codec,
-    (compile) => defaultDecoder(compile(codec), value),
+    defaultErrors(codec),
   )
 
 /** The context of a field below the value being decoded, for a rule that spans fields. */
@@ -148,26 +167,29 @@ export const withRule = <A, O>(
   rule: (a: A, u: unknown, c: t.Context) => ReadonlyArray<t.ValidationError>,
   name = codec.name,
 ): t.Type<A, O, unknown> =>
-  combinator(
-    new t.Type<A, O, unknown>(
-      name,
-      (u): u is A => codec.is(u) && rule(u, u, []).length === 0,
-      (u, c) => {
-        const result = codec.validate(u, c)
-        if (result._tag === 'Left') return result
-        const errors = rule(result.right, u, c)
-        return errors.length === 0 ? result : E.left([...errors])
+  withCollector(
+    combinator(
+      new t.Type<A, O, unknown>(
+        name,
+        (u): u is A => codec.is(u) && rule(u, u, []).length === 0,
+        (u, c) => {
+          const result = codec.validate(u, c)
+          if (result._tag === 'Left') return result
+          const errors = rule(result.right, u, c)
+          return errors.length === 0 ? result : E.left([...errors])
+        },
+        codec.encode,
+      ),
+      codec,
+      (compile) => {
+        const inner = compile(codec)
+        return (u) => {
+          const a = inner(u)
+          return failed(a) || rule(a as A, u, []).length > 0 ? FAIL : a
+        }
       },
-      codec.encode,
     ),
-    codec,
-    (compile) => {
-      const inner = compile(codec)
-      return (u) => {
-        const a = inner(u)
-        return failed(a) || rule(a as A, u, []).length > 0 ? FAIL : a
-      }
-    },
+    ruleErrors(codec, rule),
   )
 
 // -------------------------------------------------------------------------------------
@@ -344,23 +366,29 @@ export const exactStruct = <R extends t.Props, P extends t.Props>(
     },
     exact.encode,
   )
-  return combinator(struct, exact, (compile) => {
-    const inner = compile(exact)
-    return (u) => (t.UnknownRecord.is(u) ? inner(u) : FAIL)
-  })
+  return withCollector(
+    combinator(struct, exact, (compile) => {
+      const inner = compile(exact)
+      return (u) => (t.UnknownRecord.is(u) ? inner(u) : FAIL)
+    }),
+    structErrors(exact, inner, (u) => requiredOrType(u, 'object')),
+  )
 }
 
 /** `codec` or null, with one precise error (a bare `t.union` reports both branches). */
 export const nullOr = <A, O>(codec: t.Type<A, O, unknown>): t.Type<A | null, O | null, unknown> =>
-  combinator(
-    new t.Type<A | null, O | null, unknown>(
-      `${codec.name} | null`,
-      (u): u is A | null => u === null || codec.is(u),
-      (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
-      (a) => (a === null ? null : codec.encode(a)),
+  withCollector(
+    combinator(
+      new t.Type<A | null, O | null, unknown>(
+        `${codec.name} | null`,
+        (u): u is A | null => u === null || codec.is(u),
+        (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
+        (a) => (a === null ? null : codec.encode(a)),
+      ),
+      t.union([codec, t.null]),
+      (compile) => nullableDecoder(compile(codec)),
     ),
-    t.union([codec, t.null]),
-    (compile) => nullableDecoder(compile(codec)),
+    nullOrErrors(codec),
   )
 
 /**
@@ -372,26 +400,29 @@ export const withInputRule = <A, O>(
   rule: (u: unknown, c: t.Context) => ReadonlyArray<t.ValidationError>,
   name = codec.name,
 ): t.Type<A, O, unknown> =>
-  combinator(
-    new t.Type<A, O, unknown>(
-      name,
-      (u): u is A => codec.is(u) && rule(u, []).length === 0,
-      (u, c) => {
-        const decoded = codec.validate(u, c)
-        const broken = rule(u, c)
-        if (broken.length === 0) return decoded
-        return E.left([...(E.isLeft(decoded) ? decoded.left : []), ...broken])
+  withCollector(
+    combinator(
+      new t.Type<A, O, unknown>(
+        name,
+        (u): u is A => codec.is(u) && rule(u, []).length === 0,
+        (u, c) => {
+          const decoded = codec.validate(u, c)
+          const broken = rule(u, c)
+          if (broken.length === 0) return decoded
+          return E.left([...(E.isLeft(decoded) ? decoded.left : []), ...broken])
+        },
+        codec.encode,
+      ),
+      codec,
+      (compile) => {
+        const inner = compile(codec)
+        return (u) => {
+          const a = inner(u)
+          return failed(a) || rule(u, []).length > 0 ? FAIL : a
+        }
       },
-      codec.encode,
     ),
-    codec,
-    (compile) => {
-      const inner = compile(codec)
-      return (u) => {
-        const a = inner(u)
-        return failed(a) || rule(u, []).length > 0 ? FAIL : a
-      }
-    },
+    inputRuleErrors(codec, rule),
   )
 
 /**
@@ -403,26 +434,29 @@ export const nullAsAbsent = <A, O>(
   key: string,
 ): t.Type<A, O, unknown> =>
   hinted(
-    combinator(
-      new t.Type<A, O, unknown>(
-        codec.name,
-        codec.is,
-        (u, c) => {
-          if (!t.UnknownRecord.is(u) || u[key] !== null) return codec.validate(u, c)
-          const { [key]: _null, ...rest } = u
-          return codec.validate(rest, c)
+    withCollector(
+      combinator(
+        new t.Type<A, O, unknown>(
+          codec.name,
+          codec.is,
+          (u, c) => {
+            if (!t.UnknownRecord.is(u) || u[key] !== null) return codec.validate(u, c)
+            const { [key]: _null, ...rest } = u
+            return codec.validate(rest, c)
+          },
+          codec.encode,
+        ),
+        codec,
+        (compile) => {
+          const inner = compile(codec)
+          return (u) => {
+            if (!t.UnknownRecord.is(u) || u[key] !== null) return inner(u)
+            const { [key]: _null, ...rest } = u
+            return inner(rest)
+          }
         },
-        codec.encode,
       ),
-      codec,
-      (compile) => {
-        const inner = compile(codec)
-        return (u) => {
-          if (!t.UnknownRecord.is(u) || u[key] !== null) return inner(u)
-          const { [key]: _null, ...rest } = u
-          return inner(rest)
-        }
-      },
+      nullAsAbsentErrors(codec, key),
     ),
     { nullAsAbsent: key },
   )
@@ -452,6 +486,13 @@ export const oneOf = <L extends string>(
     ),
     () => (u) => (is(u) ? u : FAIL),
   )
+  withCollector(
+    codec,
+    leafErrors(
+      (u) => !is(u),
+      (u) => (u === undefined || isBlank(u) ? REQUIRED : issue),
+    ),
+  )
   return hinted(codec, { type: 'string', issue })
 }
 
@@ -476,23 +517,26 @@ export const decoding = <A, O>(
   issueOf: (u: unknown) => FieldIssue,
   encode: t.Encode<A, O>,
 ): t.Type<A, O, unknown> =>
-  withFastPath(
-    new t.Type<A, O, unknown>(
-      name,
-      is,
-      (u, c) => {
-        const a = decode(u)
-        return a === undefined ? failure<A>(u, c, issueOf(u)) : t.success(a)
+  withCollector(
+    withFastPath(
+      new t.Type<A, O, unknown>(
+        name,
+        is,
+        (u, c) => {
+          const a = decode(u)
+          return a === undefined ? failure<A>(u, c, issueOf(u)) : t.success(a)
+        },
+        encode,
+      ),
+      () => {
+        const fast: FastDecoder = (u) => {
+          const a = decode(u)
+          return a === undefined ? FAIL : a
+        }
+        return decode(undefined) === undefined ? refusesAbsent(fast) : fast
       },
-      encode,
     ),
-    () => {
-      const fast: FastDecoder = (u) => {
-        const a = decode(u)
-        return a === undefined ? FAIL : a
-      }
-      return decode(undefined) === undefined ? refusesAbsent(fast) : fast
-    },
+    leafErrors((u) => decode(u) === undefined, issueOf),
   )
 
 /**
@@ -522,24 +566,28 @@ const isObject = (u: unknown): u is Readonly<Record<string, unknown>> =>
 
 /**
  * `codec`, whose valid input is a record giving exactly one of `first` and `second` (not
- * `undefined`) and decoding as that key's codec: its fast form runs that codec alone.
+ * `undefined`) and decoding as that key's codec, and whose errors for such a record are
+ * that codec's: its fast form, and its collector of errors, run that codec alone.
  */
 export const chosenByKey = <A, O>(
   codec: t.Type<A, O, unknown>,
   [first, firstCodec]: readonly [string, t.Decoder<unknown, unknown>],
   [second, secondCodec]: readonly [string, t.Decoder<unknown, unknown>],
 ): t.Type<A, O, unknown> =>
-  withFastPath(hinted(codec, { alternatives: [firstCodec, secondCodec] }), (compile) => {
-    const firstOf = compile(firstCodec)
-    const secondOf = compile(secondCodec)
-    // One read per key, each at its own site (a keyed read of both would miss V8's cache).
-    return (u) => {
-      if (!isObject(u)) return FAIL
-      const hasFirst = u[first] !== undefined
-      if (hasFirst === (u[second] !== undefined)) return FAIL
-      return hasFirst ? firstOf(u) : secondOf(u)
-    }
-  })
+  withCollector(
+    withFastPath(hinted(codec, { alternatives: [firstCodec, secondCodec] }), (compile) => {
+      const firstOf = compile(firstCodec)
+      const secondOf = compile(secondCodec)
+      // One read per key, each at its own site (a keyed read of both would miss V8's cache).
+      return (u) => {
+        if (!isObject(u)) return FAIL
+        const hasFirst = u[first] !== undefined
+        if (hasFirst === (u[second] !== undefined)) return FAIL
+        return hasFirst ? firstOf(u) : secondOf(u)
+      }
+    }),
+    chosenErrors([first, firstCodec], [second, secondCodec]),
+  )
 
 const NO_MEMBERS: object = Object.freeze({})
 
@@ -568,5 +616,8 @@ export const atLeastOneOf = (
     ),
     () => withOneOfForm((u) => (!isObject(u) || given(u) ? NO_MEMBERS : FAIL), keys),
   )
-  return hinted(rule, { type: 'object', atLeastOne: keys })
+  return hinted(withCollector(rule, atLeastOneErrors(keys, issue)), {
+    type: 'object',
+    atLeastOne: keys,
+  })
 }

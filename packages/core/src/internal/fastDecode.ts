@@ -206,6 +206,14 @@ const branchOf = (codec: Tagged): Branch | undefined => {
   }
 }
 
+/** The members of `codec` if it is an exact `type` or `partial` that a walk can decode. */
+export const exactBranchOf = (codec: t.Decoder<unknown, unknown>): Branch | undefined =>
+  branchOf(codec as Tagged)
+
+/** Whether `codec` has members of its own (io-ts's `getProps` finds some). */
+export const hasMembers = (codec: t.Decoder<unknown, unknown>): boolean =>
+  propsOf(codec as Tagged) !== undefined
+
 /**
  * The exact branches of an intersection, if a walk can decode it (no member in two, at
  * most `MAX_MEMBERS` in all), and its other branches, rules that must add no member.

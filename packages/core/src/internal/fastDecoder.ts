@@ -86,3 +86,37 @@ export const membersOf = (
     throw new Error(`${codec.name}: its members are not ${keys.join(', ')}; update its fast form`)
   return props
 }
+
+// -------------------------------------------------------------------------------------
+// what a failed walk found
+// -------------------------------------------------------------------------------------
+
+/**
+ * What the last walk of a record by a fast decoder found when it failed at its members
+ * (`fastRecord`), so that the errors' walk (`fastRecordErrors`) of the same record in the
+ * same `validate` need not decode them again: the record, the `validate` it was walked in,
+ * the slots of the members it visited and of those that failed, and whether it has other
+ * keys.
+ */
+export interface WalkMemo {
+  record: object | undefined
+  run: number
+  seen: number
+  failing: number
+  /** Whether the record has keys of no member (io-ts's copy of it reads them). */
+  others: boolean
+}
+
+/** The current `validate`: a memo of an earlier one may be of a record changed since. */
+export const runs = { current: 0 }
+
+const memos = new WeakMap<FastDecoder, WalkMemo>()
+
+/** Records the memo `decoder` writes; returns `decoder`. */
+export const withWalkMemo = (decoder: FastDecoder, memo: WalkMemo): FastDecoder => {
+  memos.set(decoder, memo)
+  return decoder
+}
+
+/** The memo `decoder` writes, if it walks records. */
+export const walkMemoOf = (decoder: FastDecoder): WalkMemo | undefined => memos.get(decoder)

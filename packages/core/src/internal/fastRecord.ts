@@ -10,7 +10,7 @@
  * on at the least cost (the record's own names, its prototype, or whether its last key is
  * its own), and leaves any other record to `slow`, io-ts's steps one by one.
  */
-import { FAIL, failed, type FastDecoder } from './fastDecoder.js'
+import { FAIL, failed, type FastDecoder, runs, type WalkMemo, withWalkMemo } from './fastDecoder.js'
 import { oneOfFormOf } from './fastForm.js'
 import {
   absentAt,
@@ -190,6 +190,18 @@ export const exactMerge = (
   // The scratch of the walk under way is not free: a walk of a recursive codec nested in
   // it makes its own. One that threw is never given back, and the next walk makes one.
   let free: Scratch | undefined = scratchOf(size)
+  // What a walk that failed at its members found, for the errors' walk (see `WalkMemo`).
+  const memo: WalkMemo = { record: undefined, run: -1, seen: 0, failing: 0, others: false }
+
+  /** Gives FAIL, noting what the walk of `u` found. */
+  const failedWalk = (u: object, seen: number, failing: number, others: number): typeof FAIL => {
+    memo.record = u
+    memo.run = runs.current
+    memo.seen = seen
+    memo.failing = failing
+    memo.others = others > 0
+    return FAIL
+  }
 
   /**
    * Writes to `r` the defaults of branch `b`, the members it lacks that decode
@@ -227,6 +239,8 @@ export const exactMerge = (
     let last: string | undefined
     let later = 0
     let seen = 0
+    let failing = 0
+    let others = 0
     // The members given, not `undefined` (for the rules of the form "one of them given").
     let given = 0
     let prev = size
@@ -234,20 +248,24 @@ export const exactMerge = (
       keys++
       last = k
       const i = slotOf(s, prev, k)
-      if (i < 0) continue
+      if (i < 0) {
+        others++
+        continue
+      }
       prev = i
       const ak = u[k]
       if (ak !== undefined) given |= 1 << i
       let v = decodeAt(s, i, ak)
+      seen |= 1 << i
       if (failed(v)) {
         // A partial member given as `undefined` that does not decode it stays as given.
+        // One that fails: the walk goes on, for the errors of the others (see `WalkMemo`).
         if (!partial[i] || ak !== undefined) {
-          release(scratch, later)
-          return failure(u, k, slow)
+          failing |= 1 << i
+          continue
         }
         v = ak
       }
-      seen |= 1 << i
       if (branch[i] === 0) r[k] = v
       else {
         values[i] = v
@@ -259,10 +277,14 @@ export const exactMerge = (
       release(scratch, later)
       return slow(u)
     }
+    if (failing !== 0) {
+      release(scratch, later)
+      return failedWalk(u, seen, failing, others)
+    }
     for (const bits of oneOf)
       if ((given & bits) === 0) {
         release(scratch, later)
-        return FAIL
+        return failedWalk(u, seen, 0, others)
       }
     let defaults = 0
     for (let b = 0; b < branches.length; b++) {
@@ -275,7 +297,7 @@ export const exactMerge = (
       const set = setDefaults(b, seen, r)
       if (set < 0) {
         release(scratch, later)
-        return FAIL
+        return failedWalk(u, seen, 0, others)
       }
       defaults += set
     }
@@ -286,7 +308,7 @@ export const exactMerge = (
     return r
   }
 
-  return (u) => {
+  return withWalkMemo((u) => {
     if (!isRecord(u)) return FAIL
     if (!prototypeClean()) return slow(u)
     for (const rule of called) {
@@ -300,5 +322,5 @@ export const exactMerge = (
     const scratch = free ?? scratchOf(size)
     free = undefined
     return merge(u, scratch)
-  }
+  }, memo)
 }

@@ -12,12 +12,19 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
-import { issueOfRefused } from '../internal/expected.js'
+import { contextPath, rootSite } from '../internal/errorSite.js'
 import { failed, fastDecoderOf } from '../internal/fastDecode.js'
+import { runs } from '../internal/fastDecoder.js'
+import { collectorOf } from '../internal/fastErrors.js'
+import {
+  fieldErrorsOf,
+  type Found,
+  foundOf,
+  issueOfValidationError,
+} from '../internal/fieldErrors.js'
 import {
   type FieldIssue,
   fieldErrorMessage,
-  issueOfError,
   kindInWords,
   type Literal,
   type ValueKind,
@@ -260,37 +267,6 @@ const issueOfMessage = (message: string): FieldIssue => {
 // destructors
 // -------------------------------------------------------------------------------------
 
-const isBranchTag = (tag: unknown): boolean =>
-  tag === 'UnionType' || tag === 'IntersectionType' || tag === 'TaggedUnionType'
-
-const WRAPPERS = new Set(['ExactType', 'StrictType', 'ReadonlyType', 'RefinementType'])
-
-/** The codec under `t.exact`, `t.readonly` and refinements, which validate in place. */
-const unwrap = (type: t.Decoder<unknown, unknown>): unknown => {
-  let current = type as { readonly _tag?: unknown; readonly type?: unknown }
-  while (
-    typeof current._tag === 'string' &&
-    WRAPPERS.has(current._tag) &&
-    current.type !== undefined
-  ) {
-    current = current.type as typeof current
-  }
-  return current._tag
-}
-
-/**
- * Whether a context entry is a union or intersection branch rather than a field: the
- * parent is one (possibly wrapped), or the entry re-validates the very same value under a
- * branch index (a custom combinator around an intersection).
- */
-const isBranch = (parent: t.ContextEntry, entry: t.ContextEntry): boolean =>
-  isBranchTag(unwrap(parent.type)) ||
-  (/^\d+$/.test(entry.key) &&
-    !Array.isArray(parent.actual) &&
-    Object.is(entry.actual, parent.actual))
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
-
 /**
  * The path of an io-ts context in the spec's notation (`lineItems[2].product.price`).
  * Union and intersection branch indexes are not fields, so they are left out.
@@ -311,48 +287,7 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
  * @category destructors
  * @since 0.2.0
  */
-export const pathOf = (context: t.Context): string => {
-  let path = ''
-  for (let i = 1; i < context.length; i++) {
-    const parent = context[i - 1]
-    const entry = context[i]
-    if (parent === undefined || entry === undefined || isBranch(parent, entry)) continue
-    const key = entry.key
-    if (Array.isArray(parent.actual) && /^\d+$/.test(key)) path += `[${key}]`
-    else if (IDENTIFIER.test(key)) path += path === '' ? key : `.${key}`
-    else path += `[${JSON.stringify(key)}]`
-  }
-  return path
-}
-
-/**
- * The type that defines the field an error is at: the last context entry that is not a
- * union or intersection branch, so every failed branch of `string | null` names the union.
- */
-const fieldType = (context: t.Context): t.Decoder<unknown, unknown> | undefined => {
-  for (let i = context.length - 1; i > 0; i--) {
-    const parent = context[i - 1]
-    const entry = context[i]
-    if (parent !== undefined && entry !== undefined && !isBranch(parent, entry)) return entry.type
-  }
-  return context[0]?.type
-}
-
-const REQUIRED: FieldIssue = { code: 'required' }
-
-/**
- * The issue of one io-ts error: the one a core rule attached; for an error of another
- * codec, `required` when the value is absent, a type error or `oneOf` from the type
- * expected (read from the codec, never from the value's content), and `invalid` for
- * anything else (its own message is kept).
- */
-const issueOfValidationError = (error: t.ValidationError): FieldIssue => {
-  const issue = issueOfError(error)
-  if (issue !== undefined) return issue
-  if (error.message !== undefined) return { code: 'invalid' }
-  if (error.value === undefined) return REQUIRED
-  return issueOfRefused(fieldType(error.context), error.value)
-}
+export const pathOf = (context: t.Context): string => contextPath(context)
 
 /**
  * The message of one io-ts error: its own message when a rule set one, otherwise the
@@ -377,37 +312,6 @@ const issueOfValidationError = (error: t.ValidationError): FieldIssue => {
  */
 export const messageOf = (error: t.ValidationError): string =>
   error.message ?? fieldErrorMessage(issueOfValidationError(error))
-
-const throughUnion = (context: t.Context): boolean => {
-  for (const entry of context)
-    if ((entry.type as { readonly _tag?: unknown })._tag === 'UnionType') return true
-  return false
-}
-
-/** The index of the first path in `sorted` that is not below `key` (binary search). */
-const lowerBound = (sorted: ReadonlyArray<string>, key: string): number => {
-  let lo = 0
-  let hi = sorted.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((sorted[mid] ?? '') < key) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
-/**
- * Whether some path lies below `path`. A sorted search keeps this linearithmic: a huge
- * array of broken items must not make `validate` quadratic.
- */
-const hasDeeperPath =
-  (sorted: ReadonlyArray<string>) =>
-  (path: string): boolean =>
-    path === ''
-      ? sorted.some((p) => p !== '')
-      : [`${path}.`, `${path}[`].some((prefix) =>
-          (sorted[lowerBound(sorted, prefix)] ?? '').startsWith(prefix),
-        )
 
 /**
  * io-ts errors as field errors, one per field and message, in the order found, each
@@ -437,36 +341,8 @@ const hasDeeperPath =
  * @category destructors
  * @since 0.2.0
  */
-export const fromValidationErrors = (errors: t.Errors): ReadonlyArray<CodedFieldError> => {
-  const n = errors.length
-  const paths: Array<string> = new Array<string>(n)
-  const viaUnion: Array<boolean> = new Array<boolean>(n)
-  let anyViaUnion = false
-  for (let i = 0; i < n; i++) {
-    const context = (errors[i] as t.ValidationError).context
-    paths[i] = pathOf(context)
-    viaUnion[i] = throughUnion(context)
-    anyViaUnion ||= viaUnion[i] as boolean
-  }
-  // Only a union branch needs to know about deeper paths: the sort is skipped otherwise.
-  const hasDeeper = anyViaUnion ? hasDeeperPath([...new Set(paths)].sort()) : undefined
-  const seen = new Set<string>()
-  const out: Array<CodedFieldError> = []
-  for (let i = 0; i < n; i++) {
-    const path = paths[i] as string
-    // A union branch that failed at the field itself says less than one that got deeper.
-    if (viaUnion[i] === true && hasDeeper !== undefined && hasDeeper(path)) continue
-    const error = errors[i] as t.ValidationError
-    const issue = issueOfValidationError(error)
-    const message = error.message ?? fieldErrorMessage(issue)
-    const id = `${path}\u0000${message}`
-    if (!seen.has(id)) {
-      seen.add(id)
-      out.push({ path, message, ...issue })
-    }
-  }
-  return out
-}
+export const fromValidationErrors = (errors: t.Errors): ReadonlyArray<CodedFieldError> =>
+  fieldErrorsOf(errors.map(foundOf))
 
 /**
  * Field errors in the service's 400 shape (`errors`: field name -> messages), so the
@@ -584,8 +460,10 @@ const UNREADABLE: FieldIssue = { code: 'unreadable' }
  * (a getter, a proxy) is a root error, not an exception.
  *
  * Valid input takes a fast path compiled once per codec, which gives the value
- * `codec.decode` gives without building io-ts's contexts; only input that fails is
- * decoded again by io-ts, for its errors, and only then are codes and messages made.
+ * `codec.decode` gives without building io-ts's contexts; input that fails goes to a
+ * collector compiled once per codec, which finds the errors io-ts would report, placed
+ * and worded as `fromValidationErrors` does (a codec it does not know runs its own
+ * `validate`).
  *
  * @example
  * ```ts
@@ -617,12 +495,20 @@ const UNREADABLE: FieldIssue = { code: 'unreadable' }
 export const validate = <A, O, I>(
   codec: t.Type<A, O, I>,
 ): ((input: I) => E.Either<ReadonlyArray<CodedFieldError>, A>) => {
-  const fast = fastDecoderOf(codec as t.Decoder<unknown, unknown>)
+  const decoder = codec as t.Decoder<unknown, unknown>
+  const fast = fastDecoderOf(decoder)
+  const collect = collectorOf(decoder)
   return (input) => {
     try {
+      // Notes of failed walks from an earlier call may be of records changed since.
+      runs.current++
       const a = fast(input)
       // `E.right`'s value, built here: no call through the module's namespace.
       if (!failed(a)) return { _tag: 'Right', right: a as A }
+      const found: Array<Found> = []
+      collect(input, rootSite(decoder, input), found)
+      if (found.length > 0) return E.left(fieldErrorsOf(found))
+      // A collector that finds nothing where the fast path failed: io-ts decides.
       const decoded = codec.decode(input)
       return decoded._tag === 'Right' ? decoded : E.left(fromValidationErrors(decoded.left))
     } catch {

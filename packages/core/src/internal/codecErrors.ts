@@ -1,0 +1,164 @@
+/**
+ * The collectors of the core's combinators (`codec`), each taking the steps of the
+ * combinator's `validate`: a wrapped codec's errors at the same site, the combinator's own
+ * issue there, or a rule's errors below it. `codec` registers them with `withCollector`.
+ */
+import * as t from 'io-ts'
+import { type CollectorBuilder, issuedAt } from './collector.js'
+import { childSite, contextOf, keyKindOf, retyped } from './errorSite.js'
+import { failed } from './fastDecoder.js'
+import { foundOf } from './fieldErrors.js'
+import type { FieldIssue } from './issue.js'
+
+type Decoder = t.Decoder<unknown, unknown>
+
+const isRecord = t.UnknownRecord.is
+
+// -------------------------------------------------------------------------------------
+// wrappers
+// -------------------------------------------------------------------------------------
+
+/** `refine`: the codec's errors, else the issue when the predicate fails. */
+export const refineErrors =
+  (codec: Decoder, predicate: (a: never) => boolean, issue: FieldIssue): CollectorBuilder =>
+  (collect, decode) => {
+    const inner = collect(codec)
+    const value = decode(codec)
+    const p = predicate as (a: unknown) => boolean
+    // The codec's errors first: a value it refuses is not decoded again.
+    return (u, site, found) => {
+      const before = found.length
+      inner(u, site, found)
+      if (found.length === before && !p(value(u))) found.push(issuedAt(site, issue))
+    }
+  }
+
+/** `withDefault`: nothing for an absent value, else the codec's errors. */
+export const defaultErrors =
+  (codec: Decoder): CollectorBuilder =>
+  (collect) => {
+    const inner = collect(codec)
+    return (u, site, found) => {
+      if (u !== undefined) inner(u, site, found)
+    }
+  }
+
+/** `nullOr`: nothing for null, else the codec's errors. */
+export const nullOrErrors =
+  (codec: Decoder): CollectorBuilder =>
+  (collect) => {
+    const inner = collect(codec)
+    return (u, site, found) => {
+      if (u !== null) inner(u, site, found)
+    }
+  }
+
+/** `nullAsAbsent`: the codec's errors, of the record without `key` when it is null. */
+export const nullAsAbsentErrors =
+  (codec: Decoder, key: string): CollectorBuilder =>
+  (collect) => {
+    const inner = collect(codec)
+    return (u, site, found) => {
+      if (!isRecord(u) || u[key] !== null) inner(u, site, found)
+      else {
+        const { [key]: _null, ...rest } = u
+        inner(rest, site, found)
+      }
+    }
+  }
+
+/**
+ * `exactStruct`: a type error for a non-record, else the exact record's errors with the
+ * intersection presented as the value's type.
+ */
+export const structErrors =
+  (exact: Decoder, inner: Decoder, notRecord: (u: unknown) => FieldIssue): CollectorBuilder =>
+  (collect) => {
+    const collectExact = collect(exact)
+    return (u, site, found) => {
+      if (!isRecord(u)) found.push(issuedAt(site, notRecord(u)))
+      else collectExact(u, retyped(site, inner), found)
+    }
+  }
+
+// -------------------------------------------------------------------------------------
+// rules
+// -------------------------------------------------------------------------------------
+
+/** `withRule`: the codec's errors, else the rule's, over the decoded value. */
+export const ruleErrors =
+  <A>(
+    codec: Decoder,
+    rule: (a: A, u: unknown, c: t.Context) => ReadonlyArray<t.ValidationError>,
+  ): CollectorBuilder =>
+  (collect, decode) => {
+    const inner = collect(codec)
+    const value = decode(codec)
+    return (u, site, found) => {
+      const a = value(u)
+      if (failed(a)) inner(u, site, found)
+      else for (const error of rule(a as A, u, contextOf(site))) found.push(foundOf(error))
+    }
+  }
+
+/** `withInputRule`: the codec's errors, then the rule's over the input. */
+export const inputRuleErrors =
+  (
+    codec: Decoder,
+    rule: (u: unknown, c: t.Context) => ReadonlyArray<t.ValidationError>,
+  ): CollectorBuilder =>
+  (collect) => {
+    const inner = collect(codec)
+    return (u, site, found) => {
+      inner(u, site, found)
+      for (const error of rule(u, contextOf(site))) found.push(foundOf(error))
+    }
+  }
+
+/**
+ * `atLeastOneOf`: for a record giving none of `keys`, the issue at each of them (a field
+ * below the record, as `failureAt` places it).
+ */
+export const atLeastOneErrors =
+  (keys: ReadonlyArray<string>, issue: FieldIssue): CollectorBuilder =>
+  () => {
+    const kinds = keys.map(keyKindOf)
+    return (u, site, found) => {
+      if (!isRecord(u) || keys.some((k) => u[k] !== undefined)) return
+      keys.forEach((k, i) =>
+        found.push(issuedAt(childSite(site, k, t.unknown, u[k], kinds[i]), issue)),
+      )
+    }
+  }
+
+// -------------------------------------------------------------------------------------
+// leaves
+// -------------------------------------------------------------------------------------
+
+/** A codec that fails with one issue at its site: `issueOf(u)` for a value it `refuses`. */
+export const leafErrors =
+  (refuses: (u: unknown) => boolean, issueOf: (u: unknown) => FieldIssue): CollectorBuilder =>
+  () =>
+  (u, site, found) => {
+    if (refuses(u)) found.push(issuedAt(site, issueOf(u)))
+  }
+
+/**
+ * `chosenByKey`: for a record giving exactly one of the two keys, the errors of that key's
+ * codec at the same site; any other input, the codec's own `validate`.
+ */
+export const chosenErrors =
+  (first: readonly [string, Decoder], second: readonly [string, Decoder]): CollectorBuilder =>
+  (collect, _, own) => {
+    const [firstKey, firstCodec] = first
+    const [secondKey, secondCodec] = second
+    const firstErrors = collect(firstCodec)
+    const secondErrors = collect(secondCodec)
+    return (u, site, found) => {
+      if (!isRecord(u)) return own(u, site, found)
+      const hasFirst = u[firstKey] !== undefined
+      if (hasFirst === (u[secondKey] !== undefined)) return own(u, site, found)
+      if (hasFirst) firstErrors(u, site, found)
+      else secondErrors(u, site, found)
+    }
+  }

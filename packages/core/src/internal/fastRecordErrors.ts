@@ -1,0 +1,149 @@
+/**
+ * The errors of an exact record, or of an intersection of exact records and rules (a
+ * request's required and optional members and its rules), found by one walk of the
+ * input's keys, as the fast path walks it (`fastRecord`): each member checked inline by
+ * its slot (`fastSlots`), and only the members that fail visited for their errors, in
+ * io-ts's order (branch after branch, members in order). The walk holds for the records
+ * whose members read by name are what io-ts reads, from the input or from its copy
+ * (`ownKeys`), and which have no other key (io-ts's copy would read it, and a getter may
+ * throw); any other record goes to `slow`, io-ts's steps one by one.
+ */
+import type * as t from 'io-ts'
+import type { Collector } from './collector.js'
+import { childSite, keyKindOf, type Site } from './errorSite.js'
+import type { Found } from './fieldErrors.js'
+import { failed, type FastDecoder, runs, type WalkMemo } from './fastDecoder.js'
+import { absentAt, type Branch, decodeAt, slotOf, slotsOf } from './fastSlots.js'
+import {
+  hasOwn,
+  isRecord,
+  ownLast,
+  ownNamesAre,
+  plainPrototype,
+  prototypeClean,
+} from './ownKeys.js'
+
+type Decoder = t.Decoder<unknown, unknown>
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * One branch of the walked record: an exact record (`branch`, its members' codecs in
+ * `types`) or a rule over the whole record (`decode`, `collect`), with its codec.
+ */
+export type Part =
+  | {
+      readonly type: Decoder
+      readonly branch: Branch
+      readonly types: ReadonlyArray<Decoder>
+      readonly collectors: ReadonlyArray<Collector>
+    }
+  | {
+      readonly type: Decoder
+      readonly branch?: undefined
+      readonly decode: FastDecoder
+      readonly collect: Collector
+    }
+
+// -------------------------------------------------------------------------------------
+// collector
+// -------------------------------------------------------------------------------------
+
+/**
+ * The collector of `parts`: the branches of an intersection (`intersection`, each then
+ * at a branch site of its own), or one exact record. `memo` is what the fast decoder of
+ * the same codec found when its walk of the record failed, if it notes it.
+ */
+export const walkErrors = (
+  parts: ReadonlyArray<Part>,
+  intersection: boolean,
+  slow: Collector,
+  memo?: WalkMemo,
+): Collector => {
+  const exacts: Array<Branch> = []
+  const types: Array<Decoder> = []
+  const collectors: Array<Collector> = []
+  const starts: Array<number> = []
+  for (const part of parts) {
+    starts.push(types.length)
+    if (part.branch === undefined) continue
+    exacts.push(part.branch)
+    types.push(...part.types)
+    collectors.push(...part.collectors)
+  }
+  const s = slotsOf(exacts)
+  const { size, names, partial } = s
+  const kinds = names.map(keyKindOf)
+  const all = 2 ** size - 1
+
+  /** Adds the errors of `u`, whose members `seen` were given and `failing` failed. */
+  const report = (
+    u: Readonly<Record<string, unknown>>,
+    site: Site,
+    found: Array<Found>,
+    seen: number,
+    given: number,
+  ): void => {
+    let failing = given
+    for (let i = 0; i < size; i++)
+      if ((seen & (1 << i)) === 0 && !partial[i] && failed(absentAt(s, i))) failing |= 1 << i
+    for (let b = 0; b < parts.length; b++) {
+      const part = parts[b] as Part
+      if (part.branch === undefined) {
+        if (failed(part.decode(u)))
+          part.collect(u, childSite(site, String(b), part.type, u, 'index'), found)
+        continue
+      }
+      const start = starts[b] as number
+      const end = start + part.branch.keys.length
+      let at = intersection ? undefined : site
+      for (let i = start; i < end; i++) {
+        if ((failing & (1 << i)) === 0) continue
+        at ??= childSite(site, String(b), part.type, u, 'index')
+        const k = names[i] as string
+        const ak = (seen & (1 << i)) === 0 ? undefined : u[k]
+        ;(collectors[i] as Collector)(
+          ak,
+          childSite(at, k, types[i] as Decoder, ak, kinds[i]),
+          found,
+        )
+      }
+    }
+  }
+
+  /** The members of `u` that fail, and those it gives, from the fast decoder's walk. */
+  const known = (u: object): boolean => memo?.record === u && memo.run === runs.current
+
+  return (u, site, found) => {
+    // io-ts's copy of a record with an own `__proto__` key has another prototype.
+    if (!isRecord(u) || !prototypeClean() || hasOwn.call(u, '__proto__'))
+      return slow(u, site, found)
+    if (known(u)) {
+      const { seen, failing, others } = memo as WalkMemo
+      // io-ts's copy of a record reads its other keys too (a getter may throw): its steps.
+      return others ? slow(u, site, found) : report(u, site, found, seen, failing)
+    }
+    let keys = 0
+    let last: string | undefined
+    let seen = 0
+    let failing = 0
+    let prev = size
+    for (const k in u) {
+      keys++
+      last = k
+      const i = slotOf(s, prev, k)
+      if (i < 0) return slow(u, site, found)
+      prev = i
+      seen |= 1 << i
+      const ak = u[k]
+      // A partial member given as `undefined` that does not decode it is no error.
+      if (failed(decodeAt(s, i, ak)) && (!partial[i] || ak !== undefined)) failing |= 1 << i
+    }
+    // A member the walk did not visit may be hidden, or inherited.
+    if (seen !== all ? !ownNamesAre(u, keys, last) || !plainPrototype(u) : !ownLast(u, last))
+      return slow(u, site, found)
+    report(u, site, found, seen, failing)
+  }
+}
