@@ -202,6 +202,8 @@ export const NonEmptyString = hinted(
   { pattern: /\S/ },
 )
 
+const SURROGATE = /[\uD800-\uDFFF]/
+
 /**
  * Whether `s` has at most `max` code points, without spreading it into an array: a string
  * of at most `max` UTF-16 units always fits, and only a longer one is counted.
@@ -209,6 +211,8 @@ export const NonEmptyString = hinted(
 const fitsCodePoints = (s: string, max: number): boolean => {
   if (s.length <= max) return true
   if (s.length > 2 * max) return false
+  // Without a surrogate, every unit is a code point: too long (one native search).
+  if (!SURROGATE.test(s)) return false
   let count = 0
   for (let i = 0; i < s.length; i++) {
     const unit = s.charCodeAt(i)

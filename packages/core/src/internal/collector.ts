@@ -54,10 +54,15 @@ export const collectorBuilderOf = (codec: object): CollectorBuilder | undefined 
 // errors
 // -------------------------------------------------------------------------------------
 
+// The message of each issue a rule reports: a rule's issue is one object, made once.
+const messages = new WeakMap<FieldIssue, string>()
+
 /** The error a core rule reports at `site` for `issue` (`issuedError`'s). */
-export const issuedAt = (site: Site, issue: FieldIssue): Found => ({
-  path: site.path,
-  viaUnion: site.viaUnion,
-  issue,
-  message: fieldErrorMessage(issue),
-})
+export const issuedAt = (site: Site, issue: FieldIssue): Found => {
+  let message = messages.get(issue)
+  if (message === undefined) {
+    message = fieldErrorMessage(issue)
+    messages.set(issue, message)
+  }
+  return { path: site.path, viaUnion: site.viaUnion, issue, message }
+}

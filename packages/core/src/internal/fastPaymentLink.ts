@@ -5,7 +5,7 @@
  * so the value is io-ts's.
  */
 import type * as t from 'io-ts'
-import { asIs, failed, membersOf, type UnrolledForm } from './fastDecoder.js'
+import { asIs, FAIL, failed, membersOf, type UnrolledForm } from './fastDecoder.js'
 import { isRecord, layoutOf, ownKeysAre, ownNamesAreKeys } from './ownKeys.js'
 
 type Decoder = t.Decoder<unknown, unknown>
@@ -29,17 +29,21 @@ const product: UnrolledForm = (codec, compile, structural) => {
   const imageOf = compile(o['imageUrl'] as Decoder)
   const layoutOfProduct = layoutOf(requiredKeys, optionalKeys)
   const walk = structural()
+  // Of a record of this layout, a member that fails is io-ts's error: no walk.
   return (u) => {
     if (!isRecord(u)) return walk(u)
     const layout = layoutOfProduct(u)
+    if (layout < 0) return walk(u)
     const name = u['name']
-    if (layout < 0 || !asIs(nameOf, name)) return walk(u)
+    if (!asIs(nameOf, name)) return FAIL
     const price = priceOf(u['price'])
     const requiresShipping = shippingOf(u['requiresShipping'])
-    if (failed(price) || failed(requiresShipping)) return walk(u)
+    if (failed(price) || failed(requiresShipping)) return FAIL
     if (layout === 0) return { name, price, requiresShipping }
     const imageUrl = u['imageUrl']
-    return asIs(imageOf, imageUrl) ? { name, price, requiresShipping, imageUrl } : walk(u)
+    if (asIs(imageOf, imageUrl)) return { name, price, requiresShipping, imageUrl }
+    // An `imageUrl` given as `undefined` is no error (a partial member): the walk's.
+    return imageUrl === undefined ? walk(u) : FAIL
   }
 }
 
@@ -52,13 +56,10 @@ const skuLineItem: UnrolledForm = (codec, compile, structural) => {
     compile(quantity as Decoder),
     structural(),
   ]
-  return (u) =>
-    isRecord(u) &&
-    asIs(skuOf, u['sku']) &&
-    asIs(quantityOf, u['quantity']) &&
-    ownNamesAreKeys(u, keys)
-      ? u
-      : walk(u)
+  return (u) => {
+    if (!isRecord(u) || !ownNamesAreKeys(u, keys)) return walk(u)
+    return asIs(skuOf, u['sku']) && asIs(quantityOf, u['quantity']) ? u : FAIL
+  }
 }
 
 // An item as JSON gives it, its members read by name: io-ts's copy of it with the decoded
@@ -75,8 +76,9 @@ const productLineItem: UnrolledForm = (codec, compile, structural) => {
     if (!isRecord(u) || !ownKeysAre(u, keys)) return walk(u)
     const given = u['product']
     const decoded = productOf(given)
+    if (failed(decoded) || !asIs(quantityOf, u['quantity'])) return FAIL
     // io-ts gives the item itself only when nothing changes: a case left to the walk.
-    if (failed(decoded) || decoded === given || !asIs(quantityOf, u['quantity'])) return walk(u)
+    if (decoded === given) return walk(u)
     return { ...u, product: decoded }
   }
 }
@@ -90,10 +92,10 @@ const metadata: UnrolledForm = (codec, compile, structural) => {
     compile(value as Decoder),
     structural(),
   ]
-  return (u) =>
-    isRecord(u) && asIs(nameOf, u['name']) && asIs(valueOf, u['value']) && ownNamesAreKeys(u, keys)
-      ? u
-      : walk(u)
+  return (u) => {
+    if (!isRecord(u) || !ownNamesAreKeys(u, keys)) return walk(u)
+    return asIs(nameOf, u['name']) && asIs(valueOf, u['value']) ? u : FAIL
+  }
 }
 
 // -------------------------------------------------------------------------------------
