@@ -25,11 +25,13 @@ export const refineErrors =
     const inner = collect(codec)
     const value = decode(codec)
     const p = predicate as (a: unknown) => boolean
-    // The codec's errors first: a value it refuses is not decoded again.
-    return (u, site, found) => {
+    // The codec's errors first: a value it refuses is not decoded again, and one it
+    // accepts in a refused value broke the predicate.
+    return (u, site, found, refused) => {
       const before = found.length
       inner(u, site, found)
-      if (found.length === before && !p(value(u))) found.push(issuedAt(site, issue))
+      if (found.length === before && (refused === true || !p(value(u))))
+        found.push(issuedAt(site, issue))
     }
   }
 
@@ -38,8 +40,8 @@ export const defaultErrors =
   (codec: Decoder): CollectorBuilder =>
   (collect) => {
     const inner = collect(codec)
-    return (u, site, found) => {
-      if (u !== undefined) inner(u, site, found)
+    return (u, site, found, refused) => {
+      if (u !== undefined) inner(u, site, found, refused)
     }
   }
 
@@ -48,8 +50,8 @@ export const nullOrErrors =
   (codec: Decoder): CollectorBuilder =>
   (collect) => {
     const inner = collect(codec)
-    return (u, site, found) => {
-      if (u !== null) inner(u, site, found)
+    return (u, site, found, refused) => {
+      if (u !== null) inner(u, site, found, refused)
     }
   }
 

@@ -16,9 +16,11 @@ import { fieldErrorMessage, type FieldIssue } from './issue.js'
 
 /**
  * Adds to `found` the errors, in order, that the codec's `validate(u, context of site)`
- * gives: none for a value it accepts.
+ * gives: none for a value it accepts. `refused` says that the codec's fast decoder has
+ * refused `u`, so a collector need not check again what it can then tell (a refinement
+ * whose codec accepts `u` was refused by its predicate).
  */
-export type Collector = (u: unknown, site: Site, found: Array<Found>) => void
+export type Collector = (u: unknown, site: Site, found: Array<Found>, refused?: boolean) => void
 
 /** Compiles a codec into its collector (once: collectors are cached). */
 export type CompileCollector = (codec: t.Decoder<unknown, unknown>) => Collector

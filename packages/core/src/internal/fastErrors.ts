@@ -106,6 +106,7 @@ const interfaceOf = (props: Readonly<Record<string, Decoder>>, partial: boolean)
             ak,
             childSite(site, k, types[i] as Decoder, ak, kinds[i]),
             found,
+            true,
           )
       } else if (v !== ak || (!partial && v === undefined && !hasOwn.call(a, k))) {
         // io-ts's copy (`Object.assign`), from which it reads the members after this one.
@@ -262,8 +263,8 @@ export const collectorOf = (codec: Decoder): Collector => {
   if (cached !== undefined) return cached
   // A recursive codec reaches itself while compiling: it waits for its own compilation.
   const pending: { collector?: Collector } = {}
-  compiled.set(codec, (u, site, found) => {
-    ;(pending.collector as Collector)(u, site, found)
+  compiled.set(codec, (u, site, found, refused) => {
+    ;(pending.collector as Collector)(u, site, found, refused)
   })
   const collector = build(codec)
   pending.collector = collector

@@ -108,6 +108,7 @@ export const walkErrors = (
           ak,
           childSite(at, k, types[i] as Decoder, ak, kinds[i]),
           found,
+          true,
         )
       }
     }

@@ -506,7 +506,7 @@ export const validate = <A, O, I>(
       // `E.right`'s value, built here: no call through the module's namespace.
       if (!failed(a)) return { _tag: 'Right', right: a as A }
       const found: Array<Found> = []
-      collect(input, rootSite(decoder, input), found)
+      collect(input, rootSite(decoder, input), found, true)
       if (found.length > 0) return E.left(fieldErrorsOf(found))
       // A collector that finds nothing where the fast path failed: io-ts decides.
       const decoded = codec.decode(input)
