@@ -50,11 +50,11 @@ module.exports = {
       name: 'core-model-imports-no-fast-form',
       severity: 'error',
       comment:
-        "A model file is its domain (codecs, rules, constructors): the fast forms of its codecs live in internal/fast* (issue 22). Only validate (model/FieldError) runs the compiler, internal/fastDecode, as Effect's Schema runs ParseResult.",
+        "A model file is its domain (codecs, rules, constructors): the fast forms of its codecs live in internal/fast* (issue 22). Only validate (model/FieldError) runs the compilers, internal/fastDecode (valid input) and internal/fastErrors (its errors, issue 30), as Effect's Schema runs ParseResult.",
       from: { path: '^packages/core/src/model/' },
       to: {
         path: '^packages/core/src/internal/fast',
-        pathNot: '^packages/core/src/internal/fastDecode[.]ts$',
+        pathNot: '^packages/core/src/internal/fast(Decode|Errors)[.]ts$',
       },
     },
     {
@@ -64,7 +64,7 @@ module.exports = {
         path: '^packages/core/src/model/',
         pathNot: '^packages/core/src/model/FieldError[.]ts$',
       },
-      to: { path: '^packages/core/src/internal/fastDecode[.]ts$' },
+      to: { path: '^packages/core/src/internal/fast(Decode|Errors)[.]ts$' },
     },
     {
       name: 'core-imports-no-other-package',

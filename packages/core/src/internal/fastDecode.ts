@@ -36,7 +36,7 @@ import { walkable } from './ownKeys.js'
 // model
 // -------------------------------------------------------------------------------------
 
-export { asIs, FAIL, failed, type FastDecoder } from './fastDecoder.js'
+export { asIs, FAIL, failed, type FastDecoder, runs } from './fastDecoder.js'
 
 // -------------------------------------------------------------------------------------
 // registry

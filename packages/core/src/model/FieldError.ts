@@ -13,8 +13,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
 import { contextPath, rootSite } from '../internal/errorSite.js'
-import { failed, fastDecoderOf } from '../internal/fastDecode.js'
-import { runs } from '../internal/fastDecoder.js'
+import { failed, fastDecoderOf, runs } from '../internal/fastDecode.js'
 import { collectorOf } from '../internal/fastErrors.js'
 import {
   fieldErrorsOf,
