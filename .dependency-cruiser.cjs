@@ -1,6 +1,7 @@
 // @ts-check
-// The import graph's rules (`pnpm run lint`): no cycle anywhere, type-only imports included
-// (tsPreCompilationDeps), and the core's layers pointing one way (issue 9):
+// The import graph's rules (`pnpm run lint`): no cycle anywhere (the packages' sources and the
+// tools package), type-only imports included (tsPreCompilationDeps), the tools' layers, and
+// the core's layers pointing one way (issue 9):
 //   model, machines, signing  pure: codecs, rules, money, reducers, webhook signatures
 //   client                    the client over an injected transport, clock and sleep
 //   edge, browser             the I/O: fetch, Date.now, setTimeout, the 3DS frame listener
@@ -127,6 +128,51 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/(testkit)/src/' },
       to: { path: '^packages/n8n-nodes/|n8n-nodes-paykit' },
+    },
+    // The tools package (`@paykit/tools`, tools/README.md): its parts in layers, so that no
+    // cycle can form between them (package-check.ts and docs-check/ imported each other):
+    //   lib/                           the root, child processes, a free port, Chromium, a proxy
+    //   package-check.ts, -suite.ts    what a tarball holds (the packages' tarball tests)
+    //   docs-check/                    README snippets, @example blocks, links, installs
+    //   api/, matrix/, n8n/, openapi/, release/, demo.ts   the tools themselves
+    {
+      name: 'tools-lib-is-the-bottom',
+      severity: 'error',
+      comment:
+        "tools/lib/ is what every tool and the packages' tests build on: it imports no other part of the tools and no workspace package.",
+      from: { path: '^tools/lib/' },
+      to: { path: '^tools/|^packages/|^@paykit/', pathNot: '^tools/lib/' },
+    },
+    {
+      name: 'tools-package-checks-import-only-lib',
+      severity: 'error',
+      comment:
+        'The package checks import only tools/lib/: the docs checks, the matrix and the release build on them, never the reverse.',
+      from: { path: '^tools/package-(check|suite)[.]ts$' },
+      to: { path: '^tools/', pathNot: '^tools/(lib/|package-check[.]ts$)' },
+    },
+    {
+      name: 'tools-docs-check-imports-no-tool-above-it',
+      severity: 'error',
+      comment:
+        'docs-check/ builds on lib/ and the package checks only; the matrix and the release build on it.',
+      from: { path: '^tools/docs-check/' },
+      to: { path: '^tools/', pathNot: '^tools/(lib/|docs-check/|package-check[.]ts$)' },
+    },
+    {
+      name: 'packages-never-import-the-tools',
+      severity: 'error',
+      comment:
+        "The tools are the repository's own and never published: a package's sources never import them (its tests may, by name).",
+      from: { path: '^packages/[^/]+/(src|nodes|credentials|shared)/' },
+      to: { path: '^tools/|^@paykit/tools' },
+    },
+    {
+      name: 'tools-import-no-package-test',
+      severity: 'error',
+      comment: "The tools use the packages' built entries, never their test files.",
+      from: { path: '^tools/' },
+      to: { path: '^packages/[^/]+/test/' },
     },
   ],
   options: {

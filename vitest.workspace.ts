@@ -33,7 +33,7 @@ const alone = ['test/reliability/load.test.ts']
 const skipWhenQuick = (files: ReadonlyArray<string>): { exclude?: Array<string> } =>
   quick ? { exclude: ['**/node_modules/**', ...files] } : {}
 
-// The real-n8n tests wait for the full n8n (scripts/n8n/install.sh, minutes on a fresh
+// The real-n8n tests wait for the full n8n (tools/n8n/install.sh, minutes on a fresh
 // clone, which `npm test` starts in the background): they run last, so that the other files
 // keep the workers busy meanwhile instead of every worker waiting on the install's lock.
 // Their files: test/real-n8n/, the compatibility suite's test/compat/real-n8n/, and the bench
@@ -133,7 +133,7 @@ export default defineConfig({
         // action-validator, Changesets' config through changeset version on a copy.
         test: {
           name: 'release',
-          root: 'scripts/release',
+          root: 'tools/release',
           include: ['*.test.ts'],
           testTimeout: 60_000,
         },
@@ -143,7 +143,7 @@ export default defineConfig({
         // against the built declarations (`pnpm run api` rewrites them).
         test: {
           name: 'api',
-          root: 'scripts/api',
+          root: 'tools/api',
           include: ['*.test.ts'],
           testTimeout: 300_000,
         },
@@ -154,7 +154,7 @@ export default defineConfig({
         // npm and pnpm projects (minutes: they install and compile real projects).
         test: {
           name: 'docs',
-          root: 'scripts/docs-check',
+          root: 'tools/docs-check',
           include: ['*.test.ts'],
           testTimeout: 600_000,
         },
@@ -178,14 +178,14 @@ export default defineConfig({
         resolve: { alias: [{ find: /^msw(?=\/|$)/, replacement: 'msw3' }] },
       },
       {
-        // The versions users run (issue 27): the compatibility matrix (scripts/matrix/cells.ts:
+        // The versions users run (issue 27): the compatibility matrix (tools/matrix/cells.ts:
         // a clean project from the packed tarballs per cell of Node, TypeScript, vitest, msw
         // and n8n versions), here its one representative cell (minutes: it installs and
         // compiles a project); `pnpm test:matrix` runs every cell and records the results in
         // the root README. Also the core's names over its history ("What moved").
         test: {
           name: 'matrix',
-          root: 'scripts/matrix',
+          root: 'tools/matrix',
           include: ['*.test.ts'],
           testTimeout: 900_000,
         },
@@ -195,7 +195,7 @@ export default defineConfig({
         // against the codecs (ajv), the sandbox's conformance tests through a Prism proxy.
         test: {
           name: 'openapi',
-          root: 'scripts/openapi',
+          root: 'tools/openapi',
           include: ['*.test.ts'],
           testTimeout: 300_000,
         },

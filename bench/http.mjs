@@ -1,7 +1,7 @@
 // The sandbox beside Stoplight Prism: GET /paymentlink/order/{code} and POST
 // /paymentlink/checkout under autocannon (64 connections), each server in its own
 // process: the `paykit-sandbox` CLI (built dist) and `prism mock openapi.yaml` (the
-// document generated from the core's codecs, scripts/openapi: its first example of the
+// document generated from the core's codecs, tools/openapi: its first example of the
 // order and the link, the simulator's real answers). Rounds alternate sandbox, Prism; each
 // figure is the median of the runs; peak RSS (VmHWM) of each server process.
 //
@@ -17,7 +17,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { spawnSandbox } from '../packages/testkit/dist/sandbox/spawnSandbox.js'
-import { freePort } from '../scripts/lib/freePort.ts'
+import { freePort } from '@paykit/tools/lib/freePort'
 import { API_KEY, CORES, ROOT, medians } from './support.mjs'
 
 const { values: flags } = parseArgs({

@@ -1,11 +1,11 @@
 // queue: N orders become payment links through a published webhook workflow (Webhook ->
-// Split Out -> Paykit Payment Link Create, scripts/n8n/batch.ts) in the real n8n 2.41.1:
+// Split Out -> Paykit Payment Link Create, tools/n8n/batch.ts) in the real n8n 2.41.1:
 //
-//   queue, 2 workers:  scripts/n8n/queue.ts (Postgres, Redis, main, 2 workers, a webhook
+//   queue, 2 workers:  tools/n8n/queue.ts (Postgres, Redis, main, 2 workers, a webhook
 //                      processor), the batches posted to the main and the webhook
 //                      processor in turn
 //   queue, 1 worker:   the same stack once worker-2 is stopped
-//   regular:           scripts/n8n/stack.ts (one n8n process, SQLite), the same workflow
+//   regular:           tools/n8n/stack.ts (one n8n process, SQLite), the same workflow
 //
 // Each run posts the N orders at once in batches of --batch (one execution each); the
 // sandbox answers at once (no injected latency): on 2 cores the ratios are what matter.
@@ -22,15 +22,15 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
-import { startQueueStack } from '../scripts/n8n/queue.ts'
-import { startStack, stopGroup } from '../scripts/n8n/stack.ts'
+import { startQueueStack } from '@paykit/tools/n8n/queue'
+import { startStack, stopGroup } from '@paykit/tools/n8n/stack'
 import {
   batchOrders,
   batchWorkflow,
   createLinkNode,
   postJson,
   publishWorkflow,
-} from '../scripts/n8n/batch.ts'
+} from '@paykit/tools/n8n/batch'
 import { median } from './support.mjs'
 
 const { values: flags } = parseArgs({

@@ -5,7 +5,7 @@
 // The sandbox module is imported by path: the package root also loads nock, whose
 // interceptors would then sit in every outgoing request of this process (the proxy's).
 import { startSandbox } from '../packages/testkit/dist/sandbox/startSandbox.js'
-import { startCountingProxy } from '../scripts/lib/countingProxy.ts'
+import { startCountingProxy } from '@paykit/tools/lib/countingProxy'
 
 const latencyMs = Number(process.argv[2] ?? 0)
 const sandbox = await startSandbox({ expirySweepMs: 0 })

@@ -1,9 +1,9 @@
 /**
- * The workflow section of `npm start` (scripts/n8n/engine-demo.ts), run as the demo runs it:
+ * The workflow section of `npm start` (tools/n8n/engine-demo.ts), run as the demo runs it:
  * the built package through the real n8n engine against a `paykit-sandbox` process.
  */
 import { describe, expect, it } from 'vitest'
-import { n8nEngineFlow } from '../../../scripts/n8n/engine-demo.js'
+import { n8nEngineFlow } from '@paykit/tools/n8n/engine-demo'
 
 describe('npm start: the n8n engine section', () => {
   it('100 orders become payment links (none again on a re-run), one is paid, its signed webhook reaches the trigger', async () => {

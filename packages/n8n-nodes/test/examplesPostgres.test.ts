@@ -1,6 +1,6 @@
 /**
  * examples/orders-to-links-claimed-in-postgres.json through the real n8n engine, with n8n's
- * own Postgres node against a real Postgres (scripts/n8n/postgres.ts) and the sandbox over
+ * own Postgres node against a real Postgres (tools/n8n/postgres.ts) and the sandbox over
  * HTTP: each order is claimed in the shop's table before its link is requested, so a
  * re-run, or two runs at once, request no second link. (The same workflow survives a
  * queue-mode worker killed mid-run: test/real-n8n/queueCrash.test.ts.)
@@ -17,8 +17,8 @@ import type { Sandbox } from '@paykit/testkit'
 import { defaultCredentials } from '@paykit/testkit'
 import type { WorkflowJson } from '@paykit/testkit/n8n'
 import { baseNodeTypes, runWorkflow } from '@paykit/testkit/n8n'
-import { freePort } from '../../../scripts/n8n/stack.js'
-import { startPostgres, type Postgres } from '../../../scripts/n8n/postgres.js'
+import { freePort } from '@paykit/tools/lib/freePort'
+import { startPostgres, type Postgres } from '@paykit/tools/n8n/postgres'
 import { dist, nodeTypes, useSandbox } from './support.js'
 
 const EXAMPLE = 'orders-to-links-claimed-in-postgres.json'

@@ -9,7 +9,7 @@ import { defaultCredentials, startSandbox } from '@paykit/testkit'
 import type { Sandbox } from '@paykit/testkit'
 import type { CredentialStore, RunWorkflowOptions, WorkflowJson } from '@paykit/testkit/n8n'
 import { baseNodeTypes, runWorkflow } from '@paykit/testkit/n8n'
-import { startCountingProxy } from '../../../scripts/lib/countingProxy.js'
+import { startCountingProxy } from '@paykit/tools/lib/countingProxy'
 import type * as CredentialModule from '../credentials/PaykitApi.credentials.js'
 import type * as WebhookCredentialModule from '../credentials/PaykitWebhookApi.credentials.js'
 import type * as NodeModule from '../nodes/Paykit/Paykit.node.js'
@@ -103,7 +103,7 @@ export const useSandbox = async (
 
 /**
  * A pass-through HTTP proxy in front of `target` that counts what the node does on the
- * wire (scripts/lib/countingProxy.ts, shared with the benchmarks), keeping every request
+ * wire (tools/lib/countingProxy.ts, shared with the benchmarks), keeping every request
  * for `seen()`; `onRequest` is called as each arrives (`n` counts from 1).
  */
 export const countingProxy = (

@@ -1,3 +1,3 @@
-import { describeTarball } from '../../../scripts/package-suite.js'
+import { describeTarball } from '@paykit/tools/package-suite'
 
 describeTarball('testkit')

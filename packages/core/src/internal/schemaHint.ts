@@ -2,7 +2,7 @@
  * What a JSON Schema can say of a codec that io-ts's own tags do not show (issue 21): the
  * rule a combinator of the core checks, the pattern its strings match, the alternatives of
  * a union decoded by hand. Recorded where each codec is made, from the constants it checks,
- * so that the OpenAPI generator (`scripts/openapi`) reads the limits from the codecs and
+ * so that the OpenAPI generator (`tools/openapi`) reads the limits from the codecs and
  * copies none. Nothing in the core reads it back.
  */
 import type * as t from 'io-ts'

@@ -12,7 +12,7 @@ import { runInNewContext } from 'node:vm'
 import { build } from 'esbuild'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM, launchChromium } from '../../../../scripts/lib/chromium.js'
+import { CHROMIUM, launchChromium } from '@paykit/tools/lib/chromium'
 import {
   appFolder,
   BENCHMARKS,
@@ -136,7 +136,7 @@ describe('each bundle runs in Chromium', () => {
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) {
       launchError = new Error(
-        `Chromium is missing at ${CHROMIUM}: install it (apt-get install -y --no-install-recommends chromium; scripts/run.sh test does it).`,
+        `Chromium is missing at ${CHROMIUM}: install it (apt-get install -y --no-install-recommends chromium; tools/run.sh test does it).`,
       )
       return
     }

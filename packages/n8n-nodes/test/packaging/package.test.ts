@@ -25,7 +25,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { publishedMetadataProblems } from '../../../../scripts/package-check.js'
+import { publishedMetadataProblems } from '@paykit/tools/package-check'
 
 const packageDir = resolve(import.meta.dirname, '../..')
 const require = createRequire(import.meta.url)

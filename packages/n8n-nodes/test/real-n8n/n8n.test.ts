@@ -1,6 +1,6 @@
 /**
  * The package in a REAL n8n (the full app, pinned 2.41.1, installed into .tools/n8n on
- * first use by scripts/n8n/install.sh), installed as n8n installs a community package,
+ * first use by tools/n8n/install.sh), installed as n8n installs a community package,
  * against a `paykit-sandbox` process; then the editor in a real browser.
  *
  * - every example workflow runs in n8n: the manual one through n8n's CLI (`import:workflow`,
@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { FrameMessage, createClient } from '@paykit/core'
 import { authenticateHeadless, defaultCredentials, testCards } from '@paykit/testkit'
-import { postJson } from '../../../../scripts/n8n/batch.js'
+import { postJson } from '@paykit/tools/n8n/batch'
 import {
   DOCS_DIR,
   OWNER,

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type pg from 'pg'
-import { freePort } from '../../../../scripts/lib/freePort.js'
-import { startPostgres, type Postgres } from '../../../../scripts/n8n/postgres.js'
+import { freePort } from '@paykit/tools/lib/freePort'
+import { startPostgres, type Postgres } from '@paykit/tools/n8n/postgres'
 import {
   cardHits,
   compressedDatums,

@@ -1,5 +1,5 @@
 /**
- * Card data in n8n's Postgres in QUEUE MODE (scripts/n8n/queue.ts: Postgres 18, Redis, the
+ * Card data in n8n's Postgres in QUEUE MODE (tools/n8n/queue.ts: Postgres 18, Redis, the
  * main process, two workers, a webhook processor), searched by pgScan.ts everywhere Postgres
  * keeps it: every table through SQL (n8n's execution data decoded), the data folder's files
  * and the WAL, pglz-compressed values and TOAST values decompressed.
@@ -23,8 +23,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testCards } from '@paykit/testkit'
-import { startQueueStack, type QueueStack } from '../../../../scripts/n8n/queue.js'
-import { paykitNode, postJson, publishWorkflow } from '../../../../scripts/n8n/batch.js'
+import { startQueueStack, type QueueStack } from '@paykit/tools/n8n/queue'
+import { paykitNode, postJson, publishWorkflow } from '@paykit/tools/n8n/batch'
 import { parseFlatted } from './support.js'
 import { hitsPerPlace, scanCluster, type Card, type Decode, type ScanReport } from './pgScan.js'
 

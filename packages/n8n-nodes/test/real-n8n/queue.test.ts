@@ -1,5 +1,5 @@
 /**
- * The package in n8n's QUEUE MODE (scripts/n8n/queue.ts): a real Postgres and Redis, the
+ * The package in n8n's QUEUE MODE (tools/n8n/queue.ts): a real Postgres and Redis, the
  * main process, two `n8n worker` processes and one `n8n webhook` processor, the sandbox
  * behind a counting proxy (the credential's Base URL) that counts `POST /token`.
  *
@@ -24,8 +24,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import { createClient, OrderDetails } from '@paykit/core'
 import { signWebhook } from '@paykit/core/webhook'
 import { defaultCredentials, testCards, type LoggedRequest } from '@paykit/testkit'
-import { startCountingProxy, type CountingProxy } from '../../../../scripts/lib/countingProxy.js'
-import { startQueueStack, type QueueStack } from '../../../../scripts/n8n/queue.js'
+import { startCountingProxy, type CountingProxy } from '@paykit/tools/lib/countingProxy'
+import { startQueueStack, type QueueStack } from '@paykit/tools/n8n/queue'
 import {
   batchOrders,
   batchWorkflow,
@@ -34,7 +34,7 @@ import {
   postJson,
   publishWorkflow,
   type Workflow,
-} from '../../../../scripts/n8n/batch.js'
+} from '@paykit/tools/n8n/batch'
 import {
   WEBHOOK_SECRET,
   WORKFLOW_IDS,

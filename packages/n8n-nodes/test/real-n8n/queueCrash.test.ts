@@ -1,6 +1,6 @@
 /**
  * A queue-mode worker SIGKILLed while link requests are in flight, three rounds on one
- * stack of four workers (scripts/n8n/queue.ts): each round posts 300 orders in 6 batches of
+ * stack of four workers (tools/n8n/queue.ts): each round posts 300 orders in 6 batches of
  * 50 (half to the main process, half to the webhook processor) to two workflows at once,
  * with 150 ms of latency on `POST /paymentlink/checkout`, kills the worker running the most
  * of them once 40 % of the round's links are through, then posts the same batches again.
@@ -21,7 +21,7 @@ import { readFileSync } from 'node:fs'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LoggedRequest } from '@paykit/testkit'
-import { startQueueStack, type QueueStack } from '../../../../scripts/n8n/queue.js'
+import { startQueueStack, type QueueStack } from '@paykit/tools/n8n/queue'
 import {
   batchOrders,
   batchWorkflow,
@@ -29,7 +29,7 @@ import {
   postJson,
   publishWorkflow,
   type BatchOrder,
-} from '../../../../scripts/n8n/batch.js'
+} from '@paykit/tools/n8n/batch'
 import { clearFaults, linkLatency, sandboxRequests as sandboxRequestsOf } from './support.js'
 
 const WORKERS = 4

@@ -31,10 +31,10 @@ import * as E from 'fp-ts/lib/Either.js'
 import { OrderDetails, createClient } from '@paykit/core'
 import { signWebhook } from '@paykit/core/webhook'
 import { defaultCredentials, testCards } from '@paykit/testkit'
-import type { CountingProxy } from '../../../../scripts/lib/countingProxy.js'
-import { startCountingProxy } from '../../../../scripts/lib/countingProxy.js'
-import { publishWorkflow } from '../../../../scripts/n8n/batch.js'
-import { exampleCredentials } from '../../../../scripts/n8n/stack.js'
+import type { CountingProxy } from '@paykit/tools/lib/countingProxy'
+import { startCountingProxy } from '@paykit/tools/lib/countingProxy'
+import { publishWorkflow } from '@paykit/tools/n8n/batch'
+import { exampleCredentials } from '@paykit/tools/n8n/stack'
 import {
   WEBHOOK_SECRET,
   WORKFLOW_IDS,

@@ -1,7 +1,7 @@
 /**
  * `npm run n8n` and `npm run n8n -- --queue` from a fresh clone: `git clone` of this checkout
  * into a temporary folder, no `node_modules`, no build. The clone's own steps run (pnpm
- * install, the build, `scripts/n8n/install.sh`); only the full n8n is this checkout's, linked
+ * install, the build, `tools/n8n/install.sh`); only the full n8n is this checkout's, linked
  * as the clone's `.tools/n8n` (install.sh finds it installed, as on a second run), so the test
  * takes minutes, not the quarter of an hour of n8n's install.
  *
@@ -23,7 +23,8 @@ import { createConnection } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT, ensureN8n, freePort } from '../../../../scripts/n8n/stack.js'
+import { freePort } from '@paykit/tools/lib/freePort'
+import { ROOT, ensureN8n } from '@paykit/tools/n8n/stack'
 
 const work = mkdtempSync(join(tmpdir(), 'paykit-fresh-clone-'))
 // Within the reach of the `postgres` user (as root): queue mode's cluster stays in the clone.

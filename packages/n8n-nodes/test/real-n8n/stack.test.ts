@@ -1,5 +1,5 @@
 /**
- * What `npm run n8n -- --queue` keeps and writes (scripts/n8n/queue.ts, stack.ts, backup.ts),
+ * What `npm run n8n -- --queue` keeps and writes (tools/n8n/queue.ts, stack.ts, backup.ts),
  * with one worker (the least that has every kind of process):
  *
  * - each process's output (main, worker, webhook processor, sandbox, Postgres, Redis) in
@@ -13,10 +13,11 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ENCRYPTION_KEY, startQueueStack, type QueueStack } from '../../../../scripts/n8n/queue.js'
-import { databaseEnv } from '../../../../scripts/n8n/postgres.js'
-import { backupDatabase, restoreDatabase } from '../../../../scripts/n8n/backup.js'
-import { freePort, n8nEnv } from '../../../../scripts/n8n/stack.js'
+import { ENCRYPTION_KEY, startQueueStack, type QueueStack } from '@paykit/tools/n8n/queue'
+import { databaseEnv } from '@paykit/tools/n8n/postgres'
+import { backupDatabase, restoreDatabase } from '@paykit/tools/n8n/backup'
+import { freePort } from '@paykit/tools/lib/freePort'
+import { n8nEnv } from '@paykit/tools/n8n/stack'
 
 const userFolder = mkdtempSync(join(tmpdir(), 'paykit-stack-test-'))
 // Within the reach of the `postgres` user (as root): the cluster stays in it, removed with it.

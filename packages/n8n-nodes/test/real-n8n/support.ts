@@ -1,5 +1,5 @@
 /**
- * What the real-n8n tests share: the stack of `npm run n8n` (scripts/n8n/stack.ts: the
+ * What the real-n8n tests share: the stack of `npm run n8n` (tools/n8n/stack.ts: the
  * pinned full n8n, installed on first use, with the packed package installed as a community
  * package, and a sandbox), n8n's own data helpers, and headless Chromium.
  */
@@ -15,11 +15,11 @@ export {
   startStack,
   type CliResult,
   type Stack,
-} from '../../../../scripts/n8n/stack.js'
+} from '@paykit/tools/n8n/stack'
 // Headless Chromium as the testkit's browser tests launch it; the buyer's checkout payment.
-export { launchChromium } from '../../../../scripts/lib/chromium.js'
+export { launchChromium } from '@paykit/tools/lib/chromium'
 export { payOnCheckoutPage } from '@paykit/testkit'
-import { N8N_DIR, type Stack } from '../../../../scripts/n8n/stack.js'
+import { N8N_DIR, type Stack } from '@paykit/tools/n8n/stack'
 import type { LoggedRequest } from '@paykit/testkit'
 
 /** The sandbox's request log, oldest first (as long as its `--request-log-size`). */

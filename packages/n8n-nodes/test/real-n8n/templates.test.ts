@@ -26,7 +26,7 @@ import {
   webhookServed,
   template,
 } from './templatesShop.js'
-import { PUBLISHED_ON_START } from '../../../../scripts/n8n/stack.js'
+import { PUBLISHED_ON_START } from '@paykit/tools/n8n/stack'
 
 const INVOICES = 'invoices-to-payment-links.json'
 const RECEIPT = 'mark-paid-send-receipt.json'

@@ -1,5 +1,5 @@
 /**
- * Templates 2 and 3 in queue mode (scripts/n8n/queue.ts: three workers, a webhook processor),
+ * Templates 2 and 3 in queue mode (tools/n8n/queue.ts: three workers, a webhook processor),
  * the shop's tables in the stack's database `shop` (on its Postgres server), the mail captured
  * by the stack's MailDev, and in each a worker SIGKILLed mid-run:
  *
@@ -19,7 +19,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type pg from 'pg'
-import { startQueueStack, type QueueStack } from '../../../../scripts/n8n/queue.js'
+import { startQueueStack, type QueueStack } from '@paykit/tools/n8n/queue'
 import {
   deliverUntilAccepted,
   linksPerReference,

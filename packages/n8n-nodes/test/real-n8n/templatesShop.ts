@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { signWebhook } from '@paykit/core/webhook'
-import { exampleWorkflows, shopTablesSql } from '../../../../scripts/n8n/stack.js'
+import { exampleWorkflows, shopTablesSql } from '@paykit/tools/n8n/stack'
 import { WEBHOOK_SECRET, executionsOfWorkflow, sandboxRequests, type Stack } from './support.js'
 
 // -------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as ThreeDS from '../../../core/src/browser/index.js'
-import { CHROMIUM } from '../../../../scripts/lib/chromium.js'
+import { CHROMIUM } from '@paykit/tools/lib/chromium'
 import {
   launchChromium,
   startBuyerSandbox,
@@ -100,7 +100,7 @@ beforeAll(async () => {
   forger = await listen(forgerHandler)
   if (!existsSync(CHROMIUM)) {
     launchError = new Error(
-      `Chromium is missing at ${CHROMIUM}: install it (apt-get install -y --no-install-recommends chromium; scripts/run.sh test does it) to run the real-browser 3DS tests.`,
+      `Chromium is missing at ${CHROMIUM}: install it (apt-get install -y --no-install-recommends chromium; tools/run.sh test does it) to run the real-browser 3DS tests.`,
     )
     return
   }

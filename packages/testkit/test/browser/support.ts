@@ -1,10 +1,10 @@
 // Shared by the real-browser tests of the sandbox's pages: headless Chromium (Debian's
-// `chromium`, driven by playwright-core: scripts/lib/chromium.ts), a tiny
+// `chromium`, driven by playwright-core: tools/lib/chromium.ts), a tiny
 // HTTP server for the merchant's page, and a sandbox with a token and a 3DS card.
 import { randomUUID } from 'node:crypto'
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { launchChromium as launchChromiumOnce } from '../../../../scripts/lib/chromium.js'
+import { launchChromium as launchChromiumOnce } from '@paykit/tools/lib/chromium'
 import { startSandbox, type Sandbox } from '../../src/sandbox/startSandbox.js'
 import { defaultCredentials, testCards } from '../../src/simulator/TestCards.js'
 
@@ -12,7 +12,7 @@ import { defaultCredentials, testCards } from '../../src/simulator/TestCards.js'
 // browser
 // -------------------------------------------------------------------------------------
 
-/** Headless Chromium (scripts/lib/chromium.ts); fails with the reason when it is missing. */
+/** Headless Chromium (tools/lib/chromium.ts); fails with the reason when it is missing. */
 export const launchChromium = () => launchChromiumOnce('to run the real-browser page tests')
 
 // -------------------------------------------------------------------------------------

@@ -53,7 +53,7 @@ interface Front {
 
 /**
  * A front before each sandbox when PAYKIT_CONFORMANCE_FRONT names a module exporting
- * `startFront()`: the Prism contract check of scripts/openapi runs this suite through it.
+ * `startFront()`: the Prism contract check of tools/openapi runs this suite through it.
  */
 const frontOf = async (): Promise<Front | undefined> => {
   const module = process.env['PAYKIT_CONFORMANCE_FRONT']

@@ -1,13 +1,13 @@
 /**
  * A Charge → Create node saved at type version 1, in a REAL n8n (`n8n start`, the pinned
- * 2.41.1 with the packed package installed as a community package, scripts/n8n/stack.ts):
+ * 2.41.1 with the packed package installed as a community package, tools/n8n/stack.ts):
  * the saved workflow (fixtures/v1/charge-create-from-webhook.json) is created and published
  * through n8n's REST API, a 3DS charge is posted to its webhook, and the step wired to the
  * node's one output runs and answers. Slow by nature (n8n starts in about 30 s).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testCards } from '@paykit/testkit'
-import { postJson, publishWorkflow } from '../../../../../scripts/n8n/batch.js'
+import { postJson, publishWorkflow } from '@paykit/tools/n8n/batch'
 import {
   executionRunData,
   executionsOfWorkflow,
