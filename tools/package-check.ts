@@ -200,5 +200,3 @@ export const publishedMetadataProblems = (
   ]
   return checks.filter(([ok]) => !ok).map(([, problem]) => problem)
 }
-import { checkSnippets } from '@paykit/tools/docs-check/snippets'
-export const _probe = checkSnippets

@@ -192,5 +192,3 @@ const runPool = async (
   await Promise.all(Array.from({ length: Math.min(size, snippets.length) }, worker))
   return { failed, slow }
 }
-import { pack } from '@paykit/tools/package-check'
-export const _probe2 = pack
