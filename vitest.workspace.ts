@@ -129,6 +129,16 @@ export default defineConfig({
         },
       },
       {
+        // The tools package itself (tools/README.md): run by name under plain Node, its
+        // dependencies one way, nothing left of the former scripts/ folder.
+        test: {
+          name: 'tools',
+          root: 'tools',
+          include: ['*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
         // The release set-up, which cannot run here: the GitHub workflows through
         // action-validator, Changesets' config through changeset version on a copy.
         test: {
