@@ -55,14 +55,14 @@ const slowestFirst = [
   '/real-n8n/n8n.test.ts', // 37
   '/real-n8n/safety.test.ts', // 33
   '/real-n8n/postgresCardData.test.ts', // 26
-  'scripts/docs-check/install.test.ts', // 252
-  'scripts/docs-check/examples.test.ts', // 117
-  'scripts/docs-check/readme-snippets.test.ts', // 91
-  'scripts/matrix/matrix.test.ts', // 81
-  'scripts/release/rehearse.test.ts', // 77
-  'scripts/openapi/prism.test.ts', // 39
+  'tools/docs-check/install.test.ts', // 252
+  'tools/docs-check/examples.test.ts', // 117
+  'tools/docs-check/readme-snippets.test.ts', // 91
+  'tools/matrix/matrix.test.ts', // 81
+  'tools/release/rehearse.test.ts', // 77
+  'tools/openapi/prism.test.ts', // 39
   '/test/trigger/PaykitTrigger.test.ts', // 26
-  'scripts/docs-check/api-docs.test.ts', // 25
+  'tools/docs-check/api-docs.test.ts', // 25
 ]
 const rank = (spec: TestSpecification): number => {
   const i = slowestFirst.findIndex((end) => spec.moduleId.endsWith(end))
