@@ -14,10 +14,8 @@ import {
 } from '@microsoft/api-extractor'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
+import { dirname, join } from 'node:path'
+import { ROOT } from '@paykit/tools/lib/root'
 
 // -------------------------------------------------------------------------------------
 // model

@@ -5,13 +5,12 @@
 // implements it is docs/service.md, the decisions docs/decisions/).
 import { execFileSync } from 'node:child_process'
 import { readFileSync, statSync } from 'node:fs'
-import { dirname, join, posix, relative, resolve, sep } from 'node:path'
+import { join, posix, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import GithubSlugger from 'github-slugger'
 import MarkdownIt from 'markdown-it'
 import { describe, expect, it } from 'vitest'
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+import { ROOT } from '@paykit/tools/lib/root'
 
 /** Tracked files (and new ones not ignored, so a file is checked before its commit). */
 const files: ReadonlyArray<string> = execFileSync(

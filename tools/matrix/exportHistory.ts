@@ -10,11 +10,10 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
+import { ROOT } from '@paykit/tools/lib/root'
 
 /** The core's entries and their source files under `packages/core/src`. */
 export const ENTRIES: Readonly<Record<string, string>> = {

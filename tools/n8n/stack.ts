@@ -27,10 +27,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { DatabaseSync } from 'node:sqlite'
-import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { spawnSandbox, type SandboxProcess } from '@paykit/testkit'
 import { freePort } from '@paykit/tools/lib/freePort'
+import { ROOT } from '@paykit/tools/lib/root'
 import { startMail, type Mail } from '@paykit/tools/n8n/mail'
 import { startPostgres, type Postgres } from '@paykit/tools/n8n/postgres'
 import {
@@ -45,7 +45,6 @@ import {
 // constants
 // -------------------------------------------------------------------------------------
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 export const N8N_VERSION = '2.41.1'
 export const N8N_DIR = join(ROOT, '.tools/n8n')
 export const N8N_BIN = join(N8N_DIR, 'node_modules/n8n/bin/n8n')

@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { freePort } from '@paykit/tools/lib/freePort'
+import { ROOT } from '@paykit/tools/lib/root'
 import { backupDatabase, restoreDatabase } from '@paykit/tools/n8n/backup'
 import { LOGIN, databaseEnv, startPostgres } from '@paykit/tools/n8n/postgres'
 import { ENCRYPTION_KEY, startQueueStack, type QueueStack } from '@paykit/tools/n8n/queue'
@@ -22,7 +23,6 @@ import {
   N8N_VERSION,
   OWNER,
   PUBLISHED_ON_START,
-  ROOT,
   WORKFLOW_IDS,
   n8nEnv,
   startStack,

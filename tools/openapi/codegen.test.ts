@@ -5,7 +5,7 @@
 // was before (bare `anyOf: [{ required: [amount] }, ...]`) the probes fail to compile.
 import { defaultCredentials, spawnSandbox, testCards } from '@paykit/testkit'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import {
@@ -17,8 +17,8 @@ import {
 } from '@paykit/tools/openapi/codegen'
 import type { FlowInputs, FlowResults } from '@paykit/tools/openapi/codegen/flows'
 import { OPENAPI_PATH } from '@paykit/tools/openapi/generate'
+import { ROOT } from '@paykit/tools/lib/root'
 
-const ROOT = resolve(import.meta.dirname, '../..')
 const SANDBOX_BIN = join(ROOT, 'packages/testkit/dist/bin/paykit-sandbox.js')
 // Under the repository (ignored .tools/), so that the generated code resolves openapi-fetch.
 mkdirSync(join(ROOT, '.tools'), { recursive: true })

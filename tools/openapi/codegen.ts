@@ -6,12 +6,12 @@ import { createClient as heyApi } from '@hey-api/openapi-ts'
 import { execFile } from 'node:child_process'
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { basename, join, relative, resolve } from 'node:path'
+import { basename, join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import ts from 'typescript'
 import { stringify } from 'yaml'
+import { ROOT } from '@paykit/tools/lib/root'
 
-const ROOT = resolve(import.meta.dirname, '../..')
 const FIXTURES = join(import.meta.dirname, 'codegen')
 const require = createRequire(import.meta.url)
 

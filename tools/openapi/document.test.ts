@@ -4,13 +4,12 @@
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { OPENAPI_PATH, renderOpenApi } from '@paykit/tools/openapi/generate'
+import { ROOT } from '@paykit/tools/lib/root'
 
-const ROOT = resolve(import.meta.dirname, '../..')
 const REDOCLY = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js')
 
 describe('openapi.yaml', () => {

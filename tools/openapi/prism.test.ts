@@ -6,12 +6,12 @@ import { defaultCredentials, spawnSandbox } from '@paykit/testkit'
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type ContractCounts, startContractProxy } from '@paykit/tools/openapi/prismProxy'
+import { ROOT } from '@paykit/tools/lib/root'
 
-const ROOT = resolve(import.meta.dirname, '../..')
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
 const SANDBOX_BIN = join(ROOT, 'packages/testkit/dist/bin/paykit-sandbox.js')
 const work = mkdtempSync(join(tmpdir(), 'paykit-prism-'))

@@ -20,8 +20,8 @@ import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { parse } from 'yaml'
 import { freePort } from '@paykit/tools/lib/freePort'
+import { ROOT } from '@paykit/tools/lib/root'
 
-const ROOT = resolve(import.meta.dirname, '../..')
 const PRISM = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js')
 
 /** Runs its arguments as a Node child and stops it when stdin ends or on SIGTERM. */

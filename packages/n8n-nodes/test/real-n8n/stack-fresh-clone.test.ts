@@ -24,7 +24,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '@paykit/tools/lib/freePort'
-import { ROOT, ensureN8n } from '@paykit/tools/n8n/stack'
+import { ROOT } from '@paykit/tools/lib/root'
+import { ensureN8n } from '@paykit/tools/n8n/stack'
 
 const work = mkdtempSync(join(tmpdir(), 'paykit-fresh-clone-'))
 // Within the reach of the `postgres` user (as root): queue mode's cluster stays in the clone.
