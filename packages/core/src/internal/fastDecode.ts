@@ -19,6 +19,7 @@
  */
 import * as t from 'io-ts'
 import {
+  AS_IS_TAGS,
   builderOf,
   type Compile,
   FAIL,
@@ -58,23 +59,6 @@ interface Tagged {
   readonly props?: Readonly<Record<string, t.Decoder<unknown, unknown>>>
   readonly predicate?: (u: unknown) => boolean
 }
-
-// Codecs whose `validate` gives the input itself when `is` holds, and fails otherwise.
-const AS_IS = new Set([
-  'StringType',
-  'NumberType',
-  'BigIntType',
-  'BooleanType',
-  'NullType',
-  'UndefinedType',
-  'VoidType',
-  'UnknownType',
-  'AnyType',
-  'UnknownRecordType',
-  'UnknownArrayType',
-  'LiteralType',
-  'KeyofType',
-])
 
 /** io-ts's `getProps`: the members an `exact` codec keeps. */
 const propsOf = (codec: Tagged): Readonly<Record<string, unknown>> | undefined => {
@@ -253,7 +237,7 @@ const buildStructural = (codec: t.Decoder<unknown, unknown>): FastDecoder => {
   const tag = tagged._tag ?? ''
   const primitive = primitiveOf(codec)
   if (primitive !== undefined) return primitiveDecoder(primitive, undefined)
-  if (AS_IS.has(tag) && typeof (codec as { is?: unknown }).is === 'function') {
+  if (AS_IS_TAGS.has(tag) && typeof (codec as { is?: unknown }).is === 'function') {
     const is = (codec as unknown as { readonly is: t.Is<unknown> }).is
     return (u) => (is(u) ? u : FAIL)
   }

@@ -110,6 +110,28 @@ export interface WalkMemo {
 /** The current `validate`: a memo of an earlier one may be of a record changed since. */
 export const runs = { current: 0 }
 
+/**
+ * The tags of io-ts's codecs whose `validate` gives the input itself when `is` holds and
+ * otherwise fails with one error of no message: the fast decoder runs their `is`, the
+ * error collector reports that one error.
+ */
+export const AS_IS_TAGS: ReadonlySet<string> = new Set([
+  'StringType',
+  'NumberType',
+  'BigIntType',
+  'BooleanType',
+  'NullType',
+  'UndefinedType',
+  'VoidType',
+  'UnknownType',
+  'AnyType',
+  'UnknownRecordType',
+  'UnknownArrayType',
+  'LiteralType',
+  'KeyofType',
+  'FunctionType',
+])
+
 const memos = new WeakMap<FastDecoder, WalkMemo>()
 
 /** Records the memo `decoder` writes; returns `decoder`. */

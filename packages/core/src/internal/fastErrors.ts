@@ -18,7 +18,7 @@ import { type Collector, collectorBuilderOf } from './collector.js'
 import { childSite, contextOf, keyKindOf, type Site } from './errorSite.js'
 import { issueOfRefused } from './expected.js'
 import { exactBranchOf, failed, type FastDecoder, fastDecoderOf, hasMembers } from './fastDecode.js'
-import { walkMemoOf } from './fastDecoder.js'
+import { AS_IS_TAGS, walkMemoOf } from './fastDecoder.js'
 import { type Part, walkErrors } from './fastRecordErrors.js'
 import { MAX_MEMBERS } from './fastSlots.js'
 import { type Found, foundOf } from './fieldErrors.js'
@@ -63,24 +63,6 @@ const viaValidate =
 
 const hasOwn = Object.prototype.hasOwnProperty
 const isRecord = t.UnknownRecord.is
-
-// Codecs whose `validate` fails exactly when `is` does, with one error of no message.
-const AS_IS = new Set([
-  'StringType',
-  'NumberType',
-  'BigIntType',
-  'BooleanType',
-  'NullType',
-  'UndefinedType',
-  'VoidType',
-  'UnknownType',
-  'AnyType',
-  'UnknownRecordType',
-  'UnknownArrayType',
-  'LiteralType',
-  'KeyofType',
-  'FunctionType',
-])
 
 /** An io-ts `type` or `partial`: members read in order, from io-ts's copy once one changes. */
 const interfaceOf = (props: Readonly<Record<string, Decoder>>, partial: boolean): Collector => {
@@ -171,7 +153,7 @@ const build = (codec: Decoder): Collector => {
   if (builder !== undefined) return builder(collectorOf, fastDecoderOf, own)
   const tagged = codec as Tagged
   const tag = tagged._tag ?? ''
-  if (AS_IS.has(tag)) {
+  if (AS_IS_TAGS.has(tag)) {
     const decode = fastDecoderOf(codec)
     return (u, site, found) => {
       if (failed(decode(u))) found.push(refusedAt(site, u))
