@@ -134,7 +134,7 @@ export default defineConfig({
         test: {
           name: 'tools',
           root: 'tools',
-          include: ['*.test.ts'],
+          include: ['*.test.ts', 'lib/*.test.ts'],
           testTimeout: 30_000,
         },
       },
