@@ -26,6 +26,9 @@ const slow = {
     'test/package.test.ts',
     'test/properties/dist.test.ts',
     'test/reliability/**',
+    // The failure matrix of outcomeUnknown: the client over the sandbox, nock and MSW with
+    // faults at every point (14 s).
+    'test/client/outcomeUnknown.test.ts',
   ],
 }
 // Files that run alone, after all others (a time budget that a second worker would eat).
@@ -93,6 +96,9 @@ export default defineConfig({
           // As the testkit's: a property of 1,000 runs over whole orders (test/model/Order.test.ts)
           // took 1-2 s alone and 5.1 s beside the full suite, past vitest's default of 5 s.
           testTimeout: 30_000,
+          // The core's tests are pure (no sockets, no global mocks): in the quick run its
+          // files share a worker's modules instead of loading them again per file (~7 s).
+          isolate: !quick,
           ...skipWhenQuick(slow.core),
         },
       },
