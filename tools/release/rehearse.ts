@@ -392,10 +392,13 @@ export const rehearse = async (
         const tags = (await run('git', ['tag'], { cwd: repo, env: gitEnv })).stdout
           .split('\n')
           .filter(Boolean)
+        // The spinner's last word: with CI=true clack prints "Creating git tags..." on a line of
+        // its own first, on a terminal it redraws one line.
         const line =
           stripVTControlCharacters(`${r.stdout}\n${r.stderr}`)
-            .split('\n')
-            .find((l) => /git tags/i.test(l))
+            .split(/[\r\n]/)
+            .filter((l) => /git tags/i.test(l))
+            .at(-1)
             ?.trim() ?? ''
         return { tags, line }
       },
