@@ -1,4 +1,7 @@
+import { globSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
@@ -33,6 +36,17 @@ const slow = {
 }
 // Files that run alone, after all others (a time budget that a second worker would eat).
 const alone = ['test/reliability/load.test.ts']
+// The testkit's files that change what the process shares (nock's interceptors, MSW's patched
+// fetch, module mocks, fake timers, stubbed globals) keep a fresh worker each; in the quick run
+// the others share one (`testkit-shared`), which left alone they fail under (nock's state).
+const testkitRoot = fileURLToPath(new URL('packages/testkit', import.meta.url))
+const testkitFiles = globSync(['test/**/*.test.ts', 'examples/**/*.test.ts'], {
+  cwd: testkitRoot,
+})
+const touchesProcess = (file: string): boolean =>
+  /\b(nock|msw|setupServer|vi\.(mock|stub\w*|useFakeTimers|spyOn))\b/.test(
+    readFileSync(join(testkitRoot, file), 'utf8'),
+  )
 const skipWhenQuick = (files: ReadonlyArray<string>): { exclude?: Array<string> } =>
   quick ? { exclude: ['**/node_modules/**', ...files] } : {}
 
@@ -106,7 +120,9 @@ export default defineConfig({
         test: {
           name: 'testkit',
           root: 'packages/testkit',
-          include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+          include: quick
+            ? testkitFiles.filter(touchesProcess)
+            : ['test/**/*.test.ts', 'examples/**/*.test.ts'],
           exclude: ['**/node_modules/**', ...alone, ...(quick ? slow.testkit : [])],
           testTimeout: 30_000,
           // The testkit's own @fast-check/vitest links another copy of vitest (its @types/node
@@ -114,6 +130,22 @@ export default defineConfig({
           server: { deps: { inline: ['@fast-check/vitest'] } },
         },
       },
+      ...(quick
+        ? [
+            {
+              // The quick run's other testkit files share a worker's modules, as the core's.
+              test: {
+                name: 'testkit-shared',
+                root: 'packages/testkit',
+                include: testkitFiles.filter((f) => !touchesProcess(f)),
+                exclude: ['**/node_modules/**', ...alone, ...slow.testkit],
+                testTimeout: 30_000,
+                isolate: false,
+                server: { deps: { inline: ['@fast-check/vitest'] } },
+              },
+            },
+          ]
+        : []),
       {
         // The sandbox at scale against its time budget (10,000 links in 25 s on 2 cores): on
         // its own after every other file, as when one worker ran every file in turn.
