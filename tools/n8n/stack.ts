@@ -199,23 +199,32 @@ export const ensureBuilt = (): void => {
 
 /**
  * Installs the package into `<userFolder>/.n8n/nodes/node_modules/n8n-nodes-paykit` as n8n
- * does for a community package: the `npm pack` tarball unpacked, its dev, peer and optional
+ * does for a community package: the packed tarball unpacked, its dev, peer and optional
  * dependencies removed from `package.json`, then `npm install --ignore-scripts
  * --install-strategy=shallow` in it (nothing to fetch: the package has no dependency).
  */
 export const installPackage = (userFolder: string): string => {
   const work = mkdtempSync(join(tmpdir(), 'paykit-pack-'))
   try {
-    const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', work], {
+    // pnpm's pack, as the release publishes it (`workspace:` ranges resolved); npm's walks the
+    // workspace's node_modules for bundled dependencies and took 6 s of each stack's start.
+    const packed = spawnSync('pnpm', ['pack', '--pack-destination', work], {
       cwd: NODES_PACKAGE,
       encoding: 'utf8',
     })
-    if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`)
-    const tarball = join(work, packed.stdout.trim().split('\n').pop() ?? '')
+    if (packed.status !== 0) throw new Error(`pnpm pack failed: ${packed.stderr}`)
+    const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'))
+    if (tarball === undefined) throw new Error(`pnpm pack wrote no tarball: ${packed.stdout}`)
     const target = join(userFolder, '.n8n/nodes/node_modules/n8n-nodes-paykit')
     rmSync(target, { recursive: true, force: true })
     mkdirSync(target, { recursive: true })
-    const untar = spawnSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'])
+    const untar = spawnSync('tar', [
+      '-xzf',
+      join(work, tarball),
+      '-C',
+      target,
+      '--strip-components=1',
+    ])
     if (untar.status !== 0) throw new Error(`unpacking ${tarball} failed`)
     const manifestPath = join(target, 'package.json')
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>
@@ -336,6 +345,9 @@ export const n8nEnv = (
   N8N_LOG_OUTPUT: 'console',
   DB_SQLITE_POOL_SIZE: '2',
   NODE_ENV: 'production',
+  // Node's on-disk cache of compiled code (Node >= 22.1) for n8n's thousands of modules: each
+  // later start of a main, a worker or the CLI compiles less (a CLI command 3.4 s -> 2.7 s).
+  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(N8N_DIR, '.compile-cache'),
   ...more,
 })
 
