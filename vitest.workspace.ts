@@ -112,7 +112,7 @@ export default defineConfig({
           testTimeout: 30_000,
           // The core's tests are pure (no sockets, no global mocks): in the quick run its
           // files share a worker's modules instead of loading them again per file (~7 s).
-          isolate: !quick,
+          isolate: false,
           ...skipWhenQuick(slow.core),
         },
       },
@@ -120,9 +120,7 @@ export default defineConfig({
         test: {
           name: 'testkit',
           root: 'packages/testkit',
-          include: quick
-            ? testkitFiles.filter(touchesProcess)
-            : ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+          include: testkitFiles.filter(touchesProcess),
           exclude: ['**/node_modules/**', ...alone, ...(quick ? slow.testkit : [])],
           testTimeout: 30_000,
           // The testkit's own @fast-check/vitest links another copy of vitest (its @types/node
@@ -130,22 +128,18 @@ export default defineConfig({
           server: { deps: { inline: ['@fast-check/vitest'] } },
         },
       },
-      ...(quick
-        ? [
-            {
-              // The quick run's other testkit files share a worker's modules, as the core's.
-              test: {
-                name: 'testkit-shared',
-                root: 'packages/testkit',
-                include: testkitFiles.filter((f) => !touchesProcess(f)),
-                exclude: ['**/node_modules/**', ...alone, ...slow.testkit],
-                testTimeout: 30_000,
-                isolate: false,
-                server: { deps: { inline: ['@fast-check/vitest'] } },
-              },
-            },
-          ]
-        : []),
+      {
+        // The testkit's other files share a worker's modules, as the core's.
+        test: {
+          name: 'testkit-shared',
+          root: 'packages/testkit',
+          include: testkitFiles.filter((f) => !touchesProcess(f)),
+          exclude: ['**/node_modules/**', ...alone, ...(quick ? slow.testkit : [])],
+          testTimeout: 30_000,
+          isolate: false,
+          server: { deps: { inline: ['@fast-check/vitest'] } },
+        },
+      },
       {
         // The sandbox at scale against its time budget (10,000 links in 25 s on 2 cores): on
         // its own after every other file, as when one worker ran every file in turn.
@@ -159,11 +153,25 @@ export default defineConfig({
         },
       },
       {
+        // The files that boot the full n8n (their stacks' processes, ports and temporary
+        // folders are the file's own): a fresh worker each.
         test: {
           name: 'n8n-nodes',
           root: 'packages/n8n-nodes',
-          include: ['test/**/*.test.ts'],
+          include: ['test/**/real-n8n/*.test.ts', 'test/bench.test.ts'],
           testTimeout: 30_000,
+        },
+      },
+      {
+        // The nodes through n8n's engine in this process, the package, the lint: the files share
+        // a worker's modules (n8n-core loaded once, not once per file).
+        test: {
+          name: 'n8n-nodes-shared',
+          root: 'packages/n8n-nodes',
+          include: ['test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', 'test/**/real-n8n/*.test.ts', 'test/bench.test.ts'],
+          testTimeout: 30_000,
+          isolate: false,
         },
       },
       {
