@@ -38,8 +38,11 @@ describe('Prism proxy before the sandbox (prism proxy --errors openapi.yaml)', (
         'run',
         '--config',
         'vitest.workspace.ts',
+        // The testkit's files are two projects: those with a worker each and those sharing one.
         '--project',
         'testkit',
+        '--project',
+        'testkit-shared',
         'packages/testkit/test/conformance/',
         '--testNamePattern',
         `^(?!.*(${OFF_CONTRACT_ON_PURPOSE.source}))`,
