@@ -60,18 +60,21 @@ const needsFullN8n = (spec: TestSpecification): boolean =>
 // The slowest files, slowest first (seconds in a fresh-clone `npm test`, stack boots
 // included): started first in their group, so that the run does not end on one long file
 // while the other worker idles. A fresh clone has no vitest cache of durations to sort by.
+// The real-n8n files alternate queue-mode stacks (Q: main, workers, webhook processor,
+// Postgres, Redis) with one-process ones (R): two queue stacks at once on 2 cores doubled
+// queue.test's time (80 s -> 155 s in the fresh-clone run of 1 Dec).
 const slowestFirst = [
-  '/test/bench.test.ts', // 266
-  '/real-n8n/stack-fresh-clone.test.ts', // 204
-  '/real-n8n/queueCrash.test.ts', // a 4-worker queue stack, three kill rounds
-  '/real-n8n/queue.test.ts', // 93
-  '/real-n8n/templatesQueue.test.ts', // 85
-  '/real-n8n/templates-form.test.ts', // 80
-  '/real-n8n/stack.test.ts', // 70
-  '/real-n8n/templates.test.ts', // 49
-  '/real-n8n/n8n.test.ts', // 37
-  '/real-n8n/safety.test.ts', // 33
-  '/real-n8n/postgresCardData.test.ts', // 26
+  '/test/bench.test.ts', // 266, Q then R
+  '/real-n8n/stack-fresh-clone.test.ts', // 204, R then Q
+  '/real-n8n/queueCrash.test.ts', // Q (4 workers), three kill rounds
+  '/real-n8n/templates-form.test.ts', // 80, R
+  '/real-n8n/queue.test.ts', // 93, Q
+  '/real-n8n/templates.test.ts', // 49, R
+  '/real-n8n/templatesQueue.test.ts', // 85, Q
+  '/real-n8n/n8n.test.ts', // 37, R
+  '/real-n8n/stack.test.ts', // 70, Q
+  '/real-n8n/safety.test.ts', // 33, R
+  '/real-n8n/postgresCardData.test.ts', // 26, Q
   'tools/docs-check/install.test.ts', // 252
   'tools/docs-check/examples.test.ts', // 117
   'tools/docs-check/readme-snippets.test.ts', // 91
