@@ -1,6 +1,5 @@
 import { globSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
@@ -36,17 +35,35 @@ const slow = {
 }
 // Files that run alone, after all others (a time budget that a second worker would eat).
 const alone = ['test/reliability/load.test.ts']
-// The testkit's files that change what the process shares (nock's interceptors, MSW's patched
-// fetch, module mocks, fake timers, stubbed globals) keep a fresh worker each; in the quick run
-// the others share one (`testkit-shared`), which left alone they fail under (nock's state).
-const testkitRoot = fileURLToPath(new URL('packages/testkit', import.meta.url))
-const testkitFiles = globSync(['test/**/*.test.ts', 'examples/**/*.test.ts'], {
-  cwd: testkitRoot,
-})
+// Files that change or rely on what a process shares keep a fresh worker each; the others
+// of their package share one (the projects `<package>-shared`, isolate: false).
+/** The test files under `root` (a package folder) matching `patterns`. */
+const filesOf = (root: string, patterns: Array<string>): Array<string> =>
+  globSync(patterns, { cwd: fileURLToPath(new URL(root, import.meta.url)) })
+/** Whether `file` under `root` holds a match of `shared`. */
+const holds = (root: string, shared: RegExp) => (file: string) =>
+  shared.test(readFileSync(fileURLToPath(new URL(`${root}/${file}`, import.meta.url)), 'utf8'))
+// The testkit's: nock's interceptors, MSW's patched fetch, module mocks, fake timers, stubbed
+// globals (left shared, the socket tests failed under nock's state).
+const testkitFiles = filesOf('packages/testkit', ['test/**/*.test.ts', 'examples/**/*.test.ts'])
 const touchesProcess = (file: string): boolean =>
-  /\b(nock|msw|setupServer|vi\.(mock|stub\w*|useFakeTimers|spyOn))\b/.test(
-    readFileSync(join(testkitRoot, file), 'utf8'),
-  )
+  // test/n8n: the n8n engine loaded in the process (its environment, its de-duplication store).
+  file.startsWith('test/n8n/') ||
+  holds(
+    'packages/testkit',
+    /\b(nock|msw|setupServer|vi\.(mock|stub\w*|useFakeTimers|spyOn))\b/,
+  )(file)
+// The n8n package's: the Paykit Trigger's replay memory and n8n's de-duplication store (One
+// Link per Order Reference, Accept Once; in-process, the testkit's memory store) are the
+// process's, as in n8n (a shared worker's demo.test got 0 items for an event id another
+// file's sandbox had sent), and the same as the testkit's.
+const nodesFiles = filesOf('packages/n8n-nodes', ['test/**/*.test.ts']).filter(
+  (f) => !f.includes('/real-n8n/') && f !== 'test/bench.test.ts',
+)
+const sharesState = holds(
+  'packages/n8n-nodes',
+  /PaykitTrigger|paykitTrigger|engine-demo|runWebhook|oneLinkPerReference|acceptOnce|[Dd]eduplicat|\b(nock|msw|vi\.(mock|stub\w*|useFakeTimers|spyOn))\b/,
+)
 const skipWhenQuick = (files: ReadonlyArray<string>): { exclude?: Array<string> } =>
   quick ? { exclude: ['**/node_modules/**', ...files] } : {}
 
@@ -157,22 +174,25 @@ export default defineConfig({
       },
       {
         // The files that boot the full n8n (their stacks' processes, ports and temporary
-        // folders are the file's own): a fresh worker each.
+        // folders are the file's own) or hold process state (above): a fresh worker each.
         test: {
           name: 'n8n-nodes',
           root: 'packages/n8n-nodes',
-          include: ['test/**/real-n8n/*.test.ts', 'test/bench.test.ts'],
+          include: [
+            'test/**/real-n8n/*.test.ts',
+            'test/bench.test.ts',
+            ...nodesFiles.filter(sharesState),
+          ],
           testTimeout: 30_000,
         },
       },
       {
-        // The nodes through n8n's engine in this process, the package, the lint: the files share
-        // a worker's modules (n8n-core loaded once, not once per file).
+        // The nodes through n8n's engine in this process, the lint: the files share a worker's
+        // modules (n8n-core loaded once, not once per file).
         test: {
           name: 'n8n-nodes-shared',
           root: 'packages/n8n-nodes',
-          include: ['test/**/*.test.ts'],
-          exclude: ['**/node_modules/**', 'test/**/real-n8n/*.test.ts', 'test/bench.test.ts'],
+          include: nodesFiles.filter((f) => !sharesState(f)),
           testTimeout: 30_000,
           isolate: false,
         },
