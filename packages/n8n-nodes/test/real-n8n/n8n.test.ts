@@ -20,7 +20,7 @@ import { FrameMessage, createClient } from '@paykit/core'
 import { authenticateHeadless, defaultCredentials, testCards } from '@paykit/testkit'
 import { postJson } from '@paykit/tools/n8n/batch'
 import {
-  DOCS_DIR,
+  SCREENSHOTS_DIR,
   OWNER,
   WORKFLOW_IDS,
   launchChromium,
@@ -228,7 +228,7 @@ describe('n8n 2.41.1 with n8n-nodes-paykit installed as a community package', ()
 
 describe('the n8n editor in Chromium', () => {
   it('logs in, shows the Paykit node as a user sees it, runs the workflow and shows its output', async () => {
-    mkdirSync(DOCS_DIR, { recursive: true })
+    mkdirSync(SCREENSHOTS_DIR, { recursive: true })
     const browser = await launchChromium()
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
@@ -269,7 +269,7 @@ describe('the n8n editor in Chromium', () => {
         .poll(values, { timeout: 30_000 })
         .toEqual(['Paykit sandbox', 'Payment Link', 'Create', 'From Input Item', '', 'on', '8'])
       expect(await parameters.locator('input[type="checkbox"]').first().isChecked()).toBe(true)
-      await page.screenshot({ path: join(DOCS_DIR, 'n8n-paykit-node-parameters.png') })
+      await page.screenshot({ path: join(SCREENSHOTS_DIR, 'n8n-paykit-node-parameters.png') })
       await page.keyboard.press('Escape')
       await ndv.waitFor({ state: 'hidden' })
 
@@ -289,7 +289,7 @@ describe('the n8n editor in Chromium', () => {
       for (const reference of ['INV-1001', 'INV-1002', 'INV-1003'])
         expect(shown).toContain(reference)
       expect(shown).not.toContain('/pay/')
-      await page.screenshot({ path: join(DOCS_DIR, 'n8n-paykit-run-output.png') })
+      await page.screenshot({ path: join(SCREENSHOTS_DIR, 'n8n-paykit-run-output.png') })
     } finally {
       await browser.close()
     }

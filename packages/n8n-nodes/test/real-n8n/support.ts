@@ -4,6 +4,8 @@
  * package, and a sandbox), n8n's own data helpers, and headless Chromium.
  */
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export {
@@ -28,8 +30,15 @@ export const sandboxRequests = async (
 ): Promise<ReadonlyArray<LoggedRequest>> =>
   (await (await fetch(`${stack.sandboxUrl}/__sandbox/requests`)).json()) as Array<LoggedRequest>
 
-/** Where this package's screenshots go (referenced from its README). */
-export const DOCS_DIR = fileURLToPath(new URL('../../docs/', import.meta.url))
+/**
+ * Where the editor screenshots go: this package's `docs/` (the README's pictures) when
+ * `PAYKIT_UPDATE_SCREENSHOTS=1`, else one folder in the system's temp that each run
+ * overwrites, so that a test run leaves the checkout's tracked files as they were.
+ */
+export const SCREENSHOTS_DIR: string =
+  process.env['PAYKIT_UPDATE_SCREENSHOTS'] === '1'
+    ? fileURLToPath(new URL('../../docs/', import.meta.url))
+    : join(tmpdir(), 'paykit-screenshots')
 
 /** n8n's own `flatted` (the format of `/rest/executions/<id>` data). */
 export const parseFlatted = (text: string): unknown => {

@@ -21,7 +21,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { Money, createClient } from '@paykit/core'
 import { defaultCredentials } from '@paykit/testkit'
 import {
-  DOCS_DIR,
+  SCREENSHOTS_DIR,
   OWNER,
   WORKFLOW_IDS,
   executionsOfWorkflow,
@@ -191,7 +191,7 @@ describe('template 1: sell with a form', () => {
 
   it('in Chromium: fill the form, land on the checkout page, pay with the test card: PAID', async () => {
     await stack.mail.clear()
-    mkdirSync(DOCS_DIR, { recursive: true })
+    mkdirSync(SCREENSHOTS_DIR, { recursive: true })
     const browser = await launchChromium()
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
@@ -337,7 +337,7 @@ describe('template 4: remind and renew', () => {
 
 describe("the templates in the editor (the README's screenshots)", () => {
   it('opens templates 1 and 4 on the canvas, their sticky notes and nodes shown', async () => {
-    mkdirSync(DOCS_DIR, { recursive: true })
+    mkdirSync(SCREENSHOTS_DIR, { recursive: true })
     const browser = await launchChromium()
     try {
       const page = await browser.newPage({ viewport: { width: 1600, height: 900 } })
@@ -362,7 +362,7 @@ describe("the templates in the editor (the README's screenshots)", () => {
         // The whole workflow, its notes included, in the view.
         await page.locator('[data-test-id="zoom-to-fit"]').click()
         await sleep(1500)
-        await page.screenshot({ path: join(DOCS_DIR, png) })
+        await page.screenshot({ path: join(SCREENSHOTS_DIR, png) })
       }
     } finally {
       await browser.close()

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { createClient } from '@paykit/core'
 import { defaultCredentials } from '@paykit/testkit'
-import { DOCS_DIR, OWNER, launchChromium, startStack, type Stack } from './support.js'
+import { SCREENSHOTS_DIR, OWNER, launchChromium, startStack, type Stack } from './support.js'
 import {
   deliver,
   linksPerReference,
@@ -258,7 +258,7 @@ describe('template 5: daily payments summary (regular mode)', () => {
 
 describe('the templates in the editor', () => {
   it('shows each template on the canvas with its notes (screenshots for the README)', async () => {
-    mkdirSync(DOCS_DIR, { recursive: true })
+    mkdirSync(SCREENSHOTS_DIR, { recursive: true })
     const browser = await launchChromium()
     try {
       const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
@@ -284,7 +284,7 @@ describe('the templates in the editor', () => {
         await page.locator('[data-test-id="zoom-to-fit"]').click()
         await page.waitForTimeout(1500)
         await page.screenshot({
-          path: join(DOCS_DIR, `template-${file.replace(/\.json$/, '')}.png`),
+          path: join(SCREENSHOTS_DIR, `template-${file.replace(/\.json$/, '')}.png`),
         })
       }
     } finally {
