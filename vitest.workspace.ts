@@ -36,7 +36,9 @@ const slow = {
 // Files that run alone, after all others (a time budget that a second worker would eat).
 const alone = ['test/reliability/load.test.ts']
 // Files that change or rely on what a process shares keep a fresh worker each; the others
-// of their package share one (the projects `<package>-shared`, isolate: false).
+// of their package share one (the projects `<package>-shared`, isolate: false). A file is told
+// by what it holds (the patterns below): one that holds process state another way needs its
+// mark added here.
 /** The test files under `root` (a package folder) matching `patterns`. */
 const filesOf = (root: string, patterns: Array<string>): Array<string> =>
   globSync(patterns, { cwd: fileURLToPath(new URL(root, import.meta.url)) })
