@@ -35,6 +35,9 @@ const slow = {
 }
 // Files that run alone, after all others (a time budget that a second worker would eat).
 const alone = ['test/reliability/load.test.ts']
+/** Whether the test file at `path` boots the full n8n (see `needsFullN8n`). */
+const bootsFullN8n = (path: string): boolean =>
+  path.includes('/real-n8n/') || path.endsWith('test/bench.test.ts')
 // Files that change or rely on what a process shares keep a fresh worker each; the others
 // of their package share one (the projects `<package>-shared`, isolate: false). A file is told
 // by what it holds (the patterns below): one that holds process state another way needs its
@@ -42,30 +45,43 @@ const alone = ['test/reliability/load.test.ts']
 /** The test files under `root` (a package folder) matching `patterns`. */
 const filesOf = (root: string, patterns: Array<string>): Array<string> =>
   globSync(patterns, { cwd: fileURLToPath(new URL(root, import.meta.url)) })
-/** Whether `file` under `root` holds a match of `shared`. */
-const holds = (root: string, shared: RegExp) => (file: string) =>
-  shared.test(readFileSync(fileURLToPath(new URL(`${root}/${file}`, import.meta.url)), 'utf8'))
-// The testkit's: nock's interceptors, MSW's patched fetch, module mocks, fake timers, stubbed
-// globals (left shared, the socket tests failed under nock's state).
+/** Whether `file` under `root` holds a match of `marks`. */
+const holds = (root: string, marks: RegExp) => (file: string) =>
+  marks.test(readFileSync(fileURLToPath(new URL(`${root}/${file}`, import.meta.url)), 'utf8'))
+// Nock's interceptors, MSW's patched fetch, module mocks, fake timers, stubbed globals (left
+// shared, the testkit's socket tests failed under nock's state).
+const MOCKS = String.raw`\b(nock|msw|setupServer|vi\.(mock|stub\w*|useFakeTimers|spyOn))\b`
 const testkitFiles = filesOf('packages/testkit', ['test/**/*.test.ts', 'examples/**/*.test.ts'])
-const touchesProcess = (file: string): boolean =>
-  // test/n8n: the n8n engine loaded in the process (its environment, its de-duplication store).
-  file.startsWith('test/n8n/') ||
-  holds(
-    'packages/testkit',
-    /\b(nock|msw|setupServer|vi\.(mock|stub\w*|useFakeTimers|spyOn))\b/,
-  )(file)
-// The n8n package's: the Paykit Trigger's replay memory and n8n's de-duplication store (One
-// Link per Order Reference, Accept Once; in-process, the testkit's memory store) are the
+const testkitMocks = holds('packages/testkit', new RegExp(MOCKS))
+// test/n8n: the n8n engine loaded in the process (its environment, its de-duplication store).
+const touchesProcess = (file: string): boolean => file.startsWith('test/n8n/') || testkitMocks(file)
+// The n8n package's: also the Paykit Trigger's replay memory and n8n's de-duplication store
+// (One Link per Order Reference, Accept Once; in-process, the testkit's memory store) are the
 // process's, as in n8n (a shared worker's demo.test got 0 items for an event id another
-// file's sandbox had sent), and the same as the testkit's.
+// file's sandbox had sent).
 const nodesFiles = filesOf('packages/n8n-nodes', ['test/**/*.test.ts']).filter(
-  (f) => !f.includes('/real-n8n/') && f !== 'test/bench.test.ts',
+  (f) => !bootsFullN8n(f),
 )
 const sharesState = holds(
   'packages/n8n-nodes',
-  /PaykitTrigger|paykitTrigger|engine-demo|runWebhook|oneLinkPerReference|acceptOnce|[Dd]eduplicat|\b(nock|msw|vi\.(mock|stub\w*|useFakeTimers|spyOn))\b/,
+  new RegExp(
+    `PaykitTrigger|paykitTrigger|engine-demo|runWebhook|oneLinkPerReference|acceptOnce|[Dd]eduplicat|${MOCKS}`,
+  ),
 )
+/** A project of the testkit's files `include`, each file in a worker of its own or not. */
+const testkitProject = (name: string, include: Array<string>, isolate: boolean) => ({
+  test: {
+    name,
+    root: 'packages/testkit',
+    include,
+    exclude: ['**/node_modules/**', ...alone, ...(quick ? slow.testkit : [])],
+    testTimeout: 30_000,
+    isolate,
+    // The testkit's own @fast-check/vitest links another copy of vitest (its @types/node
+    // differs from the root's): inlined, its `vitest` import is the running one.
+    server: { deps: { inline: ['@fast-check/vitest'] } },
+  },
+})
 const skipWhenQuick = (files: ReadonlyArray<string>): { exclude?: Array<string> } =>
   quick ? { exclude: ['**/node_modules/**', ...files] } : {}
 
@@ -74,8 +90,7 @@ const skipWhenQuick = (files: ReadonlyArray<string>): { exclude?: Array<string> 
 // keep the workers busy meanwhile instead of every worker waiting on the install's lock.
 // Their files: test/real-n8n/, the compatibility suite's test/compat/real-n8n/, and the bench
 // smoke test (bench/queue.mjs boots a queue and a regular stack of the full n8n).
-const needsFullN8n = (spec: TestSpecification): boolean =>
-  spec.moduleId.includes('/real-n8n/') || spec.moduleId.endsWith('/test/bench.test.ts')
+const needsFullN8n = (spec: TestSpecification): boolean => bootsFullN8n(spec.moduleId)
 // The slowest files, slowest first (seconds in a fresh-clone `npm test`, stack boots
 // included): started first in their group, so that the run does not end on one long file
 // while the other worker idles. A fresh clone has no vitest cache of durations to sort by.
@@ -132,36 +147,19 @@ export default defineConfig({
           // As the testkit's: a property of 1,000 runs over whole orders (test/model/Order.test.ts)
           // took 1-2 s alone and 5.1 s beside the full suite, past vitest's default of 5 s.
           testTimeout: 30_000,
-          // The core's tests are pure (no sockets, no global mocks): in the quick run its
-          // files share a worker's modules instead of loading them again per file (~7 s).
+          // The core's tests are pure (no sockets, no global mocks): its files share a worker's
+          // modules instead of loading them again per file (~7 s in the quick run).
           isolate: false,
           ...skipWhenQuick(slow.core),
         },
       },
-      {
-        test: {
-          name: 'testkit',
-          root: 'packages/testkit',
-          include: testkitFiles.filter(touchesProcess),
-          exclude: ['**/node_modules/**', ...alone, ...(quick ? slow.testkit : [])],
-          testTimeout: 30_000,
-          // The testkit's own @fast-check/vitest links another copy of vitest (its @types/node
-          // differs from the root's): inlined, its `vitest` import is the running one.
-          server: { deps: { inline: ['@fast-check/vitest'] } },
-        },
-      },
-      {
-        // The testkit's other files share a worker's modules, as the core's.
-        test: {
-          name: 'testkit-shared',
-          root: 'packages/testkit',
-          include: testkitFiles.filter((f) => !touchesProcess(f)),
-          exclude: ['**/node_modules/**', ...alone, ...(quick ? slow.testkit : [])],
-          testTimeout: 30_000,
-          isolate: false,
-          server: { deps: { inline: ['@fast-check/vitest'] } },
-        },
-      },
+      testkitProject('testkit', testkitFiles.filter(touchesProcess), true),
+      // The testkit's other files share a worker's modules, as the core's.
+      testkitProject(
+        'testkit-shared',
+        testkitFiles.filter((f) => !touchesProcess(f)),
+        false,
+      ),
       {
         // The sandbox at scale against its time budget (10,000 links in 25 s on 2 cores): on
         // its own after every other file, as when one worker ran every file in turn.
