@@ -8,7 +8,7 @@
  * @since 0.2.0
  */
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import type { ChargeResponse, ChargeRequestOutput } from '../model/Charge.js'
+import type { ChargeRequest, ChargeResponse, ChargeRequestOutput } from '../model/Charge.js'
 import type { ChargeFlowState } from '../machines/ChargeFlow.js'
 import type { FrameMessage } from '../machines/Authentication.js'
 import type { OrderDetails } from '../model/Order.js'
@@ -337,6 +337,47 @@ export interface Client {
   readonly charge: (
     request: ChargeRequestInput,
     options?: ChargeOptions,
+  ) => TE.TaskEither<PaykitError, ChargeResponse>
+  /**
+   * `charge` for a request already validated: the decoded `ChargeRequest` that
+   * `validate(ChargeRequest)` (or `validate(chargeRequestFor({ bin }))`) gives, amounts as
+   * `Money`, sent as it is without validating it again. For a caller that validates before
+   * sending (the n8n node checks every item first): one validation per charge, not two.
+   * Errors and the never-repeated rule are those of `charge`.
+   *
+   * @example
+   * ```ts
+   * import * as E from 'fp-ts/lib/Either.js'
+   * import { ChargeRequest, createClient, validate } from '@paykit/core'
+   * import { defaultCredentials, startSandbox, testCards } from '@paykit/testkit'
+   * import assert from 'node:assert/strict'
+   *
+   * const sandbox = await startSandbox()
+   * const client = createClient({ baseUrl: sandbox.url, credentials: defaultCredentials })
+   * const expirationYear = String(new Date().getUTCFullYear() + 2)
+   * const card = {
+   *   number: testCards.success.number,
+   *   expirationMonth: '12',
+   *   expirationYear,
+   *   cvv: '123',
+   * }
+   * const method = await client.createPaymentMethod({ card })()
+   * assert.ok(E.isRight(method))
+   * const request = validate(ChargeRequest)({
+   *   order: { id: 'order-7', amount: 25.5 },
+   *   cardId: method.right.id,
+   * })
+   * assert.ok(E.isRight(request)) // the errors, if any, are the caller's to report
+   * const charged = await client.chargeValidated(request.right)()
+   * assert.ok(E.isRight(charged) && charged.right.status === 'SUCCEEDED')
+   * await sandbox.close()
+   * ```
+   *
+   * @since 0.2.0
+   */
+  readonly chargeValidated: (
+    request: ChargeRequest,
+    options?: CallOptions,
   ) => TE.TaskEither<PaykitError, ChargeResponse>
   /**
    * `POST /paymentlink/checkout` (the API key when configured, else the access token). A

@@ -143,6 +143,9 @@ export const createClientWith = (config: ClientConfigWithRuntime): Client => {
     return run(chargeCall(input.right, codec, options.signal))
   }
 
+  const chargeValidated: Client['chargeValidated'] = (request, options = {}) =>
+    run(chargeCall(request, ChargeRequestCodec, options.signal))
+
   const createValidatedPaymentLink: Client['createValidatedPaymentLink'] = (
     request,
     options = {},
@@ -201,6 +204,7 @@ export const createClientWith = (config: ClientConfigWithRuntime): Client => {
     getToken,
     createPaymentMethod,
     charge,
+    chargeValidated,
     createPaymentLink,
     createValidatedPaymentLink,
     getOrder,

@@ -370,16 +370,6 @@ export const decodeError = (
   }
 }
 
-const FAILURES: Readonly<Record<TransportFailure, string>> = {
-  refused: 'the connection was refused',
-  dns: 'the host name did not resolve',
-  reset: 'the connection dropped',
-  timeout: 'no response in time',
-  aborted: 'it was cancelled',
-  body: 'the response could not be read',
-  other: 'a network error occurred',
-}
-
 /**
  * No response. A request that was not sent says so (`outcomeUnknown` false); a request
  * that changes state and may have been sent has `outcomeUnknown: true`, and the message
@@ -415,7 +405,7 @@ export const networkError = (
   detail = '',
 ): NetworkError => {
   const unknown = sent === 'maybe' ? unknownOutcomeAdvice(operation) : undefined
-  const why = `${FAILURES[failure]}${detail === '' ? '' : ` (${detail})`}`
+  const why = `${transportFailureText(failure)}${detail === '' ? '' : ` (${detail})`}`
   const advice =
     sent === 'no'
       ? 'It was not sent; check baseUrl and the network, then try again.'
@@ -597,6 +587,35 @@ export const matchError =
   }) =>
   (e: PaykitError): R =>
     (cases[e._tag] as (e: PaykitError) => R)(e)
+
+const FAILURES: Readonly<Record<TransportFailure, string>> = {
+  refused: 'the connection was refused',
+  dns: 'the host name did not resolve',
+  reset: 'the connection dropped',
+  timeout: 'no response in time',
+  aborted: 'it was cancelled',
+  body: 'the response could not be read',
+  other: 'a network error occurred',
+}
+
+/**
+ * What a transport failure is, in the words of a `NetworkError`'s message (after "got no
+ * response: "), for a caller that words the rest of its message itself (the n8n node).
+ *
+ * @example
+ * ```ts
+ * import { networkError, transportFailureText } from '@paykit/core'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(transportFailureText('refused'), 'the connection was refused')
+ * const e = networkError('GET /paymentlink/order/OC1', 'maybe', 'reset')
+ * assert.ok(e.message.includes(`got no response: ${transportFailureText('reset')}`))
+ * ```
+ *
+ * @category destructors
+ * @since 0.2.0
+ */
+export const transportFailureText = (failure: TransportFailure): string => FAILURES[failure]
 
 /**
  * The error as an `Error` to throw (name = the tag, message = the message, the error in

@@ -8,6 +8,7 @@ import { createClient } from '../../src/edge/DefaultClient.js'
 import { createClientWith } from '../../src/client/ClientWith.js'
 import { traverseWithConcurrency } from '../../src/client/Concurrency.js'
 import { validate } from '../../src/model/FieldError.js'
+import { ChargeRequest } from '../../src/model/Charge.js'
 import { PaymentLinkRequest } from '../../src/model/PaymentLink.js'
 import type { PaykitError } from '../../src/client/PaykitError.js'
 import type {
@@ -410,6 +411,33 @@ describe('Client: tokens and 401', () => {
 })
 
 describe('Client: safe retries', () => {
+  it('sends an already-validated charge as charge does, without validating it again, and never repeats it', async () => {
+    const service = fakeService({
+      'POST /api/token': [tokenReply()],
+      'POST /api/charges': [json(200, succeeded), json(200, succeeded), fails('reset')],
+    })
+    const c = client(service)
+    const request = validate(ChargeRequest)(chargeRequest)
+    if (E.isLeft(request)) throw new Error('the request is valid')
+    const ok = await c.chargeValidated(request.right)()
+    expect(E.isRight(ok) && ok.right.status).toBe('SUCCEEDED')
+    // The same body as `charge` writes: the amount a JSON number, authenticationId null.
+    expect(service.bodies('POST /api/charges')[0]).toEqual({
+      ...chargeRequest,
+      authenticationId: null,
+    })
+    // What it is given is trusted: a request the codec would refuse is sent as it is.
+    const unchecked = { ...request.right, cardId: '' }
+    expect(E.isRight(await c.chargeValidated(unchecked)())).toBe(true)
+    expect(service.bodies('POST /api/charges')[1]).toMatchObject({ cardId: '' })
+    const refused = await c.charge({ ...chargeRequest, cardId: '' })()
+    expect(E.isLeft(refused) && refused.left._tag).toBe('ValidationError')
+    // A charge that may have been processed is not repeated.
+    const dropped = left(await c.chargeValidated(request.right)())
+    expect(dropped).toMatchObject({ _tag: 'NetworkError', sent: 'maybe', outcomeUnknown: true })
+    expect(service.count('POST /api/charges')).toBe(3)
+  })
+
   it('never repeats a charge whose connection dropped after sending; says the outcome is unknown', async () => {
     const service = fakeService({
       'POST /api/token': [tokenReply()],

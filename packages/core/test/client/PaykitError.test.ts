@@ -9,6 +9,7 @@ import {
   networkError,
   timeoutError,
   toError,
+  transportFailureText,
   unauthorizedError,
   unknownOutcomeAdvice,
   validationError,
@@ -140,6 +141,16 @@ describe('PaykitError', () => {
     expect(token.message).not.toMatch(/fresh access token/)
     const link = unauthorizedError('POST /paymentlink/checkout', 'apiKey', 'transport').message
     expect(link).toMatch(/the API key, or the access token when no API key is set/)
+  })
+
+  it('words each transport failure once: a network error says what transportFailureText says', () => {
+    const failures = ['refused', 'dns', 'reset', 'timeout', 'aborted', 'body', 'other'] as const
+    const texts = failures.map(transportFailureText)
+    expect(new Set(texts).size).toBe(failures.length)
+    for (const failure of failures)
+      expect(networkError('GET /x', 'no', failure, 'E1').message).toContain(
+        `GET /x got no response: ${transportFailureText(failure)} (E1).`,
+      )
   })
 
   it('matches on the tag, recognises errors and converts to a throwable Error', () => {
