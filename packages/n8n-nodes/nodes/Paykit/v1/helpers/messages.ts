@@ -7,8 +7,13 @@
  * been processed says so for what it is (a charge, a link, a card); a payment link that may
  * exist says that its order code is unknown, and does not advise to send it again.
  */
-import type { FieldError, PaykitError, TransportFailure } from '@paykit/core/pure'
-import { formatFieldErrors, fromErrorMap, matchError } from '@paykit/core/pure'
+import type { FieldError, PaykitError } from '@paykit/core/pure'
+import {
+  formatFieldErrors,
+  fromErrorMap,
+  matchError,
+  transportFailureText,
+} from '@paykit/core/pure'
 
 // -------------------------------------------------------------------------------------
 // rules
@@ -46,16 +51,6 @@ const ADVICE: Readonly<Record<string, string>> = {
     'Uncertain Link Creation on.',
   [CARD]:
     'Register the card again to get its ID: a repeat leaves at most an unused payment method.',
-}
-
-const FAILURES: Readonly<Record<TransportFailure, string>> = {
-  refused: 'the connection was refused',
-  dns: 'the host name did not resolve',
-  reset: 'the connection dropped',
-  timeout: 'no response in time',
-  aborted: 'it was cancelled',
-  body: 'the response could not be read',
-  other: 'a network error occurred',
 }
 
 const hintOf = (operation: string, status: number): string =>
@@ -170,7 +165,7 @@ export const messageOf: (error: PaykitError) => string = matchError<string>({
     ),
   NetworkError: (e) =>
     sentences(
-      `${e.operation} got no response: ${FAILURES[e.failure]}`,
+      `${e.operation} got no response: ${transportFailureText(e.failure)}`,
       e.sent === 'no'
         ? mayHaveChangedState(e)
           ? 'This attempt was not sent'

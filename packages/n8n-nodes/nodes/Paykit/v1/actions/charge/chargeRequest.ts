@@ -6,12 +6,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { pipe } from 'fp-ts/lib/function.js'
-import type {
-  ChargeRequest as ChargeRequestType,
-  ChargeRequestInput,
-  FieldError,
-  PaykitError,
-} from '@paykit/core/pure'
+import type { ChargeRequest as ChargeRequestType, FieldError, PaykitError } from '@paykit/core/pure'
 import {
   ChargeRequest,
   ChargeResponse,
@@ -116,12 +111,11 @@ export const chargeFieldsAfter: ReadonlyArray<INodeProperties> = [
 // -------------------------------------------------------------------------------------
 
 /**
- * A charge of an item, validated once: the decoded request (its amount the core's `Money`),
- * what is sent and what the output shows, and the card's issuer country.
+ * A charge of an item, validated once (the card's issuer country rules too): the decoded
+ * request (its amount the core's `Money`), what is sent and what the output shows.
  */
 export interface ChargeInput {
   readonly request: ChargeRequestType
-  readonly cardCountryCode: string | undefined
 }
 
 interface AdditionalFields {
@@ -179,7 +173,7 @@ export const chargeOf = (ctx: IExecuteFunctions, i: number): E.Either<PaykitErro
     )
   return pipe(
     checked,
-    E.bimap(invalid, (decoded) => ({ request: decoded, cardCountryCode })),
+    E.bimap(invalid, (decoded) => ({ request: decoded })),
   )
 }
 
@@ -188,20 +182,9 @@ export const chargeOf = (ctx: IExecuteFunctions, i: number): E.Either<PaykitErro
  * the JSON number once, on the wire); its output is the decoded response as JSON and what
  * was charged, both written from the decoded values once.
  */
-export const send: Operation<ChargeInput>['send'] = (
-  client,
-  { request, cardCountryCode },
-  signal,
-) =>
+export const send: Operation<ChargeInput>['send'] = (client, { request }, signal) =>
   pipe(
-    // Typed as the caller's JSON form; the core has no charge of a validated request (as
-    // createValidatedPaymentLink is for links): it checks this one again, its Money as it is.
-    client.charge(request as unknown as ChargeRequestInput, {
-      ...(cardCountryCode === undefined
-        ? {}
-        : { paymentMethod: { bin: { countryCode: cardCountryCode } } }),
-      ...(signal ? { signal } : {}),
-    }),
+    client.chargeValidated(request, signal ? { signal } : {}),
     TE.map((response): IDataObject => ({
       ...(ChargeResponse.encode(response) as unknown as IDataObject),
       request: {
