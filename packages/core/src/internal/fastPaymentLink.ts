@@ -5,8 +5,26 @@
  * so the value is io-ts's.
  */
 import type * as t from 'io-ts'
-import { asIs, FAIL, failed, membersOf, type UnrolledForm } from './fastDecoder.js'
-import { isRecord, layoutOf, ownKeysAre, ownNamesAreKeys } from './ownKeys.js'
+import {
+  asIs,
+  FAIL,
+  failed,
+  type FastDecoder,
+  membersOf,
+  runs,
+  type UnrolledForm,
+  walkMemoOf,
+  withWalkMemo,
+} from './fastDecoder.js'
+import { oneOfFormOf } from './fastForm.js'
+import {
+  isRecord,
+  layoutOf,
+  ownKeysAre,
+  ownNamesAreKeys,
+  plainPrototype,
+  prototypeClean,
+} from './ownKeys.js'
 
 type Decoder = t.Decoder<unknown, unknown>
 
@@ -98,12 +116,179 @@ const metadata: UnrolledForm = (codec, compile, structural) => {
   }
 }
 
+// The request's optional members, in member order.
+const OPTIONAL = [
+  'orderReference',
+  'orderDescription',
+  'amount',
+  'lineItems',
+  'successUrl',
+  'cancelUrl',
+  'locationCode',
+  'metadata',
+] as const
+
+// Its members as the walk numbers its slots (`fastSlots`: the required members, then the
+// optional ones, each in member order), as bits.
+const ORDER_NAME = 1
+const EXPIRATION = 2
+const REFERENCE = 4
+const DESCRIPTION = 8
+const AMOUNT = 16
+const LINE_ITEMS = 32
+const SUCCESS_URL = 64
+const CANCEL_URL = 128
+const LOCATION = 256
+const METADATA = 512
+
+/**
+ * The layout of a request whose value io-ts builds in member order: its own names are
+ * members, none hidden or inherited, on a plain prototype; `orderName` comes before
+ * `expirationMinutes` when that is given (io-ts puts the given required members first, in
+ * the input's order, then the defaults); the optional members given come in member order.
+ * The bits of the members given, or -1 for any other record.
+ */
+const layoutOfRequest = (u: object): number => {
+  const names = Object.getOwnPropertyNames(u)
+  let seen = 0
+  let next = 0
+  for (const name of names) {
+    if (name === 'orderName') {
+      seen |= ORDER_NAME
+      continue
+    }
+    if (name === 'expirationMinutes') {
+      if ((seen & ORDER_NAME) === 0) return -1
+      seen |= EXPIRATION
+      continue
+    }
+    let i = next
+    while (i < OPTIONAL.length && OPTIONAL[i] !== name) i++
+    if (i === OPTIONAL.length) return -1
+    seen |= REFERENCE << i
+    next = i + 1
+  }
+  let visited = 0
+  for (const k in u) if (k !== names[visited++]) return -1
+  return visited === names.length && prototypeClean() && plainPrototype(u) ? seen : -1
+}
+
+/**
+ * An optional member given: its decoded value, or FAIL. One given as `undefined` that does
+ * not decode it stays `undefined`, as io-ts's `partial` leaves it.
+ */
+const givenValue = (decode: FastDecoder, raw: unknown): unknown => {
+  const v = decode(raw)
+  return failed(v) && raw === undefined ? undefined : v
+}
+
+// A payment-link request as JSON gives it (the members in member order, `orderName` before
+// `expirationMinutes`), its members read by name: io-ts's merged record, built in its key
+// order with named stores. One that fails notes for the errors' walk what the walk would
+// (the members given and those that fail, in the walk's slots); any other record is the
+// walk's.
+const paymentLinkRequest: UnrolledForm = (codec, compile, structural) => {
+  const types = (codec as unknown as { readonly types: ReadonlyArray<Decoder> }).types
+  const [required, optional, rule] = types
+  const r = membersOf(required as Decoder, ['orderName', 'expirationMinutes'])
+  const o = membersOf(optional as Decoder, [...OPTIONAL])
+  const walk = structural()
+  const memo = walkMemoOf(walk)
+  const oneOf = rule === undefined ? undefined : oneOfFormOf(compile(rule))
+  const nameOf = compile(r['orderName'] as Decoder)
+  const minutesOf = compile(r['expirationMinutes'] as Decoder)
+  const [
+    referenceOf,
+    descriptionOf,
+    amountOf,
+    lineItemsOf,
+    successOf,
+    cancelOf,
+    locationOf,
+    metadataOf,
+  ] = OPTIONAL.map((k) => compile(o[k] as Decoder)) as ReadonlyArray<FastDecoder> as [
+    FastDecoder,
+    FastDecoder,
+    FastDecoder,
+    FastDecoder,
+    FastDecoder,
+    FastDecoder,
+    FastDecoder,
+    FastDecoder,
+  ]
+  // The form holds for these members and this one rule, with the walk's note to fill; an
+  // optional member with a default (which io-ts's `partial` adds when absent) would need it.
+  if (
+    memo === undefined ||
+    types.length !== 3 ||
+    oneOf?.join() !== 'amount,lineItems' ||
+    OPTIONAL.some((k) => !failed(compile(o[k] as Decoder)(undefined)))
+  )
+    return walk
+  const form: FastDecoder = (u) => {
+    if (!isRecord(u)) return walk(u)
+    const seen = layoutOfRequest(u)
+    if (seen < 0) return walk(u)
+    let failing = 0
+    const orderName = nameOf(u['orderName'])
+    if (failed(orderName)) failing |= ORDER_NAME
+    const expirationMinutes = minutesOf(u['expirationMinutes'])
+    if (failed(expirationMinutes)) failing |= EXPIRATION
+    const a: Record<string, unknown> = { orderName, expirationMinutes }
+    let v: unknown
+    if ((seen & REFERENCE) !== 0) {
+      if (failed((v = givenValue(referenceOf, u['orderReference'])))) failing |= REFERENCE
+      else a['orderReference'] = v
+    }
+    if ((seen & DESCRIPTION) !== 0) {
+      if (failed((v = givenValue(descriptionOf, u['orderDescription'])))) failing |= DESCRIPTION
+      else a['orderDescription'] = v
+    }
+    if ((seen & AMOUNT) !== 0) {
+      if (failed((v = givenValue(amountOf, u['amount'])))) failing |= AMOUNT
+      else a['amount'] = v
+    }
+    if ((seen & LINE_ITEMS) !== 0) {
+      if (failed((v = givenValue(lineItemsOf, u['lineItems'])))) failing |= LINE_ITEMS
+      else a['lineItems'] = v
+    }
+    if ((seen & SUCCESS_URL) !== 0) {
+      if (failed((v = givenValue(successOf, u['successUrl'])))) failing |= SUCCESS_URL
+      else a['successUrl'] = v
+    }
+    if ((seen & CANCEL_URL) !== 0) {
+      if (failed((v = givenValue(cancelOf, u['cancelUrl'])))) failing |= CANCEL_URL
+      else a['cancelUrl'] = v
+    }
+    if ((seen & LOCATION) !== 0) {
+      if (failed((v = givenValue(locationOf, u['locationCode'])))) failing |= LOCATION
+      else a['locationCode'] = v
+    }
+    if ((seen & METADATA) !== 0) {
+      if (failed((v = givenValue(metadataOf, u['metadata'])))) failing |= METADATA
+      else a['metadata'] = v
+    }
+    // The rule reads the input: `amount` or `lineItems` given, not `undefined`.
+    if (failing === 0 && (u['amount'] !== undefined || u['lineItems'] !== undefined)) return a
+    // What the walk notes when it fails, which the errors' walk reads (it finds the note by
+    // the codec's fast decoder: this form).
+    memo.record = u
+    memo.run = runs.current
+    memo.seen = seen
+    memo.failing = failing
+    memo.others = false
+    return FAIL
+  }
+  return withWalkMemo(form, memo)
+}
+
 // -------------------------------------------------------------------------------------
 // registry
 // -------------------------------------------------------------------------------------
 
 /** The fast forms of a payment-link request's records, by the name of the record. */
 export const paymentLinkForms: Readonly<Record<string, UnrolledForm>> = {
+  PaymentLinkRequest: paymentLinkRequest,
   Product: product,
   SkuLineItem: skuLineItem,
   ProductLineItem: productLineItem,

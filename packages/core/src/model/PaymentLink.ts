@@ -414,29 +414,31 @@ const AmountOrLineItems = atLeastOneOf(
  * @category codecs
  * @since 0.2.0
  */
-export const PaymentLinkRequest = t.intersection(
-  [
-    t.exact(
-      t.type({
-        orderName: withDefault(MaxLengthString(255), defaultOrderName),
-        expirationMinutes: withDefault(PositiveInt, defaultExpirationMinutes),
-      }),
-    ),
-    t.exact(
-      t.partial({
-        orderReference: MaxLengthString(255),
-        orderDescription: nullOr(MaxLengthString(2048)),
-        amount: Amount,
-        lineItems: LineItems,
-        successUrl: HttpUrl,
-        cancelUrl: HttpUrl,
-        locationCode: t.string,
-        metadata: t.readonlyArray(Metadata),
-      }),
-    ),
-    AmountOrLineItems,
-  ],
-  'PaymentLinkRequest',
+export const PaymentLinkRequest = unrolled(
+  t.intersection(
+    [
+      t.exact(
+        t.type({
+          orderName: withDefault(MaxLengthString(255), defaultOrderName),
+          expirationMinutes: withDefault(PositiveInt, defaultExpirationMinutes),
+        }),
+      ),
+      t.exact(
+        t.partial({
+          orderReference: MaxLengthString(255),
+          orderDescription: nullOr(MaxLengthString(2048)),
+          amount: Amount,
+          lineItems: LineItems,
+          successUrl: HttpUrl,
+          cancelUrl: HttpUrl,
+          locationCode: t.string,
+          metadata: t.readonlyArray(Metadata),
+        }),
+      ),
+      AmountOrLineItems,
+    ],
+    'PaymentLinkRequest',
+  ),
 )
 
 const NOT_IN_CATALOGUE: FieldIssue = { code: 'notInCatalogue' }

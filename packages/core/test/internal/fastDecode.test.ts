@@ -287,6 +287,37 @@ describe('fastDecoderOf agrees with decode on payment-link requests', () => {
     agrees(PaymentLinkRequest, JSON.parse(JSON.stringify(u)) as unknown)
   })
 
+  // The unrolled form reads a request given in member order; any other goes to the walk.
+  test.prop([
+    request,
+    fc.array(fc.nat(), { maxLength: 3 }),
+    fc.constantFrom('plain', 'undefined', 'hidden', 'inherited', 'nullPrototype', 'swapped'),
+  ])(
+    'requests in member order: members given as undefined in place, hidden, inherited, on a null prototype, or the required ones swapped',
+    (r, picks, shape) => {
+      const keys = Object.keys(r)
+      const picked = picks
+        .map((i) => keys[i % Math.max(1, keys.length)])
+        .filter((k) => k !== undefined)
+      let u: Record<string, unknown> = { ...r }
+      if (shape === 'undefined') for (const k of picked) u[k] = undefined
+      if (shape === 'hidden')
+        for (const k of picked) Object.defineProperty(u, k, { enumerable: false, value: u[k] })
+      if (shape === 'inherited' && picked[0] !== undefined) {
+        const { [picked[0]]: member, ...own } = u
+        u = Object.assign(Object.create({ [picked[0]]: member }) as object, own)
+      }
+      if (shape === 'nullPrototype') u = Object.assign(Object.create(null) as object, u)
+      if (shape === 'swapped') {
+        const { expirationMinutes, ...rest } = u
+        u = { expirationMinutes, ...rest }
+      }
+      agrees(PaymentLinkRequest, u)
+      if (shape !== 'hidden' && shape !== 'inherited')
+        agrees(PaymentLinkRequest, JSON.parse(JSON.stringify(u)) as unknown)
+    },
+  )
+
   test.prop([request, fc.integer()])('their line items and products', (r, seed) => {
     const u = reshaped(r, seed) as { readonly lineItems?: ReadonlyArray<unknown> }
     for (const item of u.lineItems ?? []) {
