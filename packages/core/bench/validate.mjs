@@ -4,8 +4,9 @@
 //
 //   node packages/core/bench/validate.mjs
 //
-// Prints requests per second of CPU time (median of 3 runs) for valid and invalid inputs and the ratios of
-// `validate` to each peer. Figures are relative: compare them within one run only.
+// Prints requests per second of CPU time (the median of 9 rounds, the peers in turn) for valid and
+// invalid inputs, and each peer's figure over `validate`'s (the median of the rounds' ratios).
+// Figures are relative: compare them within one run only.
 /* global URL, structuredClone */
 import { createRequire } from 'node:module'
 import { validate } from '../dist/model/FieldError.js'
@@ -226,8 +227,13 @@ const perSecond = (run, inputs, ms) => {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const MS = Number(process.env.BENCH_MS ?? 1000)
+// Rounds of MS / 3 per peer, the peers' order rotating from round to round; a ratio is the
+// median over the rounds of the two peers' figures in the same round, so that a change of
+// the machine's speed (another process, a frequency step) weighs on both sides of it.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9)
 
 const results = {}
+const ratios = {}
 // BENCH_KIND=valid (or invalid) measures one kind only.
 const kinds = [
   ['valid', valid],
@@ -235,21 +241,39 @@ const kinds = [
 ].filter(([kind]) => process.env.BENCH_KIND === undefined || process.env.BENCH_KIND === kind)
 for (const [kind, inputs] of kinds) {
   for (const [, run] of peers) perSecond(run, inputs, MS / 4) // warm up
-  const runs = Object.fromEntries(peers.map(([name]) => [name, []]))
-  for (let round = 0; round < 3; round++)
-    for (const [name, run] of peers) runs[name].push(perSecond(run, inputs, MS))
-  results[kind] = Object.fromEntries(peers.map(([name]) => [name, median(runs[name])]))
+  const rounds = []
+  for (let round = 0; round < ROUNDS; round++) {
+    const figures = {}
+    for (let i = 0; i < peers.length; i++) {
+      const [name, run] = peers[(round + i) % peers.length]
+      figures[name] = perSecond(run, inputs, MS / 3)
+    }
+    rounds.push(figures)
+  }
+  results[kind] = Object.fromEntries(
+    peers.map(([name]) => [name, median(rounds.map((f) => f[name]))]),
+  )
+  ratios[kind] = Object.fromEntries(
+    peers.map(([name]) => [
+      name,
+      rounds[0]['validate'] === undefined
+        ? undefined
+        : median(rounds.map((f) => f[name] / f['validate'])),
+    ]),
+  )
 }
 
 const fmt = (n) =>
   n >= 1e6 ? `${(n / 1e6).toFixed(2)} M/s` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k/s` : `${n}/s`
-console.log(`validate(PaymentLinkRequest): ${N} valid and ${N} invalid requests, median of 3`)
+console.log(
+  `validate(PaymentLinkRequest): ${N} valid and ${N} invalid requests, median of ${ROUNDS} rounds (ratios: median of the rounds' ratios)`,
+)
 for (const [kind] of kinds) {
   const r = results[kind]
   console.log(`\n${kind}:`)
   for (const [name] of peers) {
     const ratio =
-      r['validate'] === undefined ? '' : `${(r[name] / r['validate']).toFixed(2)}x validate`
+      ratios[kind][name] === undefined ? '' : `${ratios[kind][name].toFixed(2)}x validate`
     console.log(`  ${name.padEnd(13)} ${fmt(r[name]).padStart(11)}   ${ratio}`)
   }
 }
