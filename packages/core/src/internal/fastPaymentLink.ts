@@ -235,6 +235,8 @@ const paymentLinkRequest: UnrolledForm = (codec, compile, structural) => {
     const expirationMinutes = minutesOf(u['expirationMinutes'])
     if (failed(expirationMinutes)) failing |= EXPIRATION
     const a: Record<string, unknown> = { orderName, expirationMinutes }
+    // A block per member, not a loop: a store by a key held in a variable is what the walk
+    // spends its time on (BENCHMARKS.md, the runs of 2 Dec).
     let v: unknown
     if ((seen & REFERENCE) !== 0) {
       if (failed((v = givenValue(referenceOf, u['orderReference'])))) failing |= REFERENCE
