@@ -33,13 +33,15 @@ quietly() {
 
 # pnpm install, quiet. @paykit/testkit's bin (dist/bin/paykit-sandbox.js) exists only after
 # the build, so pnpm cannot link it on a fresh clone: `link_bins` links it after the build.
+# node_modules installed from another pnpm store (or with other settings) is replaced without
+# the question pnpm asks on a terminal: these commands run where no one can answer it.
 install_dependencies() {
   say "installing dependencies (pnpm install; about 15 s on a fresh clone with pnpm's store warm, minutes on a first download)"
-  quietly pnpm-install pnpm install --frozen-lockfile --reporter=append-only
+  quietly pnpm-install pnpm install --frozen-lockfile --config.confirmModulesPurge=false --reporter=append-only
   say "dependencies installed"
 }
 link_bins() {
-  quietly pnpm-link-bins pnpm install --frozen-lockfile --offline --reporter=append-only
+  quietly pnpm-link-bins pnpm install --frozen-lockfile --offline --config.confirmModulesPurge=false --reporter=append-only
 }
 build() {
   say "building (tsc -b and the bundles)"
