@@ -17,20 +17,16 @@ import {
   withWalkMemo,
 } from './fastDecoder.js'
 import { oneOfFormOf } from './fastForm.js'
-import {
-  isRecord,
-  layoutOf,
-  ownKeysAre,
-  ownNamesAreKeys,
-  plainPrototype,
-  prototypeClean,
-} from './ownKeys.js'
+import { isRecord, layoutOf, ownKeysAre, ownNamesAreKeys } from './ownKeys.js'
 
 type Decoder = t.Decoder<unknown, unknown>
 
 // -------------------------------------------------------------------------------------
 // forms
 // -------------------------------------------------------------------------------------
+
+// `imageUrl` in a product's layout (after its three required members).
+const IMAGE_URL = 8
 
 // A product as JSON gives it (name, price, then requiresShipping if given, imageUrl
 // anywhere), its members read by name: the record io-ts merges, in its key order.
@@ -57,7 +53,7 @@ const product: UnrolledForm = (codec, compile, structural) => {
     const price = priceOf(u['price'])
     const requiresShipping = shippingOf(u['requiresShipping'])
     if (failed(price) || failed(requiresShipping)) return FAIL
-    if (layout === 0) return { name, price, requiresShipping }
+    if ((layout & IMAGE_URL) === 0) return { name, price, requiresShipping }
     const imageUrl = u['imageUrl']
     if (asIs(imageOf, imageUrl)) return { name, price, requiresShipping, imageUrl }
     // An `imageUrl` given as `undefined` is no error (a partial member): the walk's.
@@ -128,8 +124,8 @@ const OPTIONAL = [
   'metadata',
 ] as const
 
-// Its members as the walk numbers its slots (`fastSlots`: the required members, then the
-// optional ones, each in member order), as bits.
+// Its members as the walk numbers its slots (`fastSlots`) and `layoutOf` its layouts: the
+// required members, then the optional ones, each in member order, as bits.
 const ORDER_NAME = 1
 const EXPIRATION = 2
 const REFERENCE = 4
@@ -141,37 +137,8 @@ const CANCEL_URL = 128
 const LOCATION = 256
 const METADATA = 512
 
-/**
- * The layout of a request whose value io-ts builds in member order: its own names are
- * members, none hidden or inherited, on a plain prototype; `orderName` comes before
- * `expirationMinutes` when that is given (io-ts puts the given required members first, in
- * the input's order, then the defaults); the optional members given come in member order.
- * The bits of the members given, or -1 for any other record.
- */
-const layoutOfRequest = (u: object): number => {
-  const names = Object.getOwnPropertyNames(u)
-  let seen = 0
-  let next = 0
-  for (const name of names) {
-    if (name === 'orderName') {
-      seen |= ORDER_NAME
-      continue
-    }
-    if (name === 'expirationMinutes') {
-      if ((seen & ORDER_NAME) === 0) return -1
-      seen |= EXPIRATION
-      continue
-    }
-    let i = next
-    while (i < OPTIONAL.length && OPTIONAL[i] !== name) i++
-    if (i === OPTIONAL.length) return -1
-    seen |= REFERENCE << i
-    next = i + 1
-  }
-  let visited = 0
-  for (const k in u) if (k !== names[visited++]) return -1
-  return visited === names.length && prototypeClean() && plainPrototype(u) ? seen : -1
-}
+// The layout of a request whose value io-ts builds in member order (see `layoutOf`).
+const layoutOfRequest = layoutOf(['orderName', 'expirationMinutes'], OPTIONAL)
 
 /**
  * An optional member given: its decoded value, or FAIL. One given as `undefined` that does
@@ -197,6 +164,7 @@ const paymentLinkRequest: UnrolledForm = (codec, compile, structural) => {
   const oneOf = rule === undefined ? undefined : oneOfFormOf(compile(rule))
   const nameOf = compile(r['orderName'] as Decoder)
   const minutesOf = compile(r['expirationMinutes'] as Decoder)
+  const optionals = OPTIONAL.map((k) => compile(o[k] as Decoder))
   const [
     referenceOf,
     descriptionOf,
@@ -206,7 +174,7 @@ const paymentLinkRequest: UnrolledForm = (codec, compile, structural) => {
     cancelOf,
     locationOf,
     metadataOf,
-  ] = OPTIONAL.map((k) => compile(o[k] as Decoder)) as ReadonlyArray<FastDecoder> as [
+  ] = optionals as [
     FastDecoder,
     FastDecoder,
     FastDecoder,
@@ -222,7 +190,7 @@ const paymentLinkRequest: UnrolledForm = (codec, compile, structural) => {
     memo === undefined ||
     types.length !== 3 ||
     oneOf?.join() !== 'amount,lineItems' ||
-    OPTIONAL.some((k) => !failed(compile(o[k] as Decoder)(undefined)))
+    optionals.some((decode) => !failed(decode(undefined)))
   )
     return walk
   const form: FastDecoder = (u) => {

@@ -94,31 +94,36 @@ export const ownKeysAre = (u: object, keys: ReadonlyArray<string>): boolean => {
  * merges in member order. Its keys are its own names (none hidden, none inherited through
  * `for...in`, which io-ts's merge would copy), all of them members; those of `required`
  * given come first among them in their order (io-ts adds the defaults of the absent ones
- * after them); a member absent is not inherited either. The bits of the `optional`
- * members given, or -1 for any other record.
+ * after them), and those of `optional` given come in their order (io-ts keeps the input's);
+ * a member absent is not inherited either. The bits of the members given, numbered as a
+ * walk numbers its slots (`required`, then `optional`), or -1 for any other record.
  */
 export const layoutOf = (
   required: ReadonlyArray<string>,
   optional: ReadonlyArray<string>,
 ): ((u: object) => number) => {
-  const all = 2 ** optional.length - 1
+  const all = 2 ** (required.length + optional.length) - 1
   if (!walkable([...required, ...optional])) return () => -1
   return (u) => {
     const names = Object.getOwnPropertyNames(u)
     let next = 0
+    let after = 0
     let given = 0
     for (const name of names) {
-      if (name === required[next]) next++
-      else {
-        const i = optional.indexOf(name)
-        if (i < 0) return -1
-        given |= 1 << i
+      if (name === required[next]) {
+        given |= 1 << next++
+        continue
       }
+      let i = after
+      while (i < optional.length && optional[i] !== name) i++
+      if (i === optional.length) return -1
+      given |= 1 << (required.length + i)
+      after = i + 1
     }
     let visited = 0
     for (const k in u) if (k !== names[visited++]) return -1
     if (visited !== names.length || !prototypeClean()) return -1
-    if ((next < required.length || given !== all) && !plainPrototype(u)) return -1
+    if (given !== all && !plainPrototype(u)) return -1
     return given
   }
 }
