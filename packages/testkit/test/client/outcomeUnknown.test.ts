@@ -17,9 +17,12 @@ import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import * as E from 'fp-ts/lib/Either.js'
 import {
+  ChargeRequest,
+  PaymentLinkRequest,
   createClient,
   fetchTransport,
   unknownOutcomeAdvice,
+  validate,
   type Client,
   type PaykitError,
   type Transport,
@@ -139,12 +142,18 @@ interface Operation {
   /** What the call needs, made beforehand by a patient client. */
   readonly prepare: (setup: Client) => Promise<string>
   readonly send: (client: Client, prepared: string) => Promise<E.Either<PaykitError, unknown>>
-  /** The same call with input the client refuses. */
-  readonly invalid: (client: Client, prepared: string) => Promise<E.Either<PaykitError, unknown>>
+  /** The same call with input the client refuses (none for a call given validated input). */
+  readonly invalid?: (client: Client, prepared: string) => Promise<E.Either<PaykitError, unknown>>
 }
 
 const rightOf = <A>(r: E.Either<PaykitError, A>): A => {
   if (E.isLeft(r)) throw new Error(`expected a Right: ${r.left.message}`)
+  return r.right
+}
+
+/** The value of a request that `validate` accepts. */
+const validated = <A>(r: E.Either<unknown, A>): A => {
+  if (E.isLeft(r)) throw new Error('expected a valid request')
   return r.right
 }
 
@@ -201,6 +210,39 @@ const operations: ReadonlyArray<Operation> = [
     send: (c) => c.getToken()(),
     // A client without its secret refuses to ask for a token.
     invalid: (c) => c.getToken()(),
+  },
+  // The calls given a request the caller validated (the n8n node's): sent as they are.
+  {
+    name: 'chargeValidated',
+    operation: 'POST /charges',
+    matches: (m, p) => m === 'POST' && p.endsWith('/charges'),
+    changesState: true,
+    counter: 'charge',
+    prepare: async (setup) =>
+      rightOf(await setup.createPaymentMethod(cardOf(testCards.success.number))()).id,
+    send: (c, cardId) =>
+      c.chargeValidated(
+        validated(
+          validate(ChargeRequest)({
+            order: { id: `ou-${++orderSeq}`, amount: 12.5, name: 'Tea' },
+            cardId,
+          }),
+        ),
+      )(),
+  },
+  {
+    name: 'createValidatedPaymentLink',
+    operation: 'POST /paymentlink/checkout',
+    matches: (m, p) => m === 'POST' && p.endsWith('/paymentlink/checkout'),
+    changesState: true,
+    counter: 'order',
+    prepare: async () => '',
+    send: (c) =>
+      c.createValidatedPaymentLink(
+        validated(
+          validate(PaymentLinkRequest)({ amount: 10, orderReference: `cart-${++orderSeq}` }),
+        ),
+      )(),
   },
 ]
 
@@ -294,7 +336,7 @@ const measure = async (
     const sentBefore = countOf(fake, op)
     if (point.kind === 'fault') fake.injectFault(point.fault, { path: '/**' })
     const result =
-      point.kind === 'validation'
+      point.kind === 'validation' && op.invalid !== undefined
         ? await op.invalid(client, prepared)
         : await op.send(client, prepared)
     if (E.isRight(result)) throw new Error(`${op.name} under ${pointName}: expected an error`)
@@ -335,7 +377,9 @@ afterAll(() => {
 
 describe.each(adapters)('outcomeUnknown against the %s', (...adapter) => {
   const cases = operations.flatMap((op) =>
-    points.map((point) => [op.name, point[0], op, point] as const),
+    points
+      .filter(([, point]) => point.kind !== 'validation' || op.invalid !== undefined)
+      .map((point) => [op.name, point[0], op, point] as const),
   )
 
   it.each(cases)(
