@@ -157,7 +157,7 @@ const validated = <A>(r: E.Either<unknown, A>): A => {
   return r.right
 }
 
-const operations: ReadonlyArray<Operation> = [
+const validating: ReadonlyArray<Operation> = [
   {
     name: 'createPaymentMethod',
     operation: 'POST /paymentmethods',
@@ -211,15 +211,20 @@ const operations: ReadonlyArray<Operation> = [
     // A client without its secret refuses to ask for a token.
     invalid: (c) => c.getToken()(),
   },
+]
+
+/** The request, service and preparation of the operation `name`, without its invalid call. */
+const sameCallAs = (name: string): Omit<Operation, 'invalid'> => {
+  const { invalid: _, ...call } = validating.find((op) => op.name === name) as Operation
+  return call
+}
+
+const operations: ReadonlyArray<Operation> = [
+  ...validating,
   // The calls given a request the caller validated (the n8n node's): sent as they are.
   {
+    ...sameCallAs('charge'),
     name: 'chargeValidated',
-    operation: 'POST /charges',
-    matches: (m, p) => m === 'POST' && p.endsWith('/charges'),
-    changesState: true,
-    counter: 'charge',
-    prepare: async (setup) =>
-      rightOf(await setup.createPaymentMethod(cardOf(testCards.success.number))()).id,
     send: (c, cardId) =>
       c.chargeValidated(
         validated(
@@ -231,12 +236,8 @@ const operations: ReadonlyArray<Operation> = [
       )(),
   },
   {
+    ...sameCallAs('createPaymentLink'),
     name: 'createValidatedPaymentLink',
-    operation: 'POST /paymentlink/checkout',
-    matches: (m, p) => m === 'POST' && p.endsWith('/paymentlink/checkout'),
-    changesState: true,
-    counter: 'order',
-    prepare: async () => '',
     send: (c) =>
       c.createValidatedPaymentLink(
         validated(
