@@ -569,16 +569,60 @@ const isObject = (u: unknown): u is Readonly<Record<string, unknown>> =>
   u !== null && typeof u === 'object' && !Array.isArray(u)
 
 /**
- * `codec`, whose valid input is a record giving exactly one of `first` and `second` (not
- * `undefined`) and decoding as that key's codec, and whose errors for such a record are
- * that codec's: its fast form, and its collector of errors, run that codec alone.
+ * How `chosenByKey` refuses a record that gives neither or both of its two keys: `neither`
+ * at each key and then the errors of `rest` (what the two shapes share) over the record,
+ * or `both` at the first key and then the second key's codec's errors.
  */
-export const chosenByKey = <A, O>(
-  codec: t.Type<A, O, unknown>,
-  [first, firstCodec]: readonly [string, t.Decoder<unknown, unknown>],
-  [second, secondCodec]: readonly [string, t.Decoder<unknown, unknown>],
-): t.Type<A, O, unknown> =>
-  withCollector(
+export interface NotExactlyOne {
+  readonly neither: FieldIssue
+  readonly rest: t.Decoder<unknown, unknown>
+  readonly both: FieldIssue
+}
+
+/** Errors of `codec` over `u` at `c`, none when it decodes. */
+const errorsOf = (codec: t.Decoder<unknown, unknown>, u: unknown, c: t.Context): t.Errors => {
+  const r = codec.validate(u, c)
+  return r._tag === 'Left' ? r.left : []
+}
+
+/**
+ * The codec `name` of a record giving exactly one of `first` and `second` (not
+ * `undefined`), decoded as that key's codec and refused with its errors; a record giving
+ * neither or both is refused as `notOne` says. Its fast form, and its collector of errors,
+ * take the same steps.
+ */
+export const chosenByKey = <A1, O1, A2, O2>(
+  name: string,
+  [first, firstCodec]: readonly [string, t.Type<A1, O1, unknown>],
+  [second, secondCodec]: readonly [string, t.Type<A2, O2, unknown>],
+  notOne: NotExactlyOne,
+): t.Type<A1 | A2, O1 | O2, unknown> => {
+  const codec = new t.Type<A1 | A2, O1 | O2, unknown>(
+    name,
+    (u): u is A1 | A2 =>
+      isObject(u) &&
+      (u[first] === undefined
+        ? u[second] !== undefined && secondCodec.is(u)
+        : u[second] === undefined && firstCodec.is(u)),
+    (u, c) => {
+      if (!isObject(u)) return failure(u, c, requiredOrType(u, 'object'))
+      const hasFirst = u[first] !== undefined
+      const hasSecond = u[second] !== undefined
+      if (hasFirst !== hasSecond)
+        return hasFirst ? firstCodec.validate(u, c) : secondCodec.validate(u, c)
+      return t.failures(
+        hasFirst
+          ? [failureAt(u, c, [first], notOne.both), ...errorsOf(secondCodec, u, c)]
+          : [
+              failureAt(u, c, [first], notOne.neither),
+              failureAt(u, c, [second], notOne.neither),
+              ...errorsOf(notOne.rest, u, c),
+            ],
+      )
+    },
+    (a) => (first in (a as object) ? firstCodec.encode(a as A1) : secondCodec.encode(a as A2)),
+  )
+  return withCollector(
     withFastPath(hinted(codec, { alternatives: [firstCodec, secondCodec] }), (compile) => {
       const firstOf = compile(firstCodec)
       const secondOf = compile(secondCodec)
@@ -590,8 +634,9 @@ export const chosenByKey = <A, O>(
         return hasFirst ? firstOf(u) : secondOf(u)
       }
     }),
-    chosenErrors([first, firstCodec], [second, secondCodec]),
+    chosenErrors([first, firstCodec], [second, secondCodec], notOne),
   )
+}
 
 const NO_MEMBERS: object = Object.freeze({})
 

@@ -9,6 +9,7 @@ import { childSite, contextOf, keyKindOf, retyped } from './errorSite.js'
 import { failed } from './fastDecoder.js'
 import { foundOf } from './fieldErrors.js'
 import type { FieldIssue } from './issue.js'
+import type { NotExactlyOne } from './codec.js'
 
 type Decoder = t.Decoder<unknown, unknown>
 
@@ -147,20 +148,39 @@ export const leafErrors =
 
 /**
  * `chosenByKey`: for a record giving exactly one of the two keys, the errors of that key's
- * codec at the same site; any other input, the codec's own `validate`.
+ * codec at the same site; for one giving neither or both, `notOne`'s issues at the keys
+ * (fields below the record, as `failureAt` places them) and then the errors of the
+ * codec it names; anything else, the codec's own `validate`.
  */
 export const chosenErrors =
-  (first: readonly [string, Decoder], second: readonly [string, Decoder]): CollectorBuilder =>
+  (
+    first: readonly [string, Decoder],
+    second: readonly [string, Decoder],
+    notOne: NotExactlyOne,
+  ): CollectorBuilder =>
   (collect, _, own) => {
     const [firstKey, firstCodec] = first
     const [secondKey, secondCodec] = second
     const firstErrors = collect(firstCodec)
     const secondErrors = collect(secondCodec)
+    const restErrors = collect(notOne.rest)
+    const [firstKind, secondKind] = [keyKindOf(firstKey), keyKindOf(secondKey)]
     return (u, site, found) => {
       if (!isRecord(u)) return own(u, site, found)
       const hasFirst = u[firstKey] !== undefined
-      if (hasFirst === (u[secondKey] !== undefined)) return own(u, site, found)
-      if (hasFirst) firstErrors(u, site, found)
-      else secondErrors(u, site, found)
+      if (hasFirst !== (u[secondKey] !== undefined)) {
+        if (hasFirst) firstErrors(u, site, found)
+        else secondErrors(u, site, found)
+        return
+      }
+      const atFirst = childSite(site, firstKey, t.unknown, u[firstKey], firstKind)
+      if (hasFirst) {
+        found.push(issuedAt(atFirst, notOne.both))
+        return secondErrors(u, site, found)
+      }
+      found.push(issuedAt(atFirst, notOne.neither))
+      const atSecond = childSite(site, secondKey, t.unknown, u[secondKey], secondKind)
+      found.push(issuedAt(atSecond, notOne.neither))
+      restErrors(u, site, found)
     }
   }

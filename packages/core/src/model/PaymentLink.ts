@@ -30,7 +30,6 @@ import { type CodedFieldError, fieldError } from './FieldError.js'
 import {
   atLeastOneOf,
   chosenByKey,
-  failure,
   failureAt,
   HttpUrl,
   Int,
@@ -40,7 +39,6 @@ import {
   PositiveInt,
   refine,
   refineNumber,
-  requiredOrType,
   unrolled,
   withDefault,
 } from '../internal/codec.js'
@@ -95,9 +93,6 @@ export const defaultExpirationMinutes = 1440
 // -------------------------------------------------------------------------------------
 // leaf codecs
 // -------------------------------------------------------------------------------------
-
-const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
-  u !== null && typeof u === 'object' && !Array.isArray(u)
 
 /**
  * `amount`: a finite JSON number greater than 0, decoded as `Money`.
@@ -245,12 +240,6 @@ export const ProductLineItem = unrolled(t.exact(t.type(PRODUCT_ITEM), 'ProductLi
 
 const Quantity = t.type({ quantity: PositiveInt })
 
-/** Errors of `codec` over `u`, none when it decodes. */
-const errorsOf = (codec: t.Decoder<unknown, unknown>, u: unknown, c: t.Context): t.Errors => {
-  const r = codec.validate(u, c)
-  return E.isLeft(r) ? r.left : []
-}
-
 const SKU_OR_PRODUCT = ['sku', 'product']
 const EXACTLY_ONE: FieldIssue = { code: 'exactlyOne', fields: SKU_OR_PRODUCT }
 const NOT_BOTH: FieldIssue = { code: 'exclusive', fields: SKU_OR_PRODUCT }
@@ -290,32 +279,12 @@ const NOT_BOTH: FieldIssue = { code: 'exclusive', fields: SKU_OR_PRODUCT }
  * @category codecs
  * @since 0.2.0
  */
-export const LineItem = chosenByKey(
-  new t.Type<LineItem, LineItemJson, unknown>(
-    'LineItem',
-    (u): u is LineItem =>
-      isRecord(u) &&
-      (u['sku'] === undefined) !== (u['product'] === undefined) &&
-      (SkuLineItem.is(u) || ProductLineItem.is(u)),
-    (u, c) => {
-      if (!isRecord(u)) return failure(u, c, requiredOrType(u, 'object'))
-      const hasSku = u['sku'] !== undefined
-      const hasProduct = u['product'] !== undefined
-      if (hasSku && !hasProduct) return SkuLineItem.validate(u, c)
-      if (hasProduct && !hasSku) return ProductLineItem.validate(u, c)
-      if (hasSku && hasProduct)
-        return t.failures([failureAt(u, c, ['sku'], NOT_BOTH), ...errorsOf(ProductLineItem, u, c)])
-      return t.failures([
-        failureAt(u, c, ['sku'], EXACTLY_ONE),
-        failureAt(u, c, ['product'], EXACTLY_ONE),
-        ...errorsOf(Quantity, u, c),
-      ])
-    },
-    (a) => ('sku' in a ? SkuLineItem.encode(a) : ProductLineItem.encode(a)),
-  ),
-  // The shape of the key given decides, as in `validate`; neither or both fails.
+export const LineItem: t.Type<LineItem, LineItemJson, unknown> = chosenByKey(
+  'LineItem',
+  // The shape of the key given decides; neither or both fails.
   ['sku', SkuLineItem],
   ['product', ProductLineItem],
+  { neither: EXACTLY_ONE, rest: Quantity, both: NOT_BOTH },
 )
 
 const LineItemArray = t.readonlyArray(LineItem)
