@@ -5,7 +5,7 @@
  */
 import * as t from 'io-ts'
 import { type CollectorBuilder, issuedAt } from './collector.js'
-import { childSite, contextOf, keyKindOf, retyped } from './errorSite.js'
+import { childSite, contextOf, keyKindOf, retyped, siteTypeOf } from './errorSite.js'
 import { failed } from './fastDecoder.js'
 import { foundOf } from './fieldErrors.js'
 import type { FieldIssue } from './issue.js'
@@ -14,6 +14,9 @@ import type { NotExactlyOne } from './codec.js'
 type Decoder = t.Decoder<unknown, unknown>
 
 const isRecord = t.UnknownRecord.is
+
+// The type of a field a rule names below a record (as `failureAt`'s context entry).
+const UNKNOWN = siteTypeOf(t.unknown)
 
 // -------------------------------------------------------------------------------------
 // wrappers
@@ -78,9 +81,10 @@ export const structErrors =
   (exact: Decoder, inner: Decoder, notRecord: (u: unknown) => FieldIssue): CollectorBuilder =>
   (collect) => {
     const collectExact = collect(exact)
+    const innerAt = siteTypeOf(inner)
     return (u, site, found) => {
       if (!isRecord(u)) found.push(issuedAt(site, notRecord(u)))
-      else collectExact(u, retyped(site, inner), found)
+      else collectExact(u, retyped(site, innerAt), found)
     }
   }
 
@@ -129,7 +133,7 @@ export const atLeastOneErrors =
     return (u, site, found) => {
       if (!isRecord(u) || keys.some((k) => u[k] !== undefined)) return
       keys.forEach((k, i) =>
-        found.push(issuedAt(childSite(site, k, t.unknown, u[k], kinds[i]), issue)),
+        found.push(issuedAt(childSite(site, k, UNKNOWN, u[k], kinds[i]), issue)),
       )
     }
   }
@@ -173,13 +177,13 @@ export const chosenErrors =
         else secondErrors(u, site, found)
         return
       }
-      const atFirst = childSite(site, firstKey, t.unknown, u[firstKey], firstKind)
+      const atFirst = childSite(site, firstKey, UNKNOWN, u[firstKey], firstKind)
       if (hasFirst) {
         found.push(issuedAt(atFirst, notOne.both))
         return secondErrors(u, site, found)
       }
       found.push(issuedAt(atFirst, notOne.neither))
-      const atSecond = childSite(site, secondKey, t.unknown, u[secondKey], secondKind)
+      const atSecond = childSite(site, secondKey, UNKNOWN, u[secondKey], secondKind)
       found.push(issuedAt(atSecond, notOne.neither))
       restErrors(u, site, found)
     }

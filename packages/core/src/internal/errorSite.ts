@@ -102,17 +102,23 @@ export type KeyKind = 'index' | 'name' | 'other'
 export const keyKindOf = (key: string): KeyKind =>
   INDEX.test(key) ? 'index' : IDENTIFIER.test(key) ? 'name' : 'other'
 
-const branchings = new WeakMap<object, boolean>()
-
-/** Whether the entries below one of type `type` are its branches (cached per type). */
-const branching = (type: Decoder): boolean => {
-  let known = branchings.get(type)
-  if (known === undefined) {
-    known = isBranchTag(unwrap(type))
-    branchings.set(type, known)
-  }
-  return known
+/**
+ * A codec as the sites of its values need it, worked out once (when a collector is
+ * compiled): whether it is a union, and whether the entries below it are its branches
+ * (it is a union or an intersection, maybe wrapped).
+ */
+export interface SiteType {
+  readonly type: Decoder
+  readonly union: boolean
+  readonly branching: boolean
 }
+
+/** `type` as the sites of its values need it. */
+export const siteTypeOf = (type: Decoder): SiteType => ({
+  type,
+  union: isUnion(type),
+  branching: isBranchTag(unwrap(type)),
+})
 
 /**
  * A context entry and its parent, with what an error there needs: its `path`
@@ -127,16 +133,16 @@ export interface Site extends t.ContextEntry {
   readonly branching: boolean
 }
 
-/** The site of the value `decode` is given: the context's first entry. */
-export const rootSite = (type: Decoder, actual: unknown): Site => ({
+/** The site of the value `decode` is given, of type `at`: the context's first entry. */
+export const rootSite = (at: SiteType, actual: unknown): Site => ({
   parent: undefined,
   key: '',
-  type,
+  type: at.type,
   actual,
   path: '',
-  field: type,
-  viaUnion: isUnion(type),
-  branching: branching(type),
+  field: at.type,
+  viaUnion: at.union,
+  branching: at.branching,
 })
 
 /** The path of a key of kind `kind` below `parent`, not a branch (`pathBelow`'s steps). */
@@ -148,13 +154,13 @@ const keyPath = (parent: Site, key: string, kind: KeyKind): string => {
 }
 
 /**
- * The site of `actual` at `key` below `parent`, as io-ts's `appendContext` adds it;
- * `kind` is `keyKindOf(key)`, if known.
+ * The site of `actual`, of type `at`, at `key` below `parent`, as io-ts's `appendContext`
+ * adds it; `kind` is `keyKindOf(key)`, if known.
  */
 export const childSite = (
   parent: Site,
   key: string,
-  type: Decoder,
+  at: SiteType,
   actual: unknown,
   kind: KeyKind = keyKindOf(key),
 ): Site => {
@@ -165,20 +171,20 @@ export const childSite = (
   return {
     parent,
     key,
-    type,
+    type: at.type,
     actual,
     path: branch ? parent.path : keyPath(parent, key, kind),
-    field: branch ? parent.field : type,
-    viaUnion: parent.viaUnion || isUnion(type),
-    branching: branching(type),
+    field: branch ? parent.field : at.type,
+    viaUnion: parent.viaUnion || at.union,
+    branching: at.branching,
   }
 }
 
-/** `site` with its entry's type replaced, as a combinator presents another type as the value's. */
-export const retyped = (site: Site, type: Decoder): Site =>
+/** `site` with its entry's type `at`, as a combinator presents another type as the value's. */
+export const retyped = (site: Site, at: SiteType): Site =>
   site.parent === undefined
-    ? rootSite(type, site.actual)
-    : childSite(site.parent, site.key, type, site.actual)
+    ? rootSite(at, site.actual)
+    : childSite(site.parent, site.key, at, site.actual)
 
 /** The io-ts context of `site`: its entries from the root. */
 export const contextOf = (site: Site): t.Context => {

@@ -15,7 +15,14 @@
  */
 import * as t from 'io-ts'
 import { type Collector, collectorBuilderOf } from './collector.js'
-import { childSite, contextOf, keyKindOf, type Site } from './errorSite.js'
+import {
+  childSite,
+  contextOf,
+  keyKindOf,
+  type Site,
+  type SiteType,
+  siteTypeOf,
+} from './errorSite.js'
 import { issueOfRefused } from './expected.js'
 import { exactBranchOf, failed, type FastDecoder, fastDecoderOf, hasMembers } from './fastDecode.js'
 import { AS_IS_TAGS, walkMemoOf } from './fastDecoder.js'
@@ -69,6 +76,7 @@ const interfaceOf = (props: Readonly<Record<string, Decoder>>, partial: boolean)
   const keys = Object.keys(props)
   const kinds = keys.map(keyKindOf)
   const types = keys.map((k) => props[k] as Decoder)
+  const ats = types.map(siteTypeOf)
   const decoders = types.map(fastDecoderOf)
   const collectors = types.map(collectorOf)
   const len = keys.length
@@ -86,7 +94,7 @@ const interfaceOf = (props: Readonly<Record<string, Decoder>>, partial: boolean)
         if (!partial || ak !== undefined)
           (collectors[i] as Collector)(
             ak,
-            childSite(site, k, types[i] as Decoder, ak, kinds[i]),
+            childSite(site, k, ats[i] as SiteType, ak, kinds[i]),
             found,
             true,
           )
@@ -102,6 +110,7 @@ const interfaceOf = (props: Readonly<Record<string, Decoder>>, partial: boolean)
 /** io-ts's `array(item)` / `readonlyArray(item)`: each item's errors, in order. */
 const arrayOf = (item: Decoder): Collector => {
   const collect = collectorOf(item)
+  const itemAt = siteTypeOf(item)
   return (u, site, found) => {
     if (!Array.isArray(u)) {
       found.push(refusedAt(site, u))
@@ -110,10 +119,18 @@ const arrayOf = (item: Decoder): Collector => {
     // Each item's collector, which adds nothing for an item that decodes.
     for (let i = 0; i < u.length; i++) {
       const ui: unknown = u[i]
-      collect(ui, childSite(site, String(i), item, ui, 'index'), found)
+      collect(ui, childSite(site, String(i), itemAt, ui, 'index'), found)
     }
   }
 }
+
+/** The branches of a union or intersection as sites need them: their types and indexes. */
+const branchesOf = (
+  types: ReadonlyArray<Decoder>,
+): readonly [ReadonlyArray<SiteType>, ReadonlyArray<string>] => [
+  types.map(siteTypeOf),
+  types.map((_, i) => String(i)),
+]
 
 /** `codec` as a part of a walk, if it is an exact record a walk can decode. */
 const exactPart = (codec: Decoder): Part | undefined => {
@@ -177,11 +194,12 @@ const build = (codec: Decoder): Collector => {
     case 'IntersectionType': {
       const types = tagged.types ?? []
       const collectors = types.map(collectorOf)
+      const [ats, indexes] = branchesOf(types)
       const slow: Collector = (u, site, found) => {
         for (let i = 0; i < types.length; i++)
           (collectors[i] as Collector)(
             u,
-            childSite(site, String(i), types[i] as Decoder, u, 'index'),
+            childSite(site, indexes[i] as string, ats[i] as SiteType, u, 'index'),
             found,
           )
       }
@@ -194,13 +212,14 @@ const build = (codec: Decoder): Collector => {
       const types = tagged.types ?? []
       const decode = fastDecoderOf(codec)
       const collectors = types.map(collectorOf)
+      const [ats, indexes] = branchesOf(types)
       // Every branch's errors, when none decodes.
       return (u, site, found) => {
         if (!failed(decode(u))) return
         for (let i = 0; i < types.length; i++)
           (collectors[i] as Collector)(
             u,
-            childSite(site, String(i), types[i] as Decoder, u, 'index'),
+            childSite(site, indexes[i] as string, ats[i] as SiteType, u, 'index'),
             found,
           )
       }

@@ -10,7 +10,7 @@
  */
 import type * as t from 'io-ts'
 import type { Collector } from './collector.js'
-import { childSite, keyKindOf, type Site } from './errorSite.js'
+import { childSite, keyKindOf, type Site, type SiteType, siteTypeOf } from './errorSite.js'
 import type { Found } from './fieldErrors.js'
 import { failed, type FastDecoder, runs, type WalkMemo } from './fastDecoder.js'
 import { absentAt, type Branch, decodeAt, slotOf, slotsOf } from './fastSlots.js'
@@ -76,6 +76,9 @@ export const walkErrors = (
   const s = slotsOf(exacts)
   const { size, names, partial } = s
   const kinds = names.map(keyKindOf)
+  const ats = types.map(siteTypeOf)
+  const partAts = parts.map((part) => siteTypeOf(part.type))
+  const partKeys = parts.map((_, b) => String(b))
   const all = 2 ** size - 1
 
   /** Adds the errors of `u`, whose members `seen` were given and `failing` failed. */
@@ -93,7 +96,11 @@ export const walkErrors = (
       const part = parts[b] as Part
       if (part.branch === undefined) {
         if (failed(part.decode(u)))
-          part.collect(u, childSite(site, String(b), part.type, u, 'index'), found)
+          part.collect(
+            u,
+            childSite(site, partKeys[b] as string, partAts[b] as SiteType, u, 'index'),
+            found,
+          )
         continue
       }
       const start = starts[b] as number
@@ -101,12 +108,12 @@ export const walkErrors = (
       let at = intersection ? undefined : site
       for (let i = start; i < end; i++) {
         if ((failing & (1 << i)) === 0) continue
-        at ??= childSite(site, String(b), part.type, u, 'index')
+        at ??= childSite(site, partKeys[b] as string, partAts[b] as SiteType, u, 'index')
         const k = names[i] as string
         const ak = (seen & (1 << i)) === 0 ? undefined : u[k]
         ;(collectors[i] as Collector)(
           ak,
-          childSite(at, k, types[i] as Decoder, ak, kinds[i]),
+          childSite(at, k, ats[i] as SiteType, ak, kinds[i]),
           found,
           true,
         )

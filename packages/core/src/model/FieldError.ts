@@ -12,7 +12,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
-import { contextPath, rootSite } from '../internal/errorSite.js'
+import { contextPath, rootSite, siteTypeOf } from '../internal/errorSite.js'
 import { failed, fastDecoderOf, runs } from '../internal/fastDecode.js'
 import { collectorOf } from '../internal/fastErrors.js'
 import {
@@ -497,6 +497,7 @@ export const validate = <A, O, I>(
   const decoder = codec as t.Decoder<unknown, unknown>
   const fast = fastDecoderOf(decoder)
   const collect = collectorOf(decoder)
+  const root = siteTypeOf(decoder)
   return (input) => {
     try {
       // Notes of failed walks from an earlier call may be of records changed since.
@@ -505,7 +506,7 @@ export const validate = <A, O, I>(
       // `E.right`'s value, built here: no call through the module's namespace.
       if (!failed(a)) return { _tag: 'Right', right: a as A }
       const found: Array<Found> = []
-      collect(input, rootSite(decoder, input), found, true)
+      collect(input, rootSite(root, input), found, true)
       if (found.length > 0) return E.left(fieldErrorsOf(found))
       // A collector that finds nothing where the fast path failed: io-ts decides.
       const decoded = codec.decode(input)
