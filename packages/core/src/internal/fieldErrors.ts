@@ -84,6 +84,73 @@ const hasDeeperPath =
           (sorted[lowerBound(sorted, prefix)] ?? '').startsWith(prefix),
         )
 
+/**
+ * The field error at `path` with `message` for `issue`: its members written out per code,
+ * in `FieldIssue`'s order. (A spread of the issue after `path` and `message` goes through
+ * V8's generic copy, which cost more than the rest of the list: 120 of 240 ns for one
+ * error.)
+ */
+export const placed = (path: string, message: string, issue: FieldIssue): FieldErrorOf => {
+  switch (issue.code) {
+    case 'type':
+      return { path, message, code: issue.code, expected: issue.expected, received: issue.received }
+    case 'oneOf':
+      return { path, message, code: issue.code, values: issue.values }
+    case 'maxLength':
+      return { path, message, code: issue.code, maximum: issue.maximum }
+    case 'minItems':
+      return { path, message, code: issue.code, minimum: issue.minimum }
+    case 'minimum':
+      return { path, message, code: issue.code, minimum: issue.minimum, inclusive: issue.inclusive }
+    case 'digitCount':
+      return { path, message, code: issue.code, minimum: issue.minimum, maximum: issue.maximum }
+    case 'declined':
+      return { path, message, code: issue.code, reason: issue.reason }
+    case 'requiredForCountry':
+      return { path, message, code: issue.code, countries: issue.countries }
+    case 'nullForStatus':
+      return { path, message, code: issue.code, status: issue.status }
+    case 'atLeastOne':
+    case 'exactlyOne':
+    case 'exclusive':
+      return { path, message, code: issue.code, fields: issue.fields }
+    case 'mismatch':
+      return { path, message, code: issue.code, total: issue.total }
+    case 'notFound':
+      return { path, message, code: issue.code, resource: issue.resource }
+    case 'required':
+    case 'positiveInt':
+    case 'integer':
+    case 'finite':
+    case 'url':
+    case 'dateTime':
+    case 'locale':
+    case 'timeZone':
+    case 'countryCode':
+    case 'digits':
+    case 'luhn':
+    case 'expiryMonth':
+    case 'expiryYear':
+    case 'cvv':
+    case 'expired':
+    case 'notInCatalogue':
+    case 'json':
+    case 'unreadable':
+    case 'invalid':
+      return { path, message, code: issue.code }
+    default:
+      // A code of no `FieldIssue` (from untyped code): every member it has.
+      issue satisfies never
+      return { path, message, ...(issue as FieldIssue) }
+  }
+}
+
+/** Whether `out` has an error at `path` with `message`. */
+const has = (out: ReadonlyArray<FieldErrorOf>, path: string, message: string): boolean => {
+  for (const e of out) if (e.path === path && e.message === message) return true
+  return false
+}
+
 // Up to this many errors, a repeat is found by comparing with those kept (no key strings).
 const FEW = 8
 
@@ -94,6 +161,11 @@ const FEW = 8
  */
 export const fieldErrorsOf = (found: ReadonlyArray<Found>): Array<FieldErrorOf> => {
   const n = found.length
+  // One error is kept whatever it is: no deeper one names its field, none repeats it.
+  if (n === 1) {
+    const { path, message, issue } = found[0] as Found
+    return [placed(path, message, issue)]
+  }
   let anyViaUnion = false
   for (let i = 0; i < n; i++) anyViaUnion ||= (found[i] as Found).viaUnion
   // Only a union branch needs to know about deeper paths: the sort is skipped otherwise.
@@ -106,13 +178,13 @@ export const fieldErrorsOf = (found: ReadonlyArray<Found>): Array<FieldErrorOf> 
     const { path, viaUnion, issue, message } = found[i] as Found
     if (viaUnion && hasDeeper !== undefined && hasDeeper(path)) continue
     if (seen === undefined) {
-      if (out.some((e) => e.path === path && e.message === message)) continue
+      if (has(out, path, message)) continue
     } else {
       const id = `${path}\u0000${message}`
       if (seen.has(id)) continue
       seen.add(id)
     }
-    out.push({ path, message, ...issue })
+    out.push(placed(path, message, issue))
   }
   return out
 }

@@ -20,6 +20,7 @@ import {
   type Found,
   foundOf,
   issueOfValidationError,
+  placed,
 } from '../internal/fieldErrors.js'
 import {
   type FieldIssue,
@@ -114,11 +115,8 @@ export type FieldErrorMap = Readonly<Record<string, ReadonlyArray<string>>>
  * @category constructors
  * @since 0.2.0
  */
-export const fieldError = (path: string, issue: FieldIssue): CodedFieldError => ({
-  path,
-  message: fieldErrorMessage(issue),
-  ...issue,
-})
+export const fieldError = (path: string, issue: FieldIssue): CodedFieldError =>
+  placed(path, fieldErrorMessage(issue), issue)
 
 // -------------------------------------------------------------------------------------
 // reading codes back from messages

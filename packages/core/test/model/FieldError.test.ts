@@ -208,6 +208,21 @@ describe('validate', () => {
   })
 })
 
+describe('fieldError', () => {
+  test.prop([fc.constantFrom('', 'amount', 'lineItems[0].sku'), issue])(
+    "writes the path, the message, then the issue's members in its order",
+    (path, i) => {
+      const e = fieldError(path, i)
+      expect(JSON.stringify(e)).toBe(JSON.stringify({ path, message: fieldErrorMessage(i), ...i }))
+    },
+  )
+
+  it('has an issue of every code to check against', () => {
+    const codes = new Set(fc.sample(issue, 5_000).map((i) => i.code))
+    expect([...fieldErrorCodes].filter((c) => !codes.has(c))).toEqual([])
+  })
+})
+
 describe('error maps', () => {
   test.prop([
     fc.array(
