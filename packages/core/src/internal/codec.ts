@@ -651,8 +651,10 @@ export const atLeastOneOf = (
   issue: FieldIssue,
   name: string,
 ): t.Type<object, object, unknown> => {
-  const given = (u: Readonly<Record<string, unknown>>): boolean =>
-    keys.some((k) => u[k] !== undefined)
+  const given = (u: Readonly<Record<string, unknown>>): boolean => {
+    for (const k of keys) if (u[k] !== undefined) return true
+    return false
+  }
   const rule = withFastPath(
     new t.Type<object, object, unknown>(
       name,

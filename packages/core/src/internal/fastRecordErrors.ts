@@ -51,6 +51,9 @@ export type Part =
 // collector
 // -------------------------------------------------------------------------------------
 
+/** The slot of the lowest bit set in `bits`. */
+const lowest = (bits: number): number => 31 - Math.clz32(bits & -bits)
+
 /**
  * The collector of `parts`: the branches of an intersection (`intersection`, each then
  * at a branch site of its own), or one exact record. `memo` is what the fast decoder of
@@ -80,6 +83,21 @@ export const walkErrors = (
   const partAts = parts.map((part) => siteTypeOf(part.type))
   const partKeys = parts.map((_, b) => String(b))
   const all = 2 ** size - 1
+  // The required members whose absence fails: those whose absent value is known, found
+  // once; those whose decoder is asked, each time.
+  let absentFails = 0
+  let absentAsked = 0
+  for (let i = 0; i < size; i++) {
+    if (partial[i]) continue
+    if (s.absentKnown[i] !== 1) absentAsked |= 1 << i
+    else if (failed(s.absents[i])) absentFails |= 1 << i
+  }
+  // The slots of each exact part, as bits (none for a rule).
+  const partBits = parts.map((part, b) =>
+    part.branch === undefined
+      ? 0
+      : 2 ** ((starts[b] as number) + part.branch.keys.length) - 2 ** (starts[b] as number),
+  )
 
   /** Adds the errors of `u`, whose members `seen` were given and `failing` failed. */
   const report = (
@@ -89,9 +107,12 @@ export const walkErrors = (
     seen: number,
     given: number,
   ): void => {
-    let failing = given
-    for (let i = 0; i < size; i++)
-      if ((seen & (1 << i)) === 0 && !partial[i] && failed(absentAt(s, i))) failing |= 1 << i
+    const absent = all & ~seen
+    let failing = given | (absent & absentFails)
+    for (let asked = absent & absentAsked; asked !== 0; asked &= asked - 1) {
+      const i = lowest(asked)
+      if (failed(absentAt(s, i))) failing |= 1 << i
+    }
     for (let b = 0; b < parts.length; b++) {
       const part = parts[b] as Part
       if (part.branch === undefined) {
@@ -103,12 +124,14 @@ export const walkErrors = (
           )
         continue
       }
-      const start = starts[b] as number
-      const end = start + part.branch.keys.length
-      let at = intersection ? undefined : site
-      for (let i = start; i < end; i++) {
-        if ((failing & (1 << i)) === 0) continue
-        at ??= childSite(site, partKeys[b] as string, partAts[b] as SiteType, u, 'index')
+      // The failing members of this part, in member order.
+      let members = failing & (partBits[b] as number)
+      if (members === 0) continue
+      const at = intersection
+        ? childSite(site, partKeys[b] as string, partAts[b] as SiteType, u, 'index')
+        : site
+      for (; members !== 0; members &= members - 1) {
+        const i = lowest(members)
         const k = names[i] as string
         const ak = (seen & (1 << i)) === 0 ? undefined : u[k]
         ;(collectors[i] as Collector)(
