@@ -16,6 +16,7 @@ import {
   defaultErrors,
   inputRuleErrors,
   leafErrors,
+  type NotExactlyOne,
   nullAsAbsentErrors,
   nullOrErrors,
   refineErrors,
@@ -567,17 +568,6 @@ export const refineNumber = <A, O>(
 
 const isObject = (u: unknown): u is Readonly<Record<string, unknown>> =>
   u !== null && typeof u === 'object' && !Array.isArray(u)
-
-/**
- * How `chosenByKey` refuses a record that gives neither or both of its two keys: `neither`
- * at each key and then the errors of `rest` (what the two shapes share) over the record,
- * or `both` at the first key and then the second key's codec's errors.
- */
-export interface NotExactlyOne {
-  readonly neither: FieldIssue
-  readonly rest: t.Decoder<unknown, unknown>
-  readonly both: FieldIssue
-}
 
 /** Errors of `codec` over `u` at `c`, none when it decodes. */
 const errorsOf = (codec: t.Decoder<unknown, unknown>, u: unknown, c: t.Context): t.Errors => {

@@ -9,7 +9,6 @@ import { childSite, contextOf, keyKindOf, retyped, siteTypeOf } from './errorSit
 import { failed } from './fastDecoder.js'
 import { foundOf } from './fieldErrors.js'
 import type { FieldIssue } from './issue.js'
-import type { NotExactlyOne } from './codec.js'
 
 type Decoder = t.Decoder<unknown, unknown>
 
@@ -149,6 +148,17 @@ export const leafErrors =
   (u, site, found) => {
     if (refuses(u)) found.push(issuedAt(site, issueOf(u)))
   }
+
+/**
+ * How `chosenByKey` refuses a record that gives neither or both of its two keys: `neither`
+ * at each key and then the errors of `rest` (what the two shapes share) over the record,
+ * or `both` at the first key and then the second key's codec's errors.
+ */
+export interface NotExactlyOne {
+  readonly neither: FieldIssue
+  readonly rest: Decoder
+  readonly both: FieldIssue
+}
 
 /**
  * `chosenByKey`: for a record giving exactly one of the two keys, the errors of that key's
