@@ -14,6 +14,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
 // browser bundles) or the sandbox under load, faults and fuzzing (testkit test/reliability;
 // its load test is in the project testkit-alone).
 const quick = process.env['PAYKIT_QUICK'] === '1'
+// Every project's files write their CPU seconds when PAYKIT_TEST_CPU_LOG names a log
+// (tools/lib/testCpu.ts); `npm test` ends with the files that used the most.
+const setupFiles = [fileURLToPath(new URL('tools/lib/testCpu.ts', import.meta.url))]
 const slow = {
   core: [
     'test/dist.test.ts',
@@ -75,6 +78,7 @@ const testkitProject = (name: string, include: Array<string>, isolate: boolean) 
     root: 'packages/testkit',
     include,
     exclude: ['**/node_modules/**', ...alone, ...(quick ? slow.testkit : [])],
+    setupFiles,
     testTimeout: 30_000,
     isolate,
     // The testkit's own @fast-check/vitest links another copy of vitest (its @types/node
@@ -146,6 +150,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           // As the testkit's: a property of 1,000 runs over whole orders (test/model/Order.test.ts)
           // took 1-2 s alone and 5.1 s beside the full suite, past vitest's default of 5 s.
+          setupFiles,
           testTimeout: 30_000,
           // The core's tests are pure (no sockets, no global mocks): its files share a worker's
           // modules instead of loading them again per file (~7 s in the quick run).
@@ -167,6 +172,7 @@ export default defineConfig({
           name: 'testkit-alone',
           root: 'packages/testkit',
           include: alone,
+          setupFiles,
           testTimeout: 30_000,
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
@@ -183,6 +189,7 @@ export default defineConfig({
             'test/bench.test.ts',
             ...nodesFiles.filter(sharesState),
           ],
+          setupFiles,
           testTimeout: 30_000,
         },
       },
@@ -193,6 +200,7 @@ export default defineConfig({
           name: 'n8n-nodes-shared',
           root: 'packages/n8n-nodes',
           include: nodesFiles.filter((f) => !sharesState(f)),
+          setupFiles,
           testTimeout: 30_000,
           isolate: false,
         },
@@ -204,6 +212,7 @@ export default defineConfig({
           name: 'tools',
           root: 'tools',
           include: ['*.test.ts', 'lib/*.test.ts'],
+          setupFiles,
           testTimeout: 30_000,
         },
       },
@@ -214,6 +223,7 @@ export default defineConfig({
           name: 'release',
           root: 'tools/release',
           include: ['*.test.ts'],
+          setupFiles,
           testTimeout: 60_000,
         },
       },
@@ -224,6 +234,7 @@ export default defineConfig({
           name: 'api',
           root: 'tools/api',
           include: ['*.test.ts'],
+          setupFiles,
           testTimeout: 300_000,
         },
       },
@@ -235,6 +246,7 @@ export default defineConfig({
           name: 'docs',
           root: 'tools/docs-check',
           include: ['*.test.ts'],
+          setupFiles,
           testTimeout: 600_000,
         },
       },
@@ -252,6 +264,7 @@ export default defineConfig({
             ...(quick ? [] : ['test/browser/Msw.test.ts']),
           ],
           env: { PAYKIT_MSW: 'msw3' },
+          setupFiles,
           testTimeout: 30_000,
         },
         resolve: { alias: [{ find: /^msw(?=\/|$)/, replacement: 'msw3' }] },
@@ -266,6 +279,7 @@ export default defineConfig({
           name: 'matrix',
           root: 'tools/matrix',
           include: ['*.test.ts'],
+          setupFiles,
           testTimeout: 900_000,
         },
       },
@@ -276,6 +290,7 @@ export default defineConfig({
           name: 'openapi',
           root: 'tools/openapi',
           include: ['*.test.ts'],
+          setupFiles,
           testTimeout: 300_000,
         },
       },

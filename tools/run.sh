@@ -174,8 +174,12 @@ case "$mode" in
     fi
     if [ "$status" = 0 ]; then
       say "tests (vitest, the projects of vitest.workspace.ts)"
+      # Each test file's CPU seconds (tools/lib/testCpu.ts), for the table printed below.
+      export PAYKIT_TEST_CPU_LOG="$LOGS/test-cpu.jsonl"
+      rm -f "$PAYKIT_TEST_CPU_LOG"
       pnpm run test:all || status=$?
       say "tests done"
+      [ ! -f "$PAYKIT_TEST_CPU_LOG" ] || node tools/lib/testCpuReport.ts "$PAYKIT_TEST_CPU_LOG" 20 || true
     fi
     if [ -n "$n8n_pid" ]; then
       # Not left running unseen: the install ends before the command does.
