@@ -21,9 +21,11 @@ Options:
   --port <n>              port to listen on (default 4010; 0 picks a free one)
   --host <address>        address to listen on (default 127.0.0.1)
   --base-url <url>        base URL used in hosted-page links (default the bound address)
-  --webhook-url <url>     POST order events (order.paid, order.cancelled, order.finalized) here
+  --webhook-url <url>     POST order events (order.paid, order.cancelled, order.finalized) here;
+                          repeat it to send each event to several URLs (each with its own retries)
   --webhook-secret <s>    sign webhooks with this secret (header Paykit-Signature)
-  --control               serve the /__sandbox/ control endpoints (off by default)
+  --control               serve the /__sandbox/ control endpoints (off by default), among them
+                          POST /__sandbox/events/<id>/resend: that event again, freshly signed
   --client-id <id>        client id accepted by POST /token (default sandbox-client)
   --client-secret <s>     client secret accepted by POST /token (default sandbox-secret)
   --api-key <key>         API key accepted by the payment-link endpoints (default sandbox-api-key)
@@ -117,7 +119,7 @@ const main = async (): Promise<void> => {
         port: { type: 'string' },
         host: { type: 'string' },
         'base-url': { type: 'string' },
-        'webhook-url': { type: 'string' },
+        'webhook-url': { type: 'string', multiple: true },
         'webhook-secret': { type: 'string' },
         control: { type: 'boolean' },
         'client-id': { type: 'string' },
@@ -150,11 +152,15 @@ const main = async (): Promise<void> => {
   const requestLogSize = integer('request-log-size', v['request-log-size'], 1)
   const eventLogSize = integer('event-log-size', v['event-log-size'], 1)
   const retention = integer('retention', v.retention, 0)
+  const webhookUrls = v['webhook-url'] ?? []
+  for (const url of webhookUrls)
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+      fail(`--webhook-url must be an http or https URL (got ${JSON.stringify(url)})`)
   const options: SandboxOptions = {
     port,
     ...(v.host === undefined ? {} : { host: v.host }),
     ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
-    ...(v['webhook-url'] === undefined ? {} : { webhookUrl: v['webhook-url'] }),
+    ...(webhookUrls.length === 0 ? {} : { webhookUrl: webhookUrls }),
     ...(v['webhook-secret'] === undefined ? {} : { webhookSecret: v['webhook-secret'] }),
     ...(v.control === true ? { control: true } : {}),
     ...(v['client-id'] === undefined ? {} : { clientId: v['client-id'] }),

@@ -1,7 +1,7 @@
 /**
  * The sandbox's control endpoints under `/__sandbox/` (served only when enabled): reset,
- * advance the clock, inject faults, read events, deliveries and the request log, record a
- * 3DS result, pay, cancel or finalize an order. Each maps a request to one call of the
+ * advance the clock, inject faults, read events, deliveries and the request log, resend an
+ * event to every webhook URL, record a 3DS result, pay, cancel or finalize an order. Each maps a request to one call of the
  * live service.
  *
  * @since 0.2.0
@@ -205,6 +205,8 @@ const fold = (result: E.Either<SimResponse, SimResponse>): SimResponse =>
 /**
  * The answer of a control endpoint. Moves are refused with 404 for an unknown id or
  * code and 409 when the simulator refuses the move (its reason in `detail`).
+ * `POST /__sandbox/events/<id>/resend` answers 202 with the event's id, type and the URLs
+ * it is being sent to again.
  *
  * @example
  * ```ts
@@ -287,6 +289,21 @@ export const handleControl = (
       service.events().map((e) => WebhookEvent.encode(e)),
     )
   if (method === 'GET' && path === 'deliveries') return json(200, webhooks?.deliveries() ?? [])
+  if (
+    method === 'POST' &&
+    segments.length === 3 &&
+    segments[0] === 'events' &&
+    segments[2] === 'resend'
+  ) {
+    const id = segments[1] ?? ''
+    if (!service.events().some((e) => e.id === id))
+      return problem(404, `No event ${JSON.stringify(id)}.`)
+    const event = webhooks?.resend(id)
+    if (webhooks === undefined || event === undefined)
+      return problem(409, 'No webhook URL is set: there is nowhere to resend the event to.')
+    // Accepted: each URL's attempts show in GET /__sandbox/deliveries as they happen.
+    return json(202, { eventId: event.id, type: event.type, urls: webhooks.urls })
+  }
   if (method === 'GET' && path === 'requests') return json(200, service.requests())
   if (method === 'POST' && segments.length === 2 && segments[0] === 'authentications') {
     const id = segments[1] ?? ''

@@ -1,20 +1,20 @@
 /**
  * Webhook delivery of the sandbox: the testkit's one delivery engine (the outbox of
- * `service/WebhookOutbox.ts`) over the sandbox's service, its handler a POST of the JSON
- * to the configured URL (signed by `signedWebhook` when a secret is set), every new event
- * delivered at once by `deliverEach` (retried with exponential backoff), every attempt
- * logged.
+ * `service/WebhookOutbox.ts`) over the sandbox's service, one outbox per configured URL,
+ * its handler a POST of the JSON to that URL (signed by `signedWebhook` when a secret is
+ * set), every new event delivered at once to every URL by `deliverEach` (each URL with its
+ * own retries and exponential backoff), every attempt logged with its URL.
  *
  * @since 0.2.0
  */
 import type { WebhookEvent } from '@paykit/core/webhook'
+import { eventsOf, type SimulatorState } from '../simulator/State.js'
 import {
   makeWebhookOutbox,
   type HandlerDelivery,
   type WebhookHandler,
   type WebhookOutbox,
 } from '../service/WebhookDelivery.js'
-import type { SimulatorState } from '../simulator/State.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -27,8 +27,8 @@ import type { SimulatorState } from '../simulator/State.js'
  * @since 0.2.0
  */
 export interface WebhookOptions {
-  /** The receiver's URL. */
-  readonly url: string
+  /** The receiver's URL, or several: each event goes to each, in its own delivery. */
+  readonly url: string | ReadonlyArray<string>
   /** The signing secret; without it no `Paykit-Signature` header is sent. */
   readonly secret?: string
   /** Attempts per event, the first included (default 5). */
@@ -57,22 +57,34 @@ export interface Delivery {
   readonly status: number | null
   readonly error: string | null
   readonly delivered: boolean
+  /** Whether it sent an event again on purpose (a resend or a duplicate move). */
+  readonly duplicate: boolean
   /** Whether another attempt follows (false once delivered or out of attempts). */
   readonly willRetry: boolean
 }
 
 /**
- * The sandbox's delivery: every attempt logged, and the outbox itself for a test's own
- * moves (events it gave up on are in `outbox.dropped()`, `redeliverDropped` tries again).
+ * The sandbox's delivery: every attempt logged, and the outboxes themselves for a test's
+ * own moves (events one gave up on are in its `dropped()`, `redeliverDropped` tries again).
  *
  * @category model
  * @since 0.2.0
  */
 export interface WebhookDispatcher {
-  /** The engine: the manual moves (`deliverNext`, `duplicate`, `drop`...) POST to the URL too. */
+  /** The URLs, in the order given; each event goes to each. */
+  readonly urls: ReadonlyArray<string>
+  /** The first URL's engine: the manual moves (`deliverNext`, `duplicate`, `drop`...) POST to it. */
   readonly outbox: WebhookOutbox
-  /** Every attempt so far, oldest first. */
+  /** One engine per URL, in the order of `urls`. */
+  readonly outboxes: ReadonlyArray<WebhookOutbox>
+  /** Every attempt so far, to every URL, oldest first. */
   readonly deliveries: () => ReadonlyArray<Delivery>
+  /**
+   * Sends the recorded event `eventId` again, freshly signed, to every URL, each with its
+   * own retries (a replay, as a service's retry sends it); `undefined` when the service
+   * has no such event (or no longer keeps it).
+   */
+  readonly resend: (eventId: string) => WebhookEvent | undefined
   /** Resolves once no delivery is in flight or waiting to retry. */
   readonly idle: () => Promise<void>
   /** Cancels pending retries and in-flight attempts, and forgets the log. */
@@ -120,12 +132,13 @@ const asDelivery =
     status: d.status,
     error: d.error,
     delivered: d.status !== null && d.status >= 200 && d.status < 300,
+    duplicate: d.duplicate,
     willRetry: d.willRetry,
   })
 
 /**
- * The sandbox's delivery of `service`'s events to `options.url`: each new event is POSTed
- * at once and retried on failure.
+ * The sandbox's delivery of `service`'s events to `options.url` (one URL or several): each
+ * new event is POSTed at once to each URL and retried on failure, per URL.
  *
  * @example
  * ```ts
@@ -172,26 +185,49 @@ export const makeWebhookDispatcher = (
   },
   options: WebhookOptions,
 ): WebhookDispatcher => {
-  const outbox = makeWebhookOutbox(service, {
-    handler: postTo(options.url, options.timeoutMs ?? 5000),
-    ...(options.secret === undefined ? {} : { secret: options.secret }),
-    // The wall clock: a receiver checks the signature's time against its own.
-    now: options.now ?? (() => new Date()),
-  })
+  const urls: ReadonlyArray<string> = typeof options.url === 'string' ? [options.url] : options.url
   const retry = {
     ...(options.maxAttempts === undefined ? {} : { attempts: options.maxAttempts }),
     ...(options.initialDelayMs === undefined ? {} : { initialDelayMs: options.initialDelayMs }),
   }
-  const unsubscribe = service.onEvents(() => void outbox.deliverEach(retry))
-  const toDelivery = asDelivery(options.url)
+  const routes = urls.map((url) => ({
+    toDelivery: asDelivery(url),
+    outbox: makeWebhookOutbox(service, {
+      handler: postTo(url, options.timeoutMs ?? 5000),
+      ...(options.secret === undefined ? {} : { secret: options.secret }),
+      // The wall clock: a receiver checks the signature's time against its own.
+      now: options.now ?? (() => new Date()),
+    }),
+  }))
+  const outboxes = routes.map((r) => r.outbox)
+  const [outbox] = outboxes
+  if (outbox === undefined) throw new Error('url: at least one webhook URL is needed')
+  const unsubscribe = service.onEvents(() => {
+    for (const each of outboxes) void each.deliverEach(retry)
+  })
   return {
+    urls,
     outbox,
-    deliveries: () => outbox.deliveries().map(toDelivery),
-    idle: outbox.idle,
-    reset: outbox.reset,
+    outboxes,
+    // Stable: attempts at the same instant keep the order of the URLs.
+    deliveries: () =>
+      routes
+        .flatMap(({ outbox: each, toDelivery }) => each.deliveries().map(toDelivery))
+        .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
+    resend: (eventId) => {
+      const event = eventsOf(service.state()).find((e) => e.id === eventId)
+      if (event !== undefined) for (const each of outboxes) void each.resend(eventId, retry)
+      return event
+    },
+    idle: async () => {
+      await Promise.all(outboxes.map((each) => each.idle()))
+    },
+    reset: () => {
+      for (const each of outboxes) each.reset()
+    },
     close: () => {
       unsubscribe()
-      outbox.close()
+      for (const each of outboxes) each.close()
     },
   }
 }

@@ -33,8 +33,11 @@ export interface SandboxOptions extends Omit<SimulatorOptions, 'baseUrl'> {
   readonly host?: string
   /** The base URL the service calls itself (hosted-page links); default the bound address. */
   readonly baseUrl?: string
-  /** Where order events are POSTed; no webhooks without it. */
-  readonly webhookUrl?: string
+  /**
+   * Where order events are POSTed: one URL or several (each event goes to each, with its
+   * own retries); no webhooks without it (or with an empty list).
+   */
+  readonly webhookUrl?: string | ReadonlyArray<string>
   /** Signs webhooks (`Paykit-Signature`); unsigned without it. */
   readonly webhookSecret?: string
   /** Webhook attempts per event (default 5). */
@@ -124,6 +127,12 @@ export interface Sandbox extends ServiceControls {
   readonly webhooksIdle: () => Promise<void>
   /** Back to the initial state; the webhook log and pending retries are dropped too. */
   readonly reset: () => void
+  /**
+   * Sends the recorded event `eventId` again, freshly signed, to every webhook URL, each
+   * with its own retries (a replay, as the service's retry sends it). Throws when there
+   * is no such event or no webhook URL.
+   */
+  readonly resendEvent: (eventId: string) => void
 }
 
 // -------------------------------------------------------------------------------------
@@ -409,7 +418,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     secrets: webhookSecret === undefined ? [] : [webhookSecret],
   })
   service = live
-  if (webhookUrl !== undefined) {
+  if (webhookUrl !== undefined && webhookUrl.length > 0) {
     webhooks = makeWebhookDispatcher(live, {
       url: webhookUrl,
       ...(webhookSecret === undefined ? {} : { secret: webhookSecret }),
@@ -443,6 +452,10 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     reset: () => {
       live.reset()
       webhooks?.reset()
+    },
+    resendEvent: (eventId) => {
+      if (webhooks === undefined) throw new Error('no webhook URL is set: nowhere to resend to')
+      if (webhooks.resend(eventId) === undefined) throw new Error(`no event has id ${eventId}`)
     },
   }
 }

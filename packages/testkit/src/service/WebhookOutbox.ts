@@ -9,7 +9,7 @@
  */
 import { WebhookEvent } from '@paykit/core/pure'
 import { clockOf } from '../simulator/Clock.js'
-import { eventCountOf, eventsSince, type SimulatorState } from '../simulator/State.js'
+import { eventCountOf, eventsOf, eventsSince, type SimulatorState } from '../simulator/State.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -140,6 +140,15 @@ export interface WebhookOutbox {
    * every attempt once each event is delivered or dropped.
    */
   readonly deliverEach: (retry?: WebhookRetry) => Promise<ReadonlyArray<HandlerDelivery>>
+  /**
+   * Delivers the service's recorded event `eventId` again, freshly signed, with
+   * `deliverEach`'s retries (each attempt logged as a `duplicate`): a replay as a service
+   * retry sends it. Resolves with its attempts (none for an id the service has not kept).
+   */
+  readonly resend: (
+    eventId: string,
+    retry?: WebhookRetry,
+  ) => Promise<ReadonlyArray<HandlerDelivery>>
   /** Resolves once no `deliverEach` attempt is in flight or waiting to retry. */
   readonly idle: () => Promise<void>
   /**
@@ -434,13 +443,13 @@ export const makeWebhookOutboxWith =
     /** One event's attempts until delivered or out of attempts (then dropped). */
     const deliverWithRetries = async (
       event: WebhookEvent,
-      maxAttempts: number,
-      initialDelayMs: number,
+      { attempts: maxAttempts, initialDelayMs }: Required<WebhookRetry>,
+      duplicate = false,
     ): Promise<ReadonlyArray<HandlerDelivery>> => {
       const out: Array<HandlerDelivery> = []
       const gen = generation
       for (let n = 1; ; n++) {
-        const delivery = await attempt(event, false, n < maxAttempts)
+        const delivery = await attempt(event, duplicate, n < maxAttempts)
         if (delivery === undefined) return out
         out.push(delivery)
         if (isOk(delivery.status)) return out
@@ -450,6 +459,25 @@ export const makeWebhookOutboxWith =
         }
         if (!(await wait(initialDelayMs * 2 ** (n - 1))) || gen !== generation) return out
       }
+    }
+
+    const retryOf = (retry: WebhookRetry): Required<WebhookRetry> => ({
+      attempts: Math.max(1, Math.floor(retry.attempts ?? DEFAULT_WEBHOOK_ATTEMPTS)),
+      initialDelayMs: Math.max(0, retry.initialDelayMs ?? DEFAULT_WEBHOOK_INITIAL_DELAY_MS),
+    })
+
+    /** Each of `events` on its own with retries, counted until settled for `idle`. */
+    const retried = async (
+      events: ReadonlyArray<WebhookEvent>,
+      retry: WebhookRetry,
+      duplicate: boolean,
+    ): Promise<ReadonlyArray<HandlerDelivery>> => {
+      const policy = retryOf(retry)
+      running += events.length
+      const each = await Promise.all(
+        events.map((event) => deliverWithRetries(event, policy, duplicate).finally(settle)),
+      )
+      return each.flat()
     }
 
     const settle = (): void => {
@@ -522,15 +550,12 @@ export const makeWebhookOutboxWith =
         pull()
         const events = queue
         queue = []
-        const maxAttempts = Math.max(1, Math.floor(retry.attempts ?? DEFAULT_WEBHOOK_ATTEMPTS))
-        const initialDelayMs = Math.max(0, retry.initialDelayMs ?? DEFAULT_WEBHOOK_INITIAL_DELAY_MS)
-        running += events.length
-        const each = await Promise.all(
-          events.map((event) =>
-            deliverWithRetries(event, maxAttempts, initialDelayMs).finally(settle),
-          ),
-        )
-        return each.flat()
+        return retried(events, retry, false)
+      },
+      resend: async (eventId, retry = {}) => {
+        if (closed) return []
+        const event = eventsOf(service.state()).find((e) => e.id === eventId)
+        return event === undefined ? [] : retried([event], retry, true)
       },
       idle: () =>
         running === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve)),

@@ -243,3 +243,110 @@ describe('webhooks without a secret, to a receiver that is down at first', () =>
     }
   })
 })
+
+describe('webhooks to several URLs (--webhook-url repeated), and a resend', () => {
+  it('each URL gets each event with its own retries and log lines; a resend replays it to each', async () => {
+    const a: Received[] = []
+    const b: Received[] = []
+    // A answers the first delivery of each event with 503; B takes everything at once.
+    const seenByA = new Set<string>()
+    const receiverA = await startReceiver((headers, body) => {
+      const id = (JSON.parse(body) as { id: string }).id
+      const answered = seenByA.has(id) ? 200 : 503
+      seenByA.add(id)
+      a.push({ headers, body, answered })
+      return answered
+    })
+    const receiverB = await startReceiver((headers, body) => {
+      b.push({ headers, body, answered: 200 })
+      return 200
+    })
+    const urlA = `http://127.0.0.1:${receiverA.port}/a`
+    const urlB = `http://127.0.0.1:${receiverB.port}/b`
+    const fan = await startCli([
+      '--control',
+      '--webhook-url',
+      urlA,
+      '--webhook-url',
+      urlB,
+      '--webhook-secret',
+      secret,
+    ])
+    try {
+      const code = (
+        await call(fan.url, 'POST', '/paymentlink/checkout', {
+          bearer: credentials.apiKey,
+          body: { amount: 4.2 },
+        })
+      ).json.orderCode as string
+      expect((await call(fan.url, 'POST', `/__sandbox/orders/${code}/pay`)).status).toBe(200)
+      await waitFor(() => a.length >= 2 && b.length >= 1)
+      const [first] = b
+      if (first === undefined) throw new Error('no delivery to B')
+      const event = JSON.parse(first.body) as { id: string; type: string }
+      expect(event.type).toBe('order.paid')
+      expect(a.map((r) => [r.body, r.answered])).toEqual([
+        [first.body, 503],
+        [first.body, 200],
+      ])
+      for (const r of [...a, ...b]) expectSigned(r)
+      const log = async (): Promise<Array<Record<string, unknown>>> =>
+        (await call(fan.url, 'GET', '/__sandbox/deliveries')).json as Array<Record<string, unknown>>
+      const lines = (await log()).map((d) => [d['url'], d['attempt'], d['status'], d['eventId']])
+      expect(lines.filter((l) => l[0] === urlA)).toEqual([
+        [urlA, 1, 503, event.id],
+        [urlA, 2, 200, event.id],
+      ])
+      expect(lines.filter((l) => l[0] === urlB)).toEqual([[urlB, 1, 200, event.id]])
+
+      // A resend: the same event (same body), signed anew, to both URLs, logged as such.
+      await new Promise((r) => setTimeout(r, 1100)) // a new signature second
+      const resent = await call(fan.url, 'POST', `/__sandbox/events/${event.id}/resend`)
+      expect(resent.status).toBe(202)
+      expect(resent.json).toEqual({ eventId: event.id, type: 'order.paid', urls: [urlA, urlB] })
+      await waitFor(() => a.length >= 3 && b.length >= 2)
+      for (const r of [a[2], b[1]]) {
+        expect(r?.body).toBe(first.body)
+        expectSigned(r as Received)
+        expect(r?.headers['paykit-signature']).not.toBe(first.headers['paykit-signature'])
+      }
+      await expect
+        .poll(async () => {
+          const resends = (await log()).filter((d) => d['duplicate'] === true)
+          return [urlA, urlB].map((url) =>
+            resends.filter((d) => d['url'] === url).map((d) => [d['eventId'], d['status']]),
+          )
+        })
+        .toEqual([[[event.id, 200]], [[event.id, 200]]])
+
+      const unknown = await call(fan.url, 'POST', '/__sandbox/events/evt_nope/resend')
+      expect(unknown.status).toBe(404)
+      expect(JSON.stringify(unknown.json)).toContain('evt_nope')
+    } finally {
+      await fan.stop()
+      await receiverA.close()
+      await receiverB.close()
+    }
+  })
+
+  it('a resend without any webhook URL is refused with 409', async () => {
+    const plain = await startCli(['--control'])
+    try {
+      const code = (
+        await call(plain.url, 'POST', '/paymentlink/checkout', {
+          bearer: credentials.apiKey,
+          body: { amount: 1 },
+        })
+      ).json.orderCode as string
+      expect((await call(plain.url, 'POST', `/__sandbox/orders/${code}/cancel`)).status).toBe(200)
+      const [event] = (await call(plain.url, 'GET', '/__sandbox/events')).json as Array<{
+        id: string
+      }>
+      const refused = await call(plain.url, 'POST', `/__sandbox/events/${event?.id}/resend`)
+      expect(refused.status).toBe(409)
+      expect(JSON.stringify(refused.json)).toContain('No webhook URL')
+    } finally {
+      await plain.stop()
+    }
+  })
+})

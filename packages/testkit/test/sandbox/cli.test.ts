@@ -131,6 +131,8 @@ describe('paykit-sandbox command', () => {
   it.each([
     [['--port', 'abc'], '--port'],
     [['--nope'], 'nope'],
+    [['--webhook-url', 'http://127.0.0.1:9/ok', '--webhook-url', 'not a url'], '--webhook-url'],
+    [['--webhook-url', 'ftp://127.0.0.1/hook'], '--webhook-url'],
   ])('refuses %j with exit code 2 naming the option', async (args, name) => {
     const { code, err } = await collect(run(args))
     expect(code).toBe(2)

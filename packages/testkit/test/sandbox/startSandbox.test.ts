@@ -265,6 +265,77 @@ describe('startSandbox', () => {
       expect(deliveries[2]?.willRetry).toBe(false)
     })
 
+    it('sends each event to each of several URLs, each with its own retries and log lines', async () => {
+      const flaky = await startReceiver((n) => (n === 1 ? 500 : 200))
+      const steady = await startReceiver(() => 200)
+      cleanups.push(flaky.close, steady.close)
+      const sandbox = await start({
+        webhookUrl: [flaky.url, steady.url],
+        webhookSecret: 's',
+        webhookRetryDelayMs: 5,
+      })
+      const link = await clientOf(sandbox.url).link()
+      sandbox.payOrder(link.orderCode)
+      await sandbox.webhooksIdle()
+      const [paid] = sandbox.events()
+      expect(flaky.received.map((r) => r.body)).toEqual([
+        steady.received[0]?.body,
+        steady.received[0]?.body,
+      ])
+      expect(JSON.parse(steady.received[0]?.body ?? '{}')).toMatchObject({
+        id: paid?.id,
+        type: 'order.paid',
+      })
+      const byUrl = (url: string) =>
+        sandbox
+          .deliveries()
+          .filter((d) => d.url === url)
+          .map((d) => [d.eventId, d.attempt, d.status, d.duplicate])
+      expect(byUrl(flaky.url)).toEqual([
+        [paid?.id, 1, 500, false],
+        [paid?.id, 2, 200, false],
+      ])
+      expect(byUrl(steady.url)).toEqual([[paid?.id, 1, 200, false]])
+    })
+
+    it('resends a recorded event, signed anew, to every URL; refuses an unknown id', async () => {
+      const one = await startReceiver(() => 200)
+      const two = await startReceiver(() => 200)
+      cleanups.push(one.close, two.close)
+      const secret = 'whsec-resend'
+      const sandbox = await start({ webhookUrl: [one.url, two.url], webhookSecret: secret })
+      sandbox.cancelOrder((await clientOf(sandbox.url).link()).orderCode)
+      await sandbox.webhooksIdle()
+      const [cancelled] = sandbox.events()
+      sandbox.resendEvent(cancelled?.id ?? '')
+      await sandbox.webhooksIdle()
+      for (const receiver of [one, two]) {
+        expect(receiver.received).toHaveLength(2)
+        const [first, again] = receiver.received
+        expect(again?.body).toBe(first?.body)
+        const header = String(again?.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()])
+        const event = verifyWebhookEvent({
+          secret,
+          body: again?.body ?? '',
+          header,
+          now: new Date(),
+        })
+        expect(event).toMatchObject({ _tag: 'Right', right: { id: cancelled?.id } })
+      }
+      expect(
+        sandbox
+          .deliveries()
+          .filter((d) => d.duplicate)
+          .map((d) => [d.url, d.attempt]),
+      ).toEqual([
+        [one.url, 2],
+        [two.url, 2],
+      ])
+      expect(() => sandbox.resendEvent('evt_unknown')).toThrow('no event has id evt_unknown')
+      const silent = await start()
+      expect(() => silent.resendEvent('evt_000001')).toThrow('no webhook URL')
+    })
+
     it('emits order.cancelled when a clock advance expires a link', async () => {
       const receiver = await startReceiver(() => 200)
       cleanups.push(receiver.close)
