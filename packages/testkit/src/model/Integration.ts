@@ -18,8 +18,28 @@ import type {
 // -------------------------------------------------------------------------------------
 
 /**
- * An order of the shop that the story asks the integration to get paid: its reference
- * (the merchant's order id: a charge's `order.id`, a link's `orderReference`) and amount.
+ * One line of a shop order: a name, a unit price in decimal major units of the order's
+ * currency (whole cents: 19.99) and a quantity.
+ *
+ * @category model
+ * @since 0.2.0
+ */
+export interface ShopLineItem {
+  readonly name: string
+  readonly price: number
+  readonly quantity: number
+}
+
+/**
+ * An order of the shop that the story asks the integration to get paid. `reference` is the
+ * kit's name for it (`o1`, `o2`...: send it, or an id of your own, as a charge's
+ * `order.id` or a link's `orderReference`). `amount` is what the buyer owes, in decimal
+ * major units of `currency` as the service takes them (a charge's `order.amount`, a link's
+ * `amount`): `19.99` is 19 dollars 99 cents, always whole cents, never cents as an
+ * integer. `lineItems` are what it is made of (their prices times quantities sum to
+ * `amount` exactly, as decimals: in binary floating point they may not). The amounts are
+ * drawn toward values whose float arithmetic goes wrong (`19.99 * 100`, `0.1 + 0.2`,
+ * totals past 2^31 cents).
  *
  * @category model
  * @since 0.2.0
@@ -27,6 +47,8 @@ import type {
 export interface ShopOrder {
   readonly reference: string
   readonly amount: number
+  readonly currency: string
+  readonly lineItems: ReadonlyArray<ShopLineItem>
 }
 
 /**
@@ -57,10 +79,14 @@ export interface RegisteredCard {
 }
 
 /**
- * One order as the integration sees it: its status in the integration's own words (the
- * service's four, or the user's own mapped by the `statuses` option) and `timesPaid`, how
+ * One order as the integration sees it: `reference`, the kit's (`o1`) or the integration's
+ * own id for it that went over the wire (a charge's `order.id`, a link's
+ * `orderReference`, or the link's `orderCode`); its status in the integration's own words
+ * (the service's four, or the user's own mapped by the `statuses` option); `timesPaid`, how
  * many times it recorded the order as paid (fulfilled it, sent the goods): 1 for a paid
- * order, 0 otherwise.
+ * order, 0 otherwise; and, optionally, `amountPaid`: the amount it recorded as paid, in
+ * decimal major units like `ShopOrder.amount` (given, the kit checks it against what the
+ * service charged, to the cent).
  *
  * @category model
  * @since 0.2.0
@@ -69,6 +95,7 @@ export interface IntegrationOrder {
   readonly reference: string
   readonly status: string
   readonly timesPaid: number
+  readonly amountPaid?: number
 }
 
 /**

@@ -7,9 +7,12 @@
  * @since 0.2.0
  */
 import fc from 'fast-check'
+import { Money } from '@paykit/core'
+import { lineItemsTotal, trickyAmount, trickyLineItems } from '../arbitraries/Money.js'
 import { headlessEndings } from '../buyer/Authenticate.js'
 import * as Faults from '../service/Faults.js'
-import type { Adapter, StatusMeaning } from './Integration.js'
+import { defaultStore } from '../simulator/TestCards.js'
+import type { Adapter, ShopLineItem, ShopOrder, StatusMeaning } from './Integration.js'
 import { builtInInvariants, type Invariant } from './Invariants.js'
 import { redactedError } from './Redaction.js'
 import * as Steps from './Steps.js'
@@ -17,7 +20,9 @@ import {
   InvariantBroken,
   meaningOf,
   openWorld,
+  ordersLine,
   type CardKind,
+  type Forgery,
   type ServiceKind,
   type WebhookMove,
   type WorldOptions,
@@ -28,12 +33,26 @@ import {
 // -------------------------------------------------------------------------------------
 
 /**
+ * A shop order given by hand (the `orders` option): its amount in decimal major units
+ * (whole cents), or its line items (their exact total is the amount), or both (then they
+ * must agree).
+ *
+ * @category model
+ * @since 0.2.0
+ */
+export interface OrderInput {
+  readonly amount?: number
+  readonly lineItems?: ReadonlyArray<ShopLineItem>
+}
+
+/**
  * Options of a model: the adapter (`integration`, maybe `registerCards`) and, optionally,
  * what its statuses mean at the service (`statuses`; strict by default), the user's own
  * invariants (checked after the built-in ones), the fake (`memory` by default, `nock`,
- * `sandbox`), the number of shop orders (2), the story's length (0 to 25 steps), the
- * number of runs (100), `seed` and `path` to replay a failure, or one `story` to play as
- * written.
+ * `sandbox`), the shop orders (`orders`: how many, 2 by default, their amounts drawn for
+ * each story; or the orders themselves), whether the webhook adversary plays
+ * (`forgedWebhooks`, on by default), the story's length (0 to 25 steps), the number of
+ * runs (100), `seed` and `path` to replay a failure, or one `story` to play as written.
  *
  * @category model
  * @since 0.2.0
@@ -42,7 +61,8 @@ export type ModelOptions = Adapter & {
   readonly statuses?: StatusMeaning
   readonly invariants?: ReadonlyArray<Invariant>
   readonly service?: ServiceKind
-  readonly orders?: number
+  readonly orders?: number | ReadonlyArray<OrderInput>
+  readonly forgedWebhooks?: boolean
   readonly minSteps?: number
   readonly maxSteps?: number
   readonly numRuns?: number
@@ -60,6 +80,7 @@ export type ModelOptions = Adapter & {
  * @since 0.2.0
  */
 export interface Story {
+  readonly orders: ReadonlyArray<ShopOrder>
   readonly steps: ReadonlyArray<Steps.Step>
   readonly play: () => Promise<void>
 }
@@ -80,7 +101,9 @@ export interface ModelReport {
   readonly invariant: string | undefined
   readonly problem: string | undefined
   readonly story: ReadonlyArray<string>
-  /** The report as printed: the problem, the numbered story, how to replay it. */
+  /** The shop orders of the failing story (none when every story held). */
+  readonly orders: ReadonlyArray<ShopOrder>
+  /** The report as printed: the problem, the numbered story, its orders, how to replay it. */
   readonly text: string
 }
 
@@ -98,10 +121,95 @@ const count = (value: unknown, field: string, min: number): number => {
   return value as number
 }
 
+const CURRENCY = defaultStore.currencyCode
+
+/** The orders of a story written by hand when none are given: float trouble, by hand. */
+const HAND_ORDERS: ReadonlyArray<ReadonlyArray<ShopLineItem>> = [
+  [{ name: 'Tea', price: 19.99, quantity: 3 }],
+  [
+    { name: 'Tea', price: 0.1, quantity: 1 },
+    { name: 'Mug', price: 0.2, quantity: 1 },
+  ],
+  [{ name: 'Lamp', price: 1234567.89, quantity: 1 }],
+  [{ name: 'Socks', price: 4.35, quantity: 1 }],
+]
+
+const shopOrder = (reference: string, lineItems: ReadonlyArray<ShopLineItem>): ShopOrder => ({
+  reference,
+  amount: lineItemsTotal(lineItems),
+  currency: CURRENCY,
+  lineItems,
+})
+
+/** An order of the `orders` option, checked (an error naming the field). */
+const givenOrder = (input: OrderInput, i: number): ShopOrder => {
+  const field = `orders[${i}]`
+  const wholeCents = (n: unknown, name: string): number => {
+    const money = typeof n === 'number' ? Money.fromNumber(n) : undefined
+    if (
+      money === undefined ||
+      money._tag === 'Left' ||
+      !Money.isPositive(money.right) ||
+      !Money.Eq.equals(Money.fromCents(Money.toCents(money.right)), money.right)
+    )
+      throw new TypeError(
+        `${name}: expected an amount in decimal major units, whole cents, above 0 (19.99), got ${JSON.stringify(n)}`,
+      )
+    return n as number
+  }
+  if (typeof input !== 'object' || input === null)
+    throw new TypeError(`${field}: expected { amount } or { lineItems }`)
+  const items = input.lineItems?.map((item, j) => {
+    const at = `${field}.lineItems[${j}]`
+    if (!Number.isInteger(item?.quantity) || item.quantity < 1)
+      throw new TypeError(
+        `${at}.quantity: expected an integer of at least 1, got ${JSON.stringify(item?.quantity)}`,
+      )
+    return {
+      name: typeof item.name === 'string' ? item.name : `Item ${j + 1}`,
+      price: wholeCents(item.price, `${at}.price`),
+      quantity: item.quantity,
+    }
+  })
+  if (items === undefined || items.length === 0) {
+    const amount = wholeCents(input.amount, `${field}.amount`)
+    return shopOrder(`o${i + 1}`, [{ name: 'Order total', price: amount, quantity: 1 }])
+  }
+  const order = shopOrder(`o${i + 1}`, items)
+  if (input.amount !== undefined && wholeCents(input.amount, `${field}.amount`) !== order.amount)
+    throw new TypeError(
+      `${field}.amount: expected the line items' total ${order.amount}, got ${JSON.stringify(input.amount)}`,
+    )
+  return order
+}
+
+/** A story's orders `o1`..`on`, drawn toward amounts whose float arithmetic goes wrong. */
+const drawnOrders = (n: number): fc.Arbitrary<ReadonlyArray<ShopOrder>> =>
+  fc.tuple(
+    ...Array.from({ length: n }, (_, i) =>
+      fc.oneof(
+        trickyAmount().map((amount) =>
+          shopOrder(`o${i + 1}`, [{ name: 'Order total', price: amount, quantity: 1 }]),
+        ),
+        trickyLineItems().map((items) => shopOrder(`o${i + 1}`, items)),
+      ),
+    ),
+  )
+
+type Settings = Adapter & {
+  readonly invariants: WorldOptions['invariants']
+  readonly service: ServiceKind
+  readonly means: WorldOptions['means']
+  readonly references: ReadonlyArray<string>
+  /** The orders of every story (given), or of each story drawn. */
+  readonly orders: fc.Arbitrary<ReadonlyArray<ShopOrder>>
+  /** The orders of a story written by hand. */
+  readonly handOrders: ReadonlyArray<ShopOrder>
+  readonly forgedWebhooks: boolean
+}
+
 /** The options checked (a clear error naming the field) and the world's settings. */
-const settingsOf = (
-  options: ModelOptions,
-): WorldOptions & { readonly references: ReadonlyArray<string> } => {
+const settingsOf = (options: ModelOptions): Settings => {
   if (typeof options.integration !== 'function')
     throw new TypeError('integration: expected a function that builds the integration')
   const service = options.service ?? 'memory'
@@ -109,7 +217,16 @@ const settingsOf = (
     throw new TypeError(
       `service: expected one of ${SERVICES.join(', ')}, got ${JSON.stringify(service)}`,
     )
-  const orders = count(options.orders, 'orders', 1) ?? 2
+  const given = Array.isArray(options.orders)
+    ? (options.orders as ReadonlyArray<OrderInput>).map(givenOrder)
+    : undefined
+  if (given !== undefined && given.length === 0)
+    throw new TypeError('orders: expected at least one order')
+  const orderCount = given?.length ?? count(options.orders as number | undefined, 'orders', 1) ?? 2
+  if (options.forgedWebhooks !== undefined && typeof options.forgedWebhooks !== 'boolean')
+    throw new TypeError(
+      `forgedWebhooks: expected true or false, got ${JSON.stringify(options.forgedWebhooks)}`,
+    )
   const invariants = options.invariants ?? []
   invariants.forEach((inv, i) => {
     if (typeof inv?.name !== 'string' || typeof inv.check !== 'function')
@@ -119,18 +236,25 @@ const settingsOf = (
     options.registerCards === true
       ? { integration: options.integration, registerCards: true }
       : { integration: options.integration }
+  const references = Array.from({ length: orderCount }, (_, i) => `o${i + 1}`)
   return {
     ...adapter,
     invariants: [...builtInInvariants, ...invariants],
     service,
-    orders,
     means: meaningOf(options.statuses),
-    references: Array.from({ length: orders }, (_, i) => `o${i + 1}`),
+    references,
+    orders: given === undefined ? drawnOrders(orderCount) : fc.constant(given),
+    handOrders:
+      given ?? references.map((r, i) => shopOrder(r, HAND_ORDERS[i % HAND_ORDERS.length] ?? [])),
+    forgedWebhooks: options.forgedWebhooks ?? true,
   }
 }
 
 /** The steps a story is drawn from, over the shop orders `references`. */
-const drawnSteps = (references: ReadonlyArray<string>): Array<fc.Arbitrary<Steps.Step>> => {
+const drawnSteps = (
+  references: ReadonlyArray<string>,
+  forged: boolean,
+): Array<fc.Arbitrary<Steps.Step>> => {
   const reference = fc.constantFrom(...references)
   const operation = fc.constantFrom<Faults.Operation>(
     'charge',
@@ -196,12 +320,32 @@ const drawnSteps = (references: ReadonlyArray<string>): Array<fc.Arbitrary<Steps
       .constantFrom<WebhookMove>('deliverNext', 'deliverLatest', 'duplicate', 'delay')
       .map(Steps.webhook),
     fc.option(reference, { nil: undefined, freq: 2 }).map((r) => Steps.reconcile(r)),
+    ...(forged
+      ? [
+          fc
+            .tuple(fc.constantFrom<Forgery>(...FORGERIES), reference)
+            .map(([kind, r]) => Steps.forgedWebhook(kind, r)),
+        ]
+      : []),
   ]
 }
 
+const FORGERIES: ReadonlyArray<Forgery> = [
+  'unsigned',
+  'otherSecret',
+  'stale',
+  'tampered',
+  'unknownOrder',
+  'replayed',
+]
+
 /** Plays `steps` in a fresh world, then "eventually"; nothing it rejects with holds a secret. */
-const play = async (settings: WorldOptions, steps: ReadonlyArray<Steps.Step>): Promise<void> => {
-  const world = await openWorld(settings)
+const play = async (
+  settings: Settings,
+  orders: ReadonlyArray<ShopOrder>,
+  steps: ReadonlyArray<Steps.Step>,
+): Promise<void> => {
+  const world = await openWorld({ ...settings, orders })
   try {
     await fc.asyncModelRun(() => ({ model: {}, real: world }), steps)
     await world.eventually()
@@ -213,23 +357,32 @@ const play = async (settings: WorldOptions, steps: ReadonlyArray<Steps.Step>): P
   }
 }
 
-const storyOf = (settings: WorldOptions, steps: ReadonlyArray<Steps.Step>): Story => {
-  const story: Story = { steps, play: () => play(settings, steps) }
-  // fast-check (and so vitest's counterexample line) prints a story as its steps
-  return Object.assign(story, { [fc.toStringMethod]: () => fc.stringify(steps) })
+const storyOf = (
+  settings: Settings,
+  orders: ReadonlyArray<ShopOrder>,
+  steps: ReadonlyArray<Steps.Step>,
+): Story => {
+  const story: Story = { orders, steps, play: () => play(settings, orders, steps) }
+  // fast-check (and so vitest's counterexample line) prints a story as its orders and steps
+  return Object.assign(story, {
+    [fc.toStringMethod]: () => `${ordersLine(orders)}: ${fc.stringify(steps)}`,
+  })
 }
 
 const storiesOf = (
-  settings: ReturnType<typeof settingsOf>,
+  settings: Settings,
   options: Pick<ModelOptions, 'minSteps' | 'maxSteps'>,
 ): fc.Arbitrary<Story> => {
   const minLength = count(options.minSteps, 'minSteps', 0) ?? 0
   const maxLength = count(options.maxSteps, 'maxSteps', minLength) ?? Math.max(25, minLength)
   // An array, not fc.commands: its shrinker never drops the last command, which would
   // leave an irrelevant trailing step in the printed story.
-  return fc
-    .array(fc.oneof(...drawnSteps(settings.references)), { minLength, maxLength, size: 'max' })
-    .map((steps) => storyOf(settings, steps))
+  const steps = fc.array(fc.oneof(...drawnSteps(settings.references, settings.forgedWebhooks)), {
+    minLength,
+    maxLength,
+    size: 'max',
+  })
+  return fc.tuple(settings.orders, steps).map(([orders, drawn]) => storyOf(settings, orders, drawn))
 }
 
 /**
@@ -278,6 +431,7 @@ const textOf = (failure: unknown, seed: number | undefined, path: string | undef
 
 const failed = (
   error: unknown,
+  orders: ReadonlyArray<ShopOrder>,
   numRuns: number,
   seed: number | undefined,
   path: string | undefined,
@@ -291,6 +445,7 @@ const failed = (
     invariant: broken?.invariant,
     problem: broken?.problem,
     story: broken?.story ?? [],
+    orders,
     text: textOf(error, seed, path),
   }
 }
@@ -337,7 +492,7 @@ const failed = (
 export const checkModel = async (options: ModelOptions): Promise<ModelReport> => {
   const settings = settingsOf(options)
   if (options.story !== undefined) {
-    const failure = await play(settings, options.story).then(
+    const failure = await play(settings, settings.handOrders, options.story).then(
       () => undefined,
       (e: unknown) => e ?? new Error('the story rejected with nothing'),
     )
@@ -350,9 +505,10 @@ export const checkModel = async (options: ModelOptions): Promise<ModelReport> =>
           invariant: undefined,
           problem: undefined,
           story: [],
+          orders: [],
           text: 'the story held every invariant',
         }
-      : failed(failure, 1, undefined, undefined)
+      : failed(failure, settings.handOrders, 1, undefined, undefined)
   }
   const property = fc.asyncProperty(storiesOf(settings, options), (story) => story.play())
   const details = await fc.check(property, {
@@ -369,10 +525,12 @@ export const checkModel = async (options: ModelOptions): Promise<ModelReport> =>
       invariant: undefined,
       problem: undefined,
       story: [],
+      orders: [],
       text: `${details.numRuns} stories, every invariant held (seed ${details.seed})`,
     }
   return failed(
     details.errorInstance,
+    details.counterexample?.[0]?.orders ?? [],
     details.numRuns,
     details.seed,
     details.counterexamplePath ?? undefined,

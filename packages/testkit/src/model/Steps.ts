@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check'
 import type * as Faults from '../service/Faults.js'
-import type { CardKind, ThreeDsEnding, WebhookMove, World } from './World.js'
+import type { CardKind, Forgery, ThreeDsEnding, WebhookMove, World } from './World.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -316,6 +316,41 @@ const WEBHOOK_TEXT: Readonly<Record<WebhookMove, string>> = {
  */
 export const webhook = (move: WebhookMove): Step =>
   step(WEBHOOK_TEXT[move], (world) => world.webhook(move))
+
+const FORGED_TEXT: Readonly<Record<Forgery, (reference: string) => string>> = {
+  unsigned: (r) => `an unsigned webhook about order ${r} arrives (forged)`,
+  otherSecret: (r) => `a webhook about order ${r} signed with another secret arrives (forged)`,
+  stale: (r) => `a webhook about order ${r} signed 2 h ago arrives (forged, stale)`,
+  tampered: (r) => `a webhook about order ${r} altered after signing arrives (forged)`,
+  unknownOrder: () => 'a webhook about an order the shop never made arrives (forged)',
+  replayed: (r) => `an earlier webhook about order ${r} is replayed with a fresh signature`,
+}
+
+/**
+ * The webhook adversary: an event the service did not send (or not then) reaches the
+ * integration's endpoint. The forged ones claim what the service has not done (a pending
+ * or cancelled order paid, a paid one finalized, a finalized one cancelled): `unsigned`,
+ * signed with another secret (`otherSecret`), signed 2 h ago with the merchant's secret
+ * (`stale`), altered after a genuine signature (`tampered`), or about an order the shop
+ * never made (`unknownOrder`, signed with another secret, whatever `reference`);
+ * `replayed` delivers the earliest event the
+ * service sent about the order again, with a fresh signature. The story notes the event
+ * and the endpoint's answer; the invariant "no change from a webhook the service did not
+ * send" judges what it did.
+ *
+ * @example
+ * ```ts
+ * import { Steps } from '@paykit/testkit/model'
+ * import assert from 'node:assert/strict'
+ *
+ * assert.equal(Steps.forgedWebhook('unsigned', 'o1').toString(), 'an unsigned webhook about order o1 arrives (forged)')
+ * ```
+ *
+ * @category constructors
+ * @since 0.2.0
+ */
+export const forgedWebhook = (kind: Forgery, reference: string): Step =>
+  step(FORGED_TEXT[kind](reference), (world) => world.forgedWebhook(kind, reference))
 
 /**
  * The integration's reconcile job runs, for order `reference` or (none) for every order.

@@ -11,9 +11,12 @@ import * as E from 'fp-ts/lib/Either.js'
 import {
   createClient,
   fetchTransport,
+  Money,
   type Authenticate,
+  type OrderDetails,
   type OrderStatus,
   type Transport,
+  type WebhookEvent,
 } from '@paykit/core'
 import { authenticateHeadless, type HeadlessEnding } from '../buyer/Authenticate.js'
 import { memoryPaymentService } from '../memory/memoryPaymentService.js'
@@ -22,12 +25,16 @@ import { startSandbox } from '../sandbox/startSandbox.js'
 import type { ServiceControls } from '../service/ServiceControls.js'
 import {
   makeWebhookOutbox,
+  signedWebhook,
+  unsignedWebhook,
+  type SignedWebhook,
   type WebhookHandler,
   type WebhookOutbox,
 } from '../service/WebhookDelivery.js'
 import { clockOf } from '../simulator/Clock.js'
+import { authorizationCodeOf, defaultBuyer, orderDetailsOf } from '../simulator/Orders.js'
 import { FIRST_ORDER_ID, orderCodeOf } from '../simulator/PaymentLinks.js'
-import { own, type SimulatorState } from '../simulator/State.js'
+import { eventsOf, idOf, own, type SimulatorState } from '../simulator/State.js'
 import { defaultCredentials, testCards } from '../simulator/TestCards.js'
 import type {
   Adapter,
@@ -39,7 +46,13 @@ import type {
   StatusMeaning,
   WebhookHeaders,
 } from './Integration.js'
-import type { Invariant, Observation, ServiceOrder, ViewedOrder } from './Invariants.js'
+import type {
+  ForgedDelivery,
+  Invariant,
+  Observation,
+  ServiceOrder,
+  ViewedOrder,
+} from './Invariants.js'
 import { messageOf, messagesOf, redactor } from './Redaction.js'
 
 // -------------------------------------------------------------------------------------
@@ -87,6 +100,22 @@ export type WebhookMove =
   'deliverNext' | 'deliverLatest' | 'duplicate' | 'delay' | 'drop' | 'deliverAll'
 
 /**
+ * The webhook adversary's moves, each an event the service did not send (or not then):
+ * `unsigned` (no signature header), `otherSecret` (signed with a secret not the
+ * merchant's), `stale` (signed 2 h ago with the merchant's secret), `tampered` (a genuine
+ * signature over a body then altered), `unknownOrder` (about an order the shop never made,
+ * signed with another secret: to be refused before anything is recorded of it) and
+ * `replayed` (an earlier event the service sent, delivered again with a fresh signature).
+ * The forged ones claim what the service has not done: a pending or cancelled order paid, a
+ * paid one finalized, a finalized one cancelled.
+ *
+ * @category model
+ * @since 0.2.0
+ */
+export type Forgery =
+  'unsigned' | 'otherSecret' | 'stale' | 'tampered' | 'unknownOrder' | 'replayed'
+
+/**
  * An invariant broken during a story: the error a story throws, its message the
  * numbered story. The model builds it from texts it has redacted (no secret, card number
  * or CVV), and gives it no `cause`.
@@ -116,9 +145,11 @@ export class InvariantBroken extends Error {
     readonly invariant: string,
     readonly problem: string,
     readonly story: ReadonlyArray<string>,
+    /** The shop orders of the story, as `ordersLine` writes them (none: no line). */
+    readonly orders?: string,
   ) {
     super(
-      `${invariant}: ${problem}\nThe story (${story.length} ${story.length === 1 ? 'step' : 'steps'}):\n${story.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}`,
+      `${invariant}: ${problem}\nThe story (${story.length} ${story.length === 1 ? 'step' : 'steps'}):\n${story.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}${orders === undefined ? '' : `\nThe orders: ${orders}`}`,
     )
   }
 }
@@ -142,6 +173,10 @@ export interface World {
   readonly reconcile: (reference?: string) => Promise<string>
   /** A move of the webhook sender; the note (which event of which order, the answer). */
   readonly webhook: (move: WebhookMove) => Promise<string>
+  /** A webhook the service did not send, about `reference`, to the endpoint; the note. */
+  readonly forgedWebhook: (kind: Forgery, reference: string) => Promise<string>
+  /** The shop orders of the story. */
+  readonly orders: ReadonlyArray<ShopOrder>
   /** Adds a step to the story and checks the invariants. */
   readonly step: (text: string) => void
   /** The last step: faults lifted, every webhook delivered, reconcile, the final check. */
@@ -167,8 +202,8 @@ export interface World {
 export type WorldOptions = Adapter & {
   readonly invariants: ReadonlyArray<Invariant>
   readonly service: ServiceKind
-  /** How many shop orders the stories use (default 2: `o1`, `o2`). */
-  readonly orders: number
+  /** The shop orders of the story (`o1`, `o2`, ...). */
+  readonly orders: ReadonlyArray<ShopOrder>
   /** What each status of the view means at the service (`meaningOf(statuses)`). */
   readonly means: (order: IntegrationOrder, index: number) => ReadonlyArray<OrderStatus>
 }
@@ -180,6 +215,12 @@ export type WorldOptions = Adapter & {
 /** The virtual clock's start: every story begins at the same instant, so it replays. */
 const START_MS = Date.UTC(2026, 0, 5, 9, 0, 0)
 const WEBHOOK_SECRET = 'whsec_model_5f1c2a9e'
+// The forger's own secret (not the merchant's: a signature with it must be refused).
+const FORGER_SECRET = 'whsec_forger_0d4e1b77'
+// A stale signature: older than any sensible tolerance (the core's is 5 min).
+const STALE_MS = 2 * 3_600_000
+// Order codes the service never issues (forged events about no real link).
+const FORGED_ORDER_ID = FIRST_ORDER_ID + 900_000
 const CVV = '7319'
 const SERVICE_STATUSES: ReadonlyArray<OrderStatus> = ['PENDING', 'PAID', 'CANCELLED', 'FINALIZED']
 // A quoted text of the integration is cut this short in a step (after redaction).
@@ -228,6 +269,13 @@ export const meaningOf = (
       )
     if (typeof order.status !== 'string')
       throw new TypeError(`${field}.status: expected a text, got ${typeof order.status}`)
+    if (
+      order.amountPaid !== undefined &&
+      (typeof order.amountPaid !== 'number' || !Number.isFinite(order.amountPaid))
+    )
+      throw new TypeError(
+        `${field}.amountPaid: expected the amount recorded paid in decimal major units (19.99), got ${String(order.amountPaid)}`,
+      )
     return field
   }
   if (statuses === undefined)
@@ -289,8 +337,6 @@ const webhookHeaders = (record: Readonly<Record<string, string>>): WebhookHeader
   }) as WebhookHeaders
 }
 
-const amountOf = (i: number): number => [10, 25.5, 7.25][i] ?? 5 + i
-
 interface Fake {
   readonly controls: ServiceControls
   readonly baseUrl: string
@@ -332,20 +378,44 @@ const openFake = async (kind: ServiceKind, now: () => Date): Promise<Fake> => {
   }
 }
 
-const LINK_PAID: ReadonlySet<OrderStatus> = new Set(['PAID', 'FINALIZED'])
+const PAID_AT_SERVICE: ReadonlySet<OrderStatus> = new Set(['PAID', 'FINALIZED'])
 
-/** `type of reference` of a webhook body (the order code when it has no reference). */
-const eventOf = (body: string): string => {
-  try {
-    const event = JSON.parse(body) as {
-      type?: unknown
-      data?: { orderReference?: unknown; orderCode?: unknown }
-    }
-    return `${String(event.type)} of ${String(event.data?.orderReference ?? event.data?.orderCode)}`
-  } catch {
-    return 'a webhook'
-  }
+const EVENT_TYPE: Readonly<Record<OrderStatus, WebhookEvent['type']>> = {
+  PENDING: 'order.paid',
+  PAID: 'order.paid',
+  CANCELLED: 'order.cancelled',
+  FINALIZED: 'order.finalized',
 }
+
+/** What a forged event claims of an order the service has at `status`: what it has not done. */
+const claimOf = (status: OrderStatus): OrderStatus =>
+  status === 'PAID' ? 'FINALIZED' : status === 'FINALIZED' ? 'CANCELLED' : 'PAID'
+
+const moneyOf = (n: number): Money.Money => {
+  const money = Money.fromNumber(n)
+  return money._tag === 'Right' ? money.right : Money.zero
+}
+
+/** `o1 59.97 USD (19.99 x 3)`: a shop order as the report lists it. */
+const orderText = (order: ShopOrder): string => {
+  const shown = (n: number): string => Money.toString(moneyOf(n), 2)
+  const [only] = order.lineItems
+  const items =
+    order.lineItems.length === 1 && only?.quantity === 1
+      ? ''
+      : ` (${order.lineItems.map((i) => (i.quantity === 1 ? shown(i.price) : `${shown(i.price)} x ${i.quantity}`)).join(' + ')})`
+  return `${order.reference} ${shown(order.amount)} ${order.currency}${items}`
+}
+
+/**
+ * The shop orders as a report lists them: `o1 59.97 USD (19.99 x 3), o2 0.30 USD (0.10 +
+ * 0.20)`.
+ *
+ * @category destructors
+ * @since 0.2.0
+ */
+export const ordersLine = (orders: ReadonlyArray<ShopOrder>): string =>
+  orders.map(orderText).join(', ')
 
 /** The deliveries in the order made: `a, then b, then c`, the first ten. */
 const inOrder = (deliveries: ReadonlyArray<string>): string =>
@@ -364,10 +434,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
   const fake = await openFake(options.service, wall)
   const service = fake.controls
   const clock = (): Date => clockOf(service.state(), wall())
-  const orders: ReadonlyArray<ShopOrder> = Array.from({ length: options.orders }, (_, i) => ({
-    reference: `o${i + 1}`,
-    amount: amountOf(i),
-  }))
+  const orders = options.orders
   const known = new Set(orders.map((o) => o.reference))
   const expirationYear = String(Math.max(new Date().getUTCFullYear(), 2026) + 3)
   const cardOf = (kind: CardKind): BuyerCard => ({
@@ -421,6 +488,45 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
   // The buyer's side registers cards with a client of its own (only when told to).
   const buyer = options.registerCards === true ? createClient(clientConfig) : undefined
 
+  // What went over the wire, related to the shop's orders: each id a charge or link carried
+  // (the integration's own, or the kit's reference) and each link code, to the order.
+  const owner = new Map<string, string>(orders.map((o) => [o.reference, o.reference]))
+  const ownIds = new Map<string, Array<string>>()
+  // The payment methods registered while the integration worked on one order ('' when
+  // charged for several: a card on file says nothing).
+  const cardOwner = new Map<string, string>()
+  const relate = (id: string | null, reference: string, isOwn: boolean): void => {
+    if (id === null || owner.has(id) || !known.has(reference)) return
+    owner.set(id, reference)
+    if (!isOwn) return
+    const ids = ownIds.get(reference)
+    if (ids === undefined) ownIds.set(reference, [id])
+    else ids.push(id)
+  }
+
+  /** `o2`, or `o2 (inv_0002)` when the integration sent its own id. */
+  const nameOn = (reference: string | null, orderCode: string): string => {
+    const order = (reference === null ? undefined : owner.get(reference)) ?? owner.get(orderCode)
+    if (order === undefined) return reference ?? orderCode
+    return reference === null || reference === order ? order : `${order} (${reference})`
+  }
+  const eventName = (event: WebhookEvent): string =>
+    `${event.type} of ${nameOn(event.data.orderReference, event.data.orderCode)}`
+  /** `type of order` of a webhook body. */
+  const eventOf = (body: string): string => {
+    try {
+      const event = JSON.parse(body) as {
+        type?: unknown
+        data?: { orderReference?: unknown; orderCode?: unknown }
+      }
+      const reference = event.data?.orderReference
+      const code = event.data?.orderCode
+      return `${String(event.type)} of ${nameOn(typeof reference === 'string' ? reference : null, String(code))}`
+    } catch {
+      return 'a webhook'
+    }
+  }
+
   const thrown: Array<string> = []
   const answers: Array<string> = []
   // Every delivery made to the endpoint, in order, as the story names it.
@@ -453,23 +559,38 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
 
   // Which shop order each charge and link counts for, read from the state after each step.
   const chargeRefs: Array<string> = []
-  const links = new Map<string, { reference: string; status: OrderStatus }>()
+  const links = new Map<string, { reference: string; status: OrderStatus; total: number }>()
   let ordersSeen = 0
+  let methodsSeen = 0
   let acting: string | undefined
   const story: Array<string> = []
 
-  const referenceOf = (id: string | null): string =>
-    id !== null && known.has(id) ? id : (acting ?? id ?? '?')
-
   const scan = (state: SimulatorState): void => {
     for (const token of Object.keys(state.tokens)) tokens.add(token)
-    for (let i = chargeRefs.length; i < state.charges.length; i++)
-      chargeRefs.push(referenceOf(state.charges[i]?.orderId ?? null))
+    for (let n = methodsSeen + 1; n <= state.counters.paymentMethod; n++)
+      if (acting !== undefined && !cardOwner.has(idOf('pm', n)))
+        cardOwner.set(idOf('pm', n), acting)
+    methodsSeen = state.counters.paymentMethod
+    for (let i = chargeRefs.length; i < state.charges.length; i++) {
+      const charge = state.charges[i]
+      if (charge === undefined) break
+      const card = cardOwner.get(charge.cardId)
+      // by its id when known; else the order worked on; else (eventually) its card's
+      const reference =
+        owner.get(charge.orderId) ?? acting ?? (card === '' ? undefined : card) ?? charge.orderId
+      relate(charge.orderId, reference, true)
+      if (card !== undefined && card !== reference) cardOwner.set(charge.cardId, '')
+      chargeRefs.push(reference)
+    }
     for (let n = ordersSeen + 1; n <= state.counters.order; n++) {
       const code = orderCodeOf(FIRST_ORDER_ID + n - 1)
       const order = own(state.orders, code)
-      if (order !== undefined)
-        links.set(code, { reference: referenceOf(order.orderReference), status: order.status })
+      if (order === undefined) continue
+      const ref = order.orderReference
+      const reference = (ref === null ? undefined : owner.get(ref)) ?? acting ?? ref ?? code
+      relate(ref, reference, true)
+      relate(code, reference, false)
+      links.set(code, { reference, status: order.status, total: Money.toNumber(order.total) })
     }
     ordersSeen = state.counters.order
     for (const [code, link] of links) {
@@ -483,45 +604,76 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
     scan(state)
     const byRef = new Map<
       string,
-      { charges: Array<string>; links: Array<{ orderCode: string; status: OrderStatus }> }
+      {
+        charges: Array<ServiceOrder['charges'][number]>
+        links: Array<ServiceOrder['links'][number]>
+      }
     >()
     const entry = (reference: string) => {
       let e = byRef.get(reference)
       if (e === undefined) byRef.set(reference, (e = { charges: [], links: [] }))
       return e
     }
-    state.charges.forEach((c, i) => {
-      const e = entry(chargeRefs[i] ?? c.orderId)
-      if (c.status === 'SUCCEEDED') e.charges.push(c.id)
-    })
+    state.charges.forEach((c, i) =>
+      entry(chargeRefs[i] ?? c.orderId).charges.push({
+        id: c.id,
+        status: c.status,
+        amount: Money.toNumber(c.amount),
+      }),
+    )
     for (const [orderCode, link] of links)
-      entry(link.reference).links.push({ orderCode, status: link.status })
+      entry(link.reference).links.push({ orderCode, status: link.status, total: link.total })
+    const currency = state.config.store.currencyCode
     return [...byRef].map(([reference, e]): ServiceOrder => {
-      const paidLink = e.links.find((l) => LINK_PAID.has(l.status))
+      const succeeded = e.charges.filter((c) => c.status === 'SUCCEEDED')
+      const paidLinks = e.links.filter((l) => PAID_AT_SERVICE.has(l.status))
       const status: OrderStatus =
-        paidLink !== undefined
-          ? paidLink.status
-          : e.charges.length > 0
+        paidLinks[0] !== undefined
+          ? paidLinks[0].status
+          : succeeded.length > 0
             ? 'PAID'
             : (e.links.at(-1)?.status ?? 'PENDING')
-      return { reference, succeededCharges: e.charges, links: e.links, status }
+      return {
+        reference,
+        ownIds: ownIds.get(reference) ?? [],
+        amount: orders.find((o) => o.reference === reference)?.amount,
+        currency,
+        charges: e.charges,
+        succeededCharges: succeeded.map((c) => c.id),
+        links: e.links,
+        total: Money.toNumber(
+          Money.sum(
+            [...succeeded.map((c) => c.amount), ...paidLinks.map((l) => l.total)].map(moneyOf),
+          ),
+        ),
+        status,
+      }
     })
   }
 
+  const listed = ordersLine(orders)
   const broken = (invariant: string, problem: string): InvariantBroken =>
-    new InvariantBroken(redact(invariant), redact(problem), story.map(redact))
+    new InvariantBroken(redact(invariant), redact(problem), story.map(redact), redact(listed))
+
+  /** The integration's view, each order related to the kit's; throws what is wrong with it. */
+  const readView = (): ReadonlyArray<ViewedOrder> => {
+    const view: unknown = integration.view()
+    if (!Array.isArray(view))
+      throw new TypeError('view(): expected an array of { reference, status, timesPaid }')
+    return (view as ReadonlyArray<IntegrationOrder>).map((order, i) => {
+      const means = options.means(order, i)
+      return { ...order, order: owner.get(order.reference) ?? order.reference, means }
+    })
+  }
+
+  // After a step that delivered a webhook the service did not send: what, and the view before.
+  let forged: ForgedDelivery | undefined
 
   const observe = (quiet: boolean): Observation => {
     let view: ReadonlyArray<ViewedOrder>
     let log: ReadonlyArray<string>
     try {
-      const orders: unknown = integration.view()
-      if (!Array.isArray(orders))
-        throw new TypeError('view(): expected an array of { reference, status, timesPaid }')
-      view = (orders as ReadonlyArray<IntegrationOrder>).map((order, i) => ({
-        ...order,
-        means: options.means(order, i),
-      }))
+      view = readView()
       const lines: unknown = integration.log()
       if (!Array.isArray(lines) || lines.some((l) => typeof l !== 'string'))
         throw new TypeError('log(): expected an array of texts')
@@ -536,15 +688,20 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
       log: thrown.length === 0 && answers.length === 0 ? log : [...log, ...thrown, ...answers],
       secrets: secretsNow(),
       quiet,
+      ...(forged === undefined ? {} : { forged }),
     }
   }
 
   const check = (text: string, quiet: boolean): void => {
     story.push(text)
-    const observation = observe(quiet)
-    for (const invariant of options.invariants) {
-      const problem = invariant.check(observation)
-      if (problem !== undefined) throw broken(invariant.name, problem)
+    try {
+      const observation = observe(quiet)
+      for (const invariant of options.invariants) {
+        const problem = invariant.check(observation)
+        if (problem !== undefined) throw broken(invariant.name, problem)
+      }
+    } finally {
+      forged = undefined
     }
   }
 
@@ -564,7 +721,12 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
   }
 
   const orderOf = (reference: string): ShopOrder =>
-    orders.find((o) => o.reference === reference) ?? { reference, amount: 1 }
+    orders.find((o) => o.reference === reference) ?? {
+      reference,
+      amount: 1,
+      currency: service.state().config.store.currencyCode,
+      lineItems: [{ name: 'Item', price: 1, quantity: 1 }],
+    }
 
   const payOrder = async (reference: string, kind: CardKind): Promise<string> => {
     const card = cardOf(kind)
@@ -574,6 +736,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
     scan(service.state())
     if (E.isLeft(method))
       return `: the buyer's card was not registered (${quote(method.left.message)})`
+    cardOwner.set(method.right.id, reference)
     const registered: RegisteredCard = { paymentMethodId: method.right.id }
     return act(reference, () => integration.payOrder(orderOf(reference), registered))
   }
@@ -586,9 +749,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
       case 'delay':
       case 'drop': {
         const event = move === 'delay' ? outbox.delay() : outbox.drop()
-        return event === undefined
-          ? ': there is none'
-          : `: ${event.type} of ${event.data.orderReference ?? event.data.orderCode}`
+        return event === undefined ? ': there is none' : `: ${eventName(event)}`
       }
       case 'deliverAll': {
         await outbox.deliverAll()
@@ -604,6 +765,111 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
         return delivery === undefined ? ': there is none' : `: ${inOrder(deliveredSince(start))}`
       }
     }
+  }
+
+  let forgeries = 0
+  /** An event about `reference` saying `status` (its latest link's details, or made up). */
+  const eventAbout = (reference: string, status: OrderStatus, at: Date): WebhookEvent => {
+    const state = service.state()
+    const code = [...links].reverse().find(([, l]) => l.reference === reference)?.[0]
+    const record = code === undefined ? undefined : own(state.orders, code)
+    const amount = moneyOf(orderOf(reference).amount)
+    const orderId = FORGED_ORDER_ID + forgeries
+    const details: OrderDetails =
+      record !== undefined
+        ? orderDetailsOf(state, record)
+        : orderDetailsOf(state, {
+            orderId,
+            orderCode: orderCodeOf(orderId),
+            orderReference: ownIds.get(reference)?.[0] ?? reference,
+            name: 'PaymentLink Order',
+            description: null,
+            lineItems: [],
+            subtotal: amount,
+            total: amount,
+            metadata: [],
+            successUrl: null,
+            cancelUrl: null,
+            locationCode: null,
+            status: 'PENDING',
+            payment: null,
+            createdAtMs: at.getTime(),
+            expiresAtMs: at.getTime() + 86_400_000,
+          })
+    const paid = PAID_AT_SERVICE.has(status)
+    return {
+      id: idOf('evt', orderId),
+      type: EVENT_TYPE[status],
+      createdAt: at.toISOString(),
+      data: {
+        ...details,
+        orderStatus: status,
+        payment: paid
+          ? (details.payment ?? {
+              authorizationCode: authorizationCodeOf(orderId),
+              voucherUrl: `${details.paymentLinkUrl}/voucher`,
+              buyer: defaultBuyer,
+            })
+          : details.payment,
+      },
+    }
+  }
+
+  // how the invariant names the event (`what`)
+  const FORGED_AS: Readonly<Record<Forgery, (event: string) => string>> = {
+    unsigned: (e) => `the unsigned ${e}`,
+    otherSecret: (e) => `the ${e} signed with another secret`,
+    stale: (e) => `the ${e} signed 2 h ago`,
+    tampered: (e) => `the ${e} altered after signing`,
+    unknownOrder: (e) => `the ${e}, an order the shop never made,`,
+    replayed: (e) => `the ${e} replayed with a fresh signature`,
+  }
+
+  const forgedWebhook = async (kind: Forgery, reference: string): Promise<string> => {
+    scan(service.state())
+    forgeries++
+    const now = clock()
+    let request: SignedWebhook
+    let what: string
+    if (kind === 'replayed') {
+      const codes = new Set([...links].filter(([, l]) => l.reference === reference).map(([c]) => c))
+      const event = eventsOf(service.state()).find((e) => codes.has(e.data.orderCode))
+      if (event === undefined) return ': there is none'
+      request = signedWebhook(event, WEBHOOK_SECRET, { timestamp: now })
+      what = FORGED_AS.replayed(eventName(event))
+    } else {
+      const target = kind === 'unknownOrder' ? `o${orders.length + 1}` : reference
+      const status = serviceOrders().find((o) => o.reference === target)?.status ?? 'PENDING'
+      const claim = eventAbout(target, claimOf(status), now)
+      const body = unsignedWebhook(claim).body
+      request =
+        kind === 'unsigned'
+          ? { body, headers: unsignedWebhook(claim).headers }
+          : kind === 'tampered'
+            ? {
+                body,
+                headers: signedWebhook(eventAbout(target, status, now), WEBHOOK_SECRET, {
+                  timestamp: now,
+                }).headers,
+              }
+            : signedWebhook(claim, kind === 'stale' ? WEBHOOK_SECRET : FORGER_SECRET, {
+                timestamp: kind === 'stale' ? new Date(now.getTime() - STALE_MS) : now,
+              })
+      what = FORGED_AS[kind](eventName(claim))
+    }
+    let before: ReadonlyArray<ViewedOrder> | undefined
+    try {
+      before = readView()
+    } catch {
+      before = undefined // the step's own check reports an unreadable view
+    }
+    const start = deliveries.length
+    await handler(request.body, request.headers, new AbortController().signal).catch(
+      () => undefined,
+    )
+    scan(service.state())
+    if (before !== undefined) forged = { what, before }
+    return `: ${inOrder(deliveredSince(start))}`
   }
 
   // each delivery listed, a refused one again at each attempt
@@ -656,6 +922,8 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
         reference === undefined ? integration.reconcile() : integration.reconcile(reference),
       ),
     webhook,
+    forgedWebhook,
+    orders,
     step: (text) => check(text, false),
     eventually,
     serviceOrders,

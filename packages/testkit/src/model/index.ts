@@ -23,11 +23,19 @@ export type * from './Integration.js'
 // -------------------------------------------------------------------------------------
 // running: one runner, one arbitrary
 // -------------------------------------------------------------------------------------
-export { checkModel, stories, type ModelOptions, type ModelReport, type Story } from './Run.js'
+export {
+  checkModel,
+  stories,
+  type ModelOptions,
+  type ModelReport,
+  type OrderInput,
+  type Story,
+} from './Run.js'
 export {
   InvariantBroken,
   type World,
   type CardKind,
+  type Forgery,
   type ServiceKind,
   type ThreeDsEnding,
   type WebhookMove,
@@ -39,4 +47,10 @@ export {
 export * as Steps from './Steps.js'
 export * as Invariants from './Invariants.js'
 export type { Step } from './Steps.js'
-export type { Invariant, Observation, ServiceOrder, ViewedOrder } from './Invariants.js'
+export type {
+  ForgedDelivery,
+  Invariant,
+  Observation,
+  ServiceOrder,
+  ViewedOrder,
+} from './Invariants.js'

@@ -121,6 +121,24 @@ describe('checkModel', () => {
   it('refuses options it cannot use, naming the option', async () => {
     const bad: ReadonlyArray<readonly [Partial<ModelOptions>, RegExp]> = [
       [{ orders: 0 }, /^orders: expected an integer of at least 1, got 0$/],
+      [{ orders: [] }, /^orders: expected at least one order$/],
+      [
+        { orders: [{ amount: 19.999 }] },
+        /^orders\[0\]\.amount: expected an amount in decimal major units, whole cents, above 0 \(19\.99\), got 19\.999$/,
+      ],
+      [
+        { orders: [{ amount: 10 }, { lineItems: [{ name: 'Tea', price: 0.1, quantity: 0 }] }] },
+        /^orders\[1\]\.lineItems\[0\]\.quantity: expected an integer of at least 1, got 0$/,
+      ],
+      [
+        { orders: [{ amount: 0.3000001, lineItems: [{ name: 'Tea', price: 0.1, quantity: 3 }] }] },
+        /^orders\[0\]\.amount: expected an amount in decimal major units/,
+      ],
+      [
+        { orders: [{ amount: 0.31, lineItems: [{ name: 'Tea', price: 0.1, quantity: 3 }] }] },
+        /^orders\[0\]\.amount: expected the line items' total 0\.3, got 0\.31$/,
+      ],
+      [{ forgedWebhooks: 'no' as never }, /^forgedWebhooks: expected true or false, got "no"$/],
       [{ numRuns: 1.5 }, /^numRuns: expected an integer of at least 1, got 1.5$/],
       [{ minSteps: 5, maxSteps: 2 }, /^maxSteps: expected an integer of at least 5, got 2$/],
       [{ service: 'prism' as never }, /^service: expected one of memory, nock, sandbox/],
@@ -161,10 +179,11 @@ describe('seeded bugs on the in-memory service', () => {
       runStory({ integration: checkoutService({ retriesWithNewOrderId: true }) })(story),
     ).rejects.toThrow(
       [
-        'no order charged twice: order o1 was paid 2 times at the service (ch_000001, ch_000002)',
+        "no order charged twice: order o1 (the integration's o1-retry) was paid 2 times at the service (ch_000001, ch_000002)",
         'The story (2 steps):',
         '  1. the service processes the next charge, then answers 500',
         '  2. the buyer pays order o1 with a card that succeeds',
+        'The orders: o1 59.97 USD (19.99 x 3), o2 0.30 USD (0.10 + 0.20)',
       ].join('\n'),
     )
     // the fixed service sends the same order id again: DUPLICATE_ORDER, paid once
@@ -202,6 +221,8 @@ describe('the vitest form', () => {
       seed: 2,
     })
     expect(story?.steps.length).toBeGreaterThanOrEqual(2)
-    expect(fc.stringify(story)).toBe(`[${story?.steps.map(String).join(',')}]`)
+    // its orders, then its steps
+    expect(fc.stringify(story)).toMatch(/^o1 [\d.]+ USD(.*), o2 [\d.]+ USD(.*): \[/)
+    expect(fc.stringify(story).endsWith(`: [${story?.steps.map(String).join(',')}]`)).toBe(true)
   })
 })

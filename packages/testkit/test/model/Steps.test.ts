@@ -1,12 +1,20 @@
 /**
  * What the steps say: each webhook move names the event and its order, and the final
  * "eventually" step says in which order it delivered the webhooks (the order that broke
- * an integration that takes each webhook's status as the order's).
+ * an integration that takes each webhook's status as the order's); each move of the webhook
+ * adversary names the event it sent.
  */
 import { describe, expect, it } from 'vitest'
 import { checkoutService, fixedCheckout } from '../../examples/checkout/checkoutService.js'
 import { checkModel } from '../../src/model/Run.js'
-import { buyerPaysLink, createLink, portal, reconcile, webhook } from '../../src/model/Steps.js'
+import {
+  buyerPaysLink,
+  createLink,
+  forgedWebhook,
+  portal,
+  reconcile,
+  webhook,
+} from '../../src/model/Steps.js'
 
 describe('the "eventually" step', () => {
   it('says in which order it delivered the webhooks, event types and orders', async () => {
@@ -69,6 +77,40 @@ describe('the webhook moves', () => {
       'eventually: the network recovers, the pending webhooks are delivered, in this order (' +
         Array(5).fill('order.paid of o1 (answered 503 "try later")').join(', then ') +
         '), the shop reconciles',
+    ])
+  })
+})
+
+describe('the webhook adversary', () => {
+  it('each forgery names its event, and a verifying route refuses every one', async () => {
+    const report = await checkModel({
+      integration: fixedCheckout,
+      invariants: [{ name: 'the end', check: ({ quiet }) => (quiet ? 'shown' : undefined) }],
+      story: [
+        createLink('o1'),
+        forgedWebhook('unsigned', 'o1'),
+        forgedWebhook('otherSecret', 'o1'),
+        forgedWebhook('stale', 'o1'),
+        forgedWebhook('tampered', 'o1'),
+        forgedWebhook('unknownOrder', 'o1'),
+        forgedWebhook('replayed', 'o1'),
+        buyerPaysLink('o1'),
+        webhook('deliverNext'),
+        forgedWebhook('replayed', 'o1'),
+        forgedWebhook('unsigned', 'o2'),
+      ],
+    })
+    expect(report.story.slice(1, 7)).toEqual([
+      'an unsigned webhook about order o1 arrives (forged): order.paid of o1 (answered 401)',
+      'a webhook about order o1 signed with another secret arrives (forged): order.paid of o1 (answered 401)',
+      'a webhook about order o1 signed 2 h ago arrives (forged, stale): order.paid of o1 (answered 401)',
+      'a webhook about order o1 altered after signing arrives (forged): order.paid of o1 (answered 401)',
+      'a webhook about an order the shop never made arrives (forged): order.paid of o3 (answered 401)',
+      'an earlier webhook about order o1 is replayed with a fresh signature: there is none',
+    ])
+    expect(report.story.slice(9, 11)).toEqual([
+      'an earlier webhook about order o1 is replayed with a fresh signature: order.paid of o1',
+      'an unsigned webhook about order o2 arrives (forged): order.paid of o2 (answered 401)',
     ])
   })
 })

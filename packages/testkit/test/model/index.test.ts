@@ -19,6 +19,7 @@ describe('@paykit/testkit/model', () => {
       'buyerPaysLink',
       'clearFaults',
       'createLink',
+      'forgedWebhook',
       'injectFault',
       'latency',
       'payOrder',
@@ -28,11 +29,15 @@ describe('@paykit/testkit/model', () => {
       'webhook',
     ])
     expect(Object.keys(model.Invariants).sort()).toEqual([
+      'amountsAsOrdered',
       'builtInInvariants',
+      'noForgedChange',
       'noOrderChargedTwice',
       'noSecretLogged',
       'oneLinkPerOrder',
+      'paidAmountRecorded',
       'paidSeenOnce',
+      'statusesHad',
       'timesPaidAtService',
       'viewAgrees',
     ])
