@@ -296,10 +296,9 @@ export const handleControl = (
     segments[2] === 'resend'
   ) {
     const id = segments[1] ?? ''
-    if (!service.events().some((e) => e.id === id))
-      return problem(404, `No event ${JSON.stringify(id)}.`)
-    const event = webhooks?.resend(id)
-    if (webhooks === undefined || event === undefined)
+    const event = service.events().find((e) => e.id === id)
+    if (event === undefined) return problem(404, `No event ${JSON.stringify(id)}.`)
+    if (webhooks === undefined || !webhooks.resend(id))
       return problem(409, 'No webhook URL is set: there is nowhere to resend the event to.')
     // Accepted: each URL's attempts show in GET /__sandbox/deliveries as they happen.
     return json(202, { eventId: event.id, type: event.type, urls: webhooks.urls })

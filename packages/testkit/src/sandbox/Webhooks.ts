@@ -81,10 +81,10 @@ export interface WebhookDispatcher {
   readonly deliveries: () => ReadonlyArray<Delivery>
   /**
    * Sends the recorded event `eventId` again, freshly signed, to every URL, each with its
-   * own retries (a replay, as a service's retry sends it); `undefined` when the service
-   * has no such event (or no longer keeps it).
+   * own retries (a replay, as a service's retry sends it); false when the service has no
+   * such event (or no longer keeps it).
    */
-  readonly resend: (eventId: string) => WebhookEvent | undefined
+  readonly resend: (eventId: string) => boolean
   /** Resolves once no delivery is in flight or waiting to retry. */
   readonly idle: () => Promise<void>
   /** Cancels pending retries and in-flight attempts, and forgets the log. */
@@ -215,9 +215,9 @@ export const makeWebhookDispatcher = (
         .flatMap(({ outbox: each, toDelivery }) => each.deliveries().map(toDelivery))
         .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
     resend: (eventId) => {
-      const event = eventsOf(service.state()).find((e) => e.id === eventId)
-      if (event !== undefined) for (const each of outboxes) void each.resend(eventId, retry)
-      return event
+      const known = eventsOf(service.state()).some((e) => e.id === eventId)
+      if (known) for (const each of outboxes) void each.resend(eventId, retry)
+      return known
     },
     idle: async () => {
       await Promise.all(outboxes.map((each) => each.idle()))

@@ -455,7 +455,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     },
     resendEvent: (eventId) => {
       if (webhooks === undefined) throw new Error('no webhook URL is set: nowhere to resend to')
-      if (webhooks.resend(eventId) === undefined) throw new Error(`no event has id ${eventId}`)
+      if (!webhooks.resend(eventId)) throw new Error(`no event has id ${eventId}`)
     },
   }
 }
