@@ -273,12 +273,7 @@ describe('webhooks to several URLs (--webhook-url repeated), and a resend', () =
       secret,
     ])
     try {
-      const code = (
-        await call(fan.url, 'POST', '/paymentlink/checkout', {
-          bearer: credentials.apiKey,
-          body: { amount: 4.2 },
-        })
-      ).json.orderCode as string
+      const code = await createLinkAt(fan.url, { amount: 4.2 })
       expect((await call(fan.url, 'POST', `/__sandbox/orders/${code}/pay`)).status).toBe(200)
       await waitFor(() => a.length >= 2 && b.length >= 1)
       const [first] = b
@@ -332,12 +327,7 @@ describe('webhooks to several URLs (--webhook-url repeated), and a resend', () =
   it('a resend without any webhook URL is refused with 409', async () => {
     const plain = await startCli(['--control'])
     try {
-      const code = (
-        await call(plain.url, 'POST', '/paymentlink/checkout', {
-          bearer: credentials.apiKey,
-          body: { amount: 1 },
-        })
-      ).json.orderCode as string
+      const code = await createLinkAt(plain.url, { amount: 1 })
       expect((await call(plain.url, 'POST', `/__sandbox/orders/${code}/cancel`)).status).toBe(200)
       const [event] = (await call(plain.url, 'GET', '/__sandbox/events')).json as Array<{
         id: string
