@@ -1,7 +1,7 @@
 // @ts-check
-// The import graph's rules (`pnpm run lint`): no cycle anywhere (the packages' sources and the
-// tools package), type-only imports included (tsPreCompilationDeps), the tools' layers, and
-// the core's layers pointing one way (issue 9):
+// The import graph's rules (`pnpm run lint`): no cycle anywhere (the packages' sources and tests,
+// the tools package), type-only imports included (tsPreCompilationDeps), no relative path out of
+// a package (issue 38), the tools' layers, and the core's layers pointing one way (issue 9):
 //   model, machines, signing  pure: codecs, rules, money, reducers, webhook signatures
 //   client                    the client over an injected transport, clock and sleep
 //   edge, browser             the I/O: fetch, Date.now, setTimeout, the 3DS frame listener
@@ -168,6 +168,14 @@ module.exports = {
       to: { path: '^tools/|^@paykit/tools' },
     },
     {
+      name: 'no-relative-path-out-of-its-package',
+      severity: 'error',
+      comment:
+        'A package (packages/<name>/, tools/) reaches another by its name and the entries that package declares (`@paykit/core/internal/tools` for the tools), never by a relative path into its sources, its dist or its node_modules (issue 38).',
+      from: { path: '^(packages/[^/]+|tools)/' },
+      to: { dependencyTypes: ['local'], pathNot: '^$1/' },
+    },
+    {
       name: 'tools-import-no-package-test',
       severity: 'error',
       comment: "The tools use the packages' built entries, never their test files.",
@@ -176,8 +184,9 @@ module.exports = {
     },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|node_modules)/' },
+    // Built files and installed modules are leaves, not left out: a relative import of
+    // another package's dist must still be seen to be refused.
+    doNotFollow: { path: '(^|/)(dist|node_modules)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.test.json' },
     enhancedResolveOptions: {

@@ -1,6 +1,7 @@
 // The tools package itself (issue 29 §3): a tool runs under plain Node by its name, the
-// workspace's dependencies point one way (tools -> core, testkit; root -> tools), and no
-// tracked file names the former scripts/ folder.
+// workspace's dependencies point one way (tools -> core, testkit; root -> tools; a package
+// whose tests import the tools declares them as a dev dependency, issue 38), and no tracked
+// file names the former scripts/ folder.
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -20,6 +21,16 @@ interface Manifest {
 }
 const manifest = (dir: string): Manifest =>
   JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as Manifest
+/** Whether a tracked file under `dir` imports `@paykit/tools` (git grep exits 1 on none). */
+const importsTheTools = (dir: string): boolean => {
+  try {
+    execFileSync('git', ['grep', '-q', '-E', `from '@paykit/tools/`, '--', dir], { cwd: ROOT })
+    return true
+  } catch (error) {
+    if ((error as { status?: number }).status !== 1) throw error
+    return false
+  }
+}
 const declared = (m: Manifest): ReadonlyArray<string> => [
   ...Object.keys(m.dependencies ?? {}),
   ...Object.keys(m.devDependencies ?? {}),
@@ -50,13 +61,18 @@ describe('@paykit/tools', () => {
     expect(out.queue).toBe('function')
   })
 
-  it('is depended on by the root only: the tools depend on the core and the testkit, no package on the tools', () => {
+  it('is declared by each package whose files import it, as a dev dependency only: the tools depend on the core and the testkit', () => {
     expect(manifest('.').devDependencies?.['@paykit/tools']).toBe('workspace:*')
     expect(declared(manifest('tools'))).toEqual(
       expect.arrayContaining(['@paykit/core', '@paykit/testkit']),
     )
-    for (const dir of ['packages/core', 'packages/testkit', 'packages/n8n-nodes'])
-      expect(declared(manifest(dir)), dir).not.toContain('@paykit/tools')
+    for (const dir of ['packages/core', 'packages/testkit', 'packages/n8n-nodes']) {
+      const m = manifest(dir)
+      expect(importsTheTools(dir), dir).toBe(m.devDependencies?.['@paykit/tools'] === 'workspace:*')
+      expect({ ...m.dependencies, ...m.peerDependencies }, dir).not.toHaveProperty([
+        '@paykit/tools',
+      ])
+    }
   })
 
   it('gives a free port that can be listened on', async () => {

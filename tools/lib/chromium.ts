@@ -1,14 +1,10 @@
 /**
- * Headless Chromium for the real-browser tests (Debian's `chromium`, driven by the
- * testkit's playwright-core): one launch, the same flags everywhere. Fails with the reason
- * when Chromium is missing (these tests never skip).
+ * Headless Chromium for the real-browser tests (Debian's `chromium`, driven by the tools'
+ * own playwright-core): one launch, the same flags everywhere. Fails with the reason when
+ * Chromium is missing (these tests never skip).
  */
 import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import type {
-  Browser,
-  chromium as Chromium,
-} from '../../packages/testkit/node_modules/playwright-core/index.js'
+import { type Browser, chromium } from 'playwright-core'
 
 export const CHROMIUM = '/usr/bin/chromium'
 
@@ -20,8 +16,6 @@ export const launchChromium = async (
     throw new Error(
       `Chromium is missing at ${CHROMIUM}: install it (apt-get install -y --no-install-recommends chromium; tools/run.sh test does it) ${purpose}.`,
     )
-  const require = createRequire(new URL('../../packages/testkit/package.json', import.meta.url))
-  const { chromium } = require('playwright-core') as { chromium: typeof Chromium }
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [

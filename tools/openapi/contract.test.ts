@@ -16,8 +16,8 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-// The core's URL codec is internal (not an entry of the package): the built module.
-import { HttpUrl } from '../../packages/core/dist/internal/codec.js'
+// The core's URL codec is internal: the entry the core declares for its tools.
+import { HttpUrl } from '@paykit/core/internal/tools'
 import { OPENAPI_PATH } from '@paykit/tools/openapi/generate'
 
 type Schema = Record<string, unknown>

@@ -46,9 +46,8 @@ import {
   WebhookEventType,
 } from '@paykit/core'
 import { CHARGE_FAILURE_CODES } from '@paykit/testkit'
-// Internal to the core (not an entry of the package), read from the same built modules as
-// the codecs that use it (./schema.ts reads its hints the same way).
-import { HttpUrl } from '../../packages/core/dist/internal/codec.js'
+// Internal to the core: the entry it declares for its tools (./schema.ts reads its hints there).
+import { HttpUrl } from '@paykit/core/internal/tools'
 import {
   EXAMPLE_BASE_URL,
   EXAMPLE_TIME,

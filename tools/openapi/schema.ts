@@ -6,10 +6,9 @@
 // guess: a new combinator records its hint or the generator stops.
 import { fieldErrorMessage, type FieldIssue } from '@paykit/core'
 import * as E from 'fp-ts/lib/Either.js'
-// The core's introspection is internal (not an entry of the package): this script reads the
-// built modules the codecs were made with, so the WeakMaps are the same.
-import { baseOf } from '../../packages/core/dist/internal/expected.js'
-import { schemaHintOf } from '../../packages/core/dist/internal/schemaHint.js'
+// The core's introspection is internal: the entry it declares for its tools re-exports the
+// modules the codecs were made with, so the WeakMaps are the same.
+import { baseOf, schemaHintOf } from '@paykit/core/internal/tools'
 
 // -------------------------------------------------------------------------------------
 // model

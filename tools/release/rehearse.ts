@@ -128,17 +128,24 @@ const copyWorkspace = async (dir: string, env: NodeJS.ProcessEnv): Promise<void>
     )
   }
   // pnpm publish reads a `workspace:` dependency's version from the package's node_modules:
-  // link the copies to each other, as `pnpm install` would, without installing the rest.
+  // link the copies to each other, as `pnpm install` would, without installing the rest. The
+  // tools (never published, a dev dependency of the packages whose tests use them) are the
+  // checkout's own.
+  const workspaceFolder = (name: string): string | undefined => {
+    const d = DIRS.find((x) => PUBLISHED[x] === name)
+    if (d !== undefined) return join(dir, 'packages', d)
+    return name === '@paykit/tools' ? join(ROOT, 'tools') : undefined
+  }
   for (const d of DIRS) {
     const manifest = readJson(join(dir, 'packages', d, 'package.json'))
     for (const field of ['dependencies', 'devDependencies', 'peerDependencies']) {
       const ranges = (manifest[field] ?? {}) as Readonly<Record<string, string>>
       for (const [name, range] of Object.entries(ranges)) {
-        const target = DIRS.find((x) => PUBLISHED[x] === name)
+        const target = workspaceFolder(name)
         if (!range.startsWith('workspace:') || target === undefined) continue
         const link = join(dir, 'packages', d, 'node_modules', name)
         mkdirSync(join(link, '..'), { recursive: true })
-        if (!existsSync(link)) symlinkSync(join(dir, 'packages', target), link, 'dir')
+        if (!existsSync(link)) symlinkSync(target, link, 'dir')
       }
     }
   }

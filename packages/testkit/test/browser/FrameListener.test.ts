@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type * as ThreeDS from '../../../core/src/browser/index.js'
+import type * as ThreeDS from '@paykit/core/browser'
 import { CHROMIUM } from '@paykit/tools/lib/chromium'
 import {
   launchChromium,
