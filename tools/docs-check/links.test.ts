@@ -132,19 +132,64 @@ const naming = files.filter((f) => {
   return !text.includes(0) && OUTSIDE.test(text.toString('utf8'))
 })
 
+/** The Markdown files the repository must have: the READMEs and every page of docs/README.md. */
+const expectedPages: ReadonlyArray<string> = [
+  'README.md',
+  'BENCHMARKS.md',
+  'tools/README.md',
+  'packages/core/README.md',
+  'packages/testkit/README.md',
+  'packages/n8n-nodes/README.md',
+  'docs/README.md',
+  'docs/service.md',
+  'docs/development.md',
+  'docs/tools.md',
+  'docs/versions.md',
+  'docs/benchmarks.md',
+  'docs/releasing.md',
+  ...[
+    'validation',
+    'codecs',
+    'money',
+    'state-machines',
+    'client',
+    'webhooks',
+    'browser-3ds',
+    'contract',
+    'layout',
+  ].map((p) => `docs/core/${p}.md`),
+  ...[
+    'test-cards',
+    'sandbox',
+    'nock',
+    'msw',
+    'headless-3ds',
+    'faults',
+    'request-log',
+    'simulator',
+    'arbitraries',
+    'model-kit',
+    'n8n-harness',
+    'names',
+  ].map((p) => `docs/testkit/${p}.md`),
+  ...[
+    'credentials',
+    'paykit-node',
+    'one-link-per-order-reference',
+    'card-data',
+    'trigger',
+    'queue-mode',
+    'upgrading',
+    'examples',
+    'templates',
+    'try-it',
+    'engine-testing',
+  ].map((p) => `docs/n8n/${p}.md`),
+]
+
 describe('links in the Markdown files', () => {
-  it('finds the READMEs, docs/ and BENCHMARKS.md', () => {
-    expect(markdownFiles).toEqual(
-      expect.arrayContaining([
-        'README.md',
-        'BENCHMARKS.md',
-        'docs/README.md',
-        'docs/service.md',
-        'packages/core/README.md',
-        'packages/testkit/README.md',
-        'packages/n8n-nodes/README.md',
-      ]),
-    )
+  it('finds the READMEs, every page of docs/ and BENCHMARKS.md', () => {
+    expect(markdownFiles).toEqual(expect.arrayContaining([...expectedPages]))
   })
 
   it.each(markdownFiles)('%s: every relative link resolves inside the repository', (file) => {
@@ -168,6 +213,39 @@ describe('links in the Markdown files', () => {
   it('slugs headings as GitHub does', () => {
     const anchors = anchorsOf('# A `code` title\n\n## Re-runs: one link\n\n## Re-runs: one link\n')
     expect([...anchors]).toEqual(['a-code-title', 're-runs-one-link', 're-runs-one-link-1'])
+  })
+})
+
+/** The files a Markdown file links to, resolved from the repository root (anchors dropped). */
+const linkedFrom = (file: string): ReadonlySet<string> =>
+  new Set(
+    targetsOf(readFileSync(join(ROOT, file), 'utf8'))
+      .filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t) && !t.startsWith('#'))
+      .map((t) => posix.normalize(posix.join(posix.dirname(file), t.split('#')[0] ?? ''))),
+  )
+
+/** The pages under docs/ (the generated API reference and the decisions have their own index). */
+const pages = markdownFiles.filter(
+  (f) =>
+    f.startsWith('docs/') &&
+    f !== 'docs/README.md' &&
+    !f.startsWith('docs/api/') &&
+    !f.startsWith('docs/decisions/'),
+)
+
+describe('every page is found from an index', () => {
+  it('docs/README.md links every page under docs/', () => {
+    const linked = linkedFrom('docs/README.md')
+    expect(pages.filter((p) => !linked.has(p))).toEqual([])
+  })
+
+  it.each([
+    ['core', 'packages/core/README.md'],
+    ['testkit', 'packages/testkit/README.md'],
+    ['n8n', 'packages/n8n-nodes/README.md'],
+  ])("each page of docs/%s/ is linked from its package's README", (folder, readme) => {
+    const linked = linkedFrom(readme)
+    expect(pages.filter((p) => p.startsWith(`docs/${folder}/`) && !linked.has(p))).toEqual([])
   })
 })
 

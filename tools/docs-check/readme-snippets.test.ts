@@ -1,9 +1,14 @@
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ROOT } from '@paykit/tools/lib/root'
-import { extractSnippets, readmeSnippets } from '@paykit/tools/docs-check/readme-snippets'
+import {
+  README_FILES,
+  extractSnippets,
+  readmeSnippets,
+} from '@paykit/tools/docs-check/readme-snippets'
 import { checkSnippets } from '@paykit/tools/docs-check/snippets'
 
 describe('extractSnippets', () => {
@@ -15,6 +20,20 @@ describe('extractSnippets', () => {
     ])
   })
 
+  it('is given every Markdown file that has a ```ts block (API reports aside)', () => {
+    const markdown = execFileSync(
+      'git',
+      ['ls-files', '--cached', '--others', '--exclude-standard', '*.md'],
+      { cwd: ROOT, encoding: 'utf8' },
+    )
+      .split('\n')
+      .filter((f) => f !== '' && !f.startsWith('docs/api/') && !f.includes('/api-report/'))
+    const withTs = markdown.filter((f) =>
+      /^```(ts|typescript)\b/m.test(readFileSync(join(ROOT, f), 'utf8')),
+    )
+    expect(withTs.filter((f) => !(README_FILES as ReadonlyArray<string>).includes(f))).toEqual([])
+  })
+
   it('refuses an unknown mode', () => {
     expect(() => extractSnippets('```ts nodejs\n```', 'x/README.md')).toThrow(
       /unknown snippet mode/,
@@ -24,7 +43,7 @@ describe('extractSnippets', () => {
 
 // Against the workspace's built packages (run after `pnpm run build`), through a project
 // outside the repository whose node_modules is the workspace root's.
-describe('the README snippets (root, core, testkit)', () => {
+describe('the snippets of the READMEs and the docs pages', () => {
   const project = mkdtempSync(join(tmpdir(), 'paykit-snippets-'))
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'))
   afterAll(() => rmSync(project, { recursive: true, force: true }), 60_000)

@@ -1,6 +1,6 @@
 /**
- * README snippets as tests. Every ```ts block of the READMEs below is extracted, type-checked
- * under `strict` and run:
+ * README and docs snippets as tests. Every ```ts block of the files below is extracted,
+ * type-checked under `strict` and run:
  *
  * - ```ts          run with Node (type stripping), as an ES module, from a project that
  *                  installed `@paykit/core` and `@paykit/testkit`; must exit 0;
@@ -15,11 +15,28 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-/** The READMEs whose ```ts blocks are checked, relative to the repository root. */
+/**
+ * The READMEs and the `docs/` pages whose ```ts blocks are checked, relative to the repository
+ * root. A page with a ```ts block goes here.
+ */
 export const README_FILES = [
   'README.md',
   'packages/core/README.md',
   'packages/testkit/README.md',
+  'docs/core/validation.md',
+  'docs/core/codecs.md',
+  'docs/core/webhooks.md',
+  'docs/core/browser-3ds.md',
+  'docs/core/client.md',
+  'docs/testkit/sandbox.md',
+  'docs/testkit/nock.md',
+  'docs/testkit/msw.md',
+  'docs/testkit/headless-3ds.md',
+  'docs/testkit/faults.md',
+  'docs/testkit/request-log.md',
+  'docs/testkit/simulator.md',
+  'docs/testkit/arbitraries.md',
+  'docs/testkit/n8n-harness.md',
 ] as const
 
 /** How a snippet is run: see the module comment. */

@@ -2,7 +2,7 @@
  * The compatibility matrix (issue 27 §3): the versions of Node, TypeScript, vitest, msw and
  * n8n that a user's project runs the published packages with. Each cell is a clean project
  * installing the packed tarballs (`consumer.ts`); `matrix.test.ts` runs the cells and the
- * root README's "Versions tested" table records each one's result.
+ * "Versions tested" table of docs/versions.md records each one's result.
  *
  * Choices: an axis's values are covered by some cell each, not crossed (24 projects for
  * what 6 show); every cell differs from the workspace's versions somewhere except
@@ -158,7 +158,7 @@ export const selectCells = (selection: string | undefined): ReadonlyArray<Cell> 
 // the README's table
 // -------------------------------------------------------------------------------------
 
-/** Where the table sits in the root README. */
+/** Where the table sits in docs/versions.md. */
 export const TABLE_START = '<!-- matrix:start (tools/matrix: pnpm test:matrix rewrites it) -->'
 export const TABLE_END = '<!-- matrix:end -->'
 

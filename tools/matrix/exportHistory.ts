@@ -3,7 +3,7 @@
  * commit that changed `packages/core/src`, the runtime and type exports of each entry
  * (`.`, `./pure`, `./webhook`, `./browser`), read by TypeScript's checker from that
  * commit's sources. Writes `core-exports-history.json` beside this file, which
- * `moved.test.ts` holds the core README's "what moved" list to (CI's checkout has no
+ * `moved.test.ts` holds docs/core/layout.md's "What moved" table to (CI's checkout has no
  * history, so the list of names is committed). Run after a change to the core's entries:
  * `node tools/matrix/exportHistory.ts`.
  */

@@ -1,7 +1,7 @@
 // The compatibility matrix (issue 27 §3): each selected cell of cells.ts as a clean project
 // that installs the packed tarballs, its checks run with the cell's Node. PAYKIT_MATRIX
 // selects the cells: unset (npm test) the representative one, `all` (pnpm test:matrix) every
-// cell, or ids separated by commas (CI's matrix: one job per cell). The root README's
+// cell, or ids separated by commas (CI's matrix: one job per cell). docs/versions.md's
 // "Versions tested" table records each cell's result: with PAYKIT_MATRIX_RECORD=1
 // (pnpm test:matrix) this rewrites the rows of the cells it ran; otherwise it checks that the
 // row of each cell it ran says what the run found.
@@ -24,7 +24,7 @@ import {
   type CheckResult,
 } from '@paykit/tools/matrix/consumer'
 
-const README = join(ROOT, 'README.md')
+const README = join(ROOT, 'docs/versions.md')
 const cells = selectCells(process.env['PAYKIT_MATRIX'])
 const record = process.env['PAYKIT_MATRIX_RECORD'] === '1'
 const packs = packsFolder()

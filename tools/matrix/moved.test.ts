@@ -1,7 +1,7 @@
 // Issue 27 §3: code written against an earlier commit of @paykit/core is told where each
 // name went. Every name an entry exported over the repository's history
 // (core-exports-history.json, from exportHistory.ts) is exported by it now, or is a row of
-// the README's "What moved" table: a name moved whole (its "now" entry exports it today) or
+// docs/core/layout.md's "What moved" table: a name moved whole (its "now" entry exports it today) or
 // renamed (`new` in `entry`: the built entry has `new`, a namespace's member included).
 // Nothing was published, so no row has an alias (issue 29 removed them before the release).
 import { readFileSync } from 'node:fs'
@@ -26,10 +26,10 @@ interface Row {
   readonly renamed?: string
 }
 
-/** The rows of the core README's "What moved" table: name -> earlier entries, now. */
+/** The rows of docs/core/layout.md's "What moved" table: name -> earlier entries, now. */
 const movedTable = (): ReadonlyMap<string, Row> => {
-  const readme = readFileSync(join(ROOT, 'packages/core/README.md'), 'utf8')
-  const section = /^### What moved\n([\s\S]*?)\n## /m.exec(readme)?.[1] ?? ''
+  const page = readFileSync(join(ROOT, 'docs/core/layout.md'), 'utf8')
+  const section = page.split(/^#+ What moved\n/m)[1]?.split(/^#{1,2} /m)[0] ?? ''
   const rows = section
     .split('\n')
     .filter((l) => /^\| `/.test(l))
@@ -61,7 +61,7 @@ describe("@paykit/core's names over its history", () => {
   const now = exportsOf(join(ROOT, 'packages/core/src'))
   const table = movedTable()
 
-  it('the README has a "What moved" table', () => {
+  it('docs/core/layout.md has a "What moved" table', () => {
     expect(table.size).toBeGreaterThan(0)
   })
 
@@ -78,10 +78,10 @@ describe("@paykit/core's names over its history", () => {
   })
 
   it.each(gone)(
-    '$entry no longer exports $name: the README says where it is',
+    '$entry no longer exports $name: docs/core/layout.md says where it is',
     async ({ entry, name }) => {
       const row = table.get(name)
-      expect(row, `${name} is not in the core README's "What moved" table`).toBeDefined()
+      expect(row, `${name} is not in docs/core/layout.md's "What moved" table`).toBeDefined()
       expect(row?.earlier, `the row of ${name} does not name ${entry}`).toContain(`\`${entry}\``)
       if (row?.renamed === undefined)
         expect(now[row?.now ?? ''] ?? [], `${row?.now} does not export ${name}`).toContain(name)

@@ -1,5 +1,5 @@
 // Typed clients generated from openapi.yaml as a user gets them (issue 27): openapi-typescript
-// with the command the core README shows (for openapi-fetch), and @hey-api/openapi-ts's SDK,
+// with the command docs/core/contract.md shows (for openapi-fetch), and @hey-api/openapi-ts's SDK,
 // each beside the files of ./codegen (flows and type probes), then type-checked by tsc under
 // `strict`. The codegen test (./codegen.test.ts) runs the flows against the sandbox.
 import { createClient as heyApi } from '@hey-api/openapi-ts'
@@ -16,10 +16,10 @@ const FIXTURES = join(import.meta.dirname, 'codegen')
 const require = createRequire(import.meta.url)
 
 // -------------------------------------------------------------------------------------
-// the README's lines
+// the contract page's lines
 // -------------------------------------------------------------------------------------
 
-/** The lines of the core README's contract section that give a user a typed client. */
+/** The lines of the contract page (docs/core/contract.md) that give a user a typed client. */
 export interface ReadmeLines {
   /** The `npx openapi-typescript ...` command, split into words. */
   readonly generate: ReadonlyArray<string>
@@ -27,10 +27,10 @@ export interface ReadmeLines {
   readonly client: string
 }
 
-/** The shell and TypeScript blocks of `packages/core/README.md`'s contract section. */
+/** The shell and TypeScript blocks of the contract page, `docs/core/contract.md`. */
 export const readmeLines = (): ReadmeLines => {
-  const readme = readFileSync(join(ROOT, 'packages/core/README.md'), 'utf8')
-  const section = readme.split(/^### The contract for other tools/m)[1]?.split(/^##? /m)[0] ?? ''
+  const page = readFileSync(join(ROOT, 'docs/core/contract.md'), 'utf8')
+  const section = page.split(/^#+ The contract for other tools/m)[1]?.split(/^##? /m)[0] ?? ''
   const block = (lang: string): string => {
     const found = new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\``, 'm').exec(section)
     if (found?.[1] === undefined) throw new Error(`no \`\`\`${lang} block in the contract section`)
@@ -39,7 +39,8 @@ export const readmeLines = (): ReadmeLines => {
   const generate = block('sh')
     .split('\n')
     .find((line) => line.startsWith('npx openapi-typescript'))
-  if (generate === undefined) throw new Error('no npx openapi-typescript line in the README')
+  if (generate === undefined)
+    throw new Error('no npx openapi-typescript line in docs/core/contract.md')
   return { generate: generate.split(/\s+/), client: block('mts') }
 }
 
@@ -48,10 +49,10 @@ export const readmeLines = (): ReadmeLines => {
 // -------------------------------------------------------------------------------------
 
 /**
- * Writes into `dir`, from `document` (openapi.yaml's content): `paykit.ts` by the README's
+ * Writes into `dir`, from `document` (openapi.yaml's content): `paykit.ts` by the contract page's
  * openapi-typescript command (its input and output put in `dir`), `hey-api/` by
  * @hey-api/openapi-ts (imports with `.js`, as tsc's NodeNext wants), `readme.ts` (the
- * README's client lines) and the files of ./codegen.
+ * contract page's client lines) and the files of ./codegen.
  */
 export const writeClients = async (dir: string, document: object): Promise<void> => {
   mkdirSync(dir, { recursive: true })
@@ -64,7 +65,7 @@ export const writeClients = async (dir: string, document: object): Promise<void>
   const bin = join(require.resolve('openapi-typescript/package.json'), '../bin/cli.js')
   const output = args.findIndex((a) => a === '--output' || a === '-o')
   if (output < 0 || args[output + 1] !== 'src/paykit.ts')
-    throw new Error(`the README's command writes ${args[output + 1]}, not src/paykit.ts`)
+    throw new Error(`the contract page's command writes ${args[output + 1]}, not src/paykit.ts`)
   const argv = args.map((a, i) =>
     a === 'openapi.yaml' ? input : i === output + 1 ? join(dir, 'paykit.ts') : a,
   )
