@@ -14,13 +14,22 @@
  *   killed once a quarter of the receipts are out, then every event delivered again. No
  *   invoice gets two receipts; at most what the killed worker was running is left unpaid or
  *   without its receipt (never sent twice).
+ * - sell-with-a-form.json, with templates 3 and 5: a burst of 50 form sales posted as n8n's
+ *   form page posts them (half to the main process, half to the webhook processor), 200 ms on
+ *   each link request, a worker SIGKILLed once 15 are linked; every linked sale then paid at
+ *   the sandbox, whose events reach template 3 by themselves. No sale has two links (none can
+ *   be paid twice), no buyer gets two receipts, and every sale claimed is either paid with its
+ *   receipt or listed by the daily summary.
  *
- * The figures are printed ("templates-queue:" lines) for the README.
+ * The figures are printed ("templates-queue:" lines) for the docs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type pg from 'pg'
 import { startQueueStack, type QueueStack } from '@paykit/tools/n8n/queue'
 import {
+  formPathOf,
+  sellByHttp,
+  templateId,
   deliverUntilAccepted,
   linksPerReference,
   moveOrder,
@@ -38,11 +47,15 @@ import * as E from 'fp-ts/lib/Either.js'
 
 const INVOICES = 'invoices-to-payment-links.json'
 const RECEIPT = 'mark-paid-send-receipt.json'
-const WORKERS = 3
+const FORM = 'sell-with-a-form.json'
+const SUMMARY = 'daily-payments-summary.json'
+// One worker killed in each of the three tests.
+const WORKERS = 4
 const COUNT = 300
 const RUNS = 12 // 25 invoices claimed per run
 const LATENCY_MS = 150
 const PAID = 40
+const SALES = 50
 
 let stack: QueueStack
 let db: pg.Client
@@ -81,8 +94,9 @@ beforeAll(async () => {
   await createTables(stack)
   db = stack.shop.client()
   await db.connect()
-  for (const file of [INVOICES, RECEIPT])
+  for (const file of [INVOICES, RECEIPT, SUMMARY])
     ids[file] = await publishTemplate(stack, file, [stack.editorUrl, stack.webhook.url])
+  ids[FORM] = await publishTemplate(stack, FORM, [stack.editorUrl, stack.webhook.url])
   report(`stack, tables and templates ready in ${((Date.now() - booted) / 1000).toFixed(1)} s`)
 }, 45 * 60_000)
 
@@ -175,12 +189,12 @@ describe(`templates in queue mode, a worker SIGKILLed mid-run (${String(WORKERS)
         `template 2: ${victim.name} SIGKILLed (running ${String(victim.running)} of its executions) at ${String(atKill)} of ${String(COUNT)} links; after 4 re-runs: ${String(twice)} invoices linked twice, ${String(rows.length - inDoubt.length)} linked, ${String(inDoubt.length)} in doubt (${String(doubtWithLink)} of them with a link request at the sandbox)`,
       )
 
-      // The link lifetime passes for the claims: 1451 minutes older in the database. (The
+      // The link lifetime passes for the claims: 71 minutes older in the database. (The
       // sandbox's clock stays: moved, it would expire every link at once and send 300
       // order.cancelled events to the published example's trigger; the expiry itself is the
       // service's, read in the regular-mode test.)
       await db.query(
-        "UPDATE invoices SET claimed_at = claimed_at - interval '1451 minutes' WHERE status = 'linking'",
+        "UPDATE invoices SET claimed_at = claimed_at - interval '71 minutes' WHERE status = 'linking'",
       )
       const client = createClient({
         baseUrl: stack.sandboxUrl,
@@ -315,5 +329,144 @@ describe(`templates in queue mode, a worker SIGKILLed mid-run (${String(WORKERS)
       )
     },
     15 * 60_000,
+  )
+
+  it(
+    'template 1: a burst of form sales, a worker killed: no sale paid twice, no receipt twice, none lost without the summary listing it',
+    async () => {
+      await stack.mail.clear()
+      expect(await linkLatency(stack, 200)).toBe(200)
+      const formPath = `form/${formPathOf(FORM) ?? ''}`
+      type Outcome = { readonly email: string; readonly ending: string }
+      const outcomes: Array<Outcome> = []
+      let victim: { name: string; running: number } | undefined
+      let atKill = 0
+      const linkedSales = async () =>
+        Number(
+          (
+            await db.query<{ n: string }>(
+              "SELECT count(*) AS n FROM invoices WHERE kind = 'form sale' AND status = 'linked'",
+            )
+          ).rows[0]?.n,
+        )
+      try {
+        const started = Date.now()
+        // Ten buyers at a time, half on the main process, half on the webhook processor.
+        const buy = async (i: number): Promise<Outcome> => {
+          const email = `burst-${String(i)}@example.com`
+          const base = i % 2 === 0 ? stack.editorUrl : stack.webhook.url
+          const answer = await sellByHttp(
+            `${base}${formPath}`,
+            { email, product: 'T-shirt, 19.99 USD', quantity: String(1 + (i % 3)) },
+            90_000,
+          ).catch((error: unknown) => ({ error: String(error) }))
+          if ('error' in answer) return { email, ending: `no ending page (${answer.error})` }
+          return {
+            email,
+            ending: answer.redirectUrl?.includes('/pay/') === true ? 'checkout page' : answer.title,
+          }
+        }
+        const queue = Array.from({ length: SALES }, (_, i) => i)
+        const lanes = Array.from({ length: 10 }, async () => {
+          for (let i = queue.shift(); i !== undefined; i = queue.shift())
+            outcomes.push(await buy(i))
+        })
+        const killer = (async () => {
+          const deadline = Date.now() + 180_000
+          while ((await linkedSales()) < 15) {
+            if (Date.now() > deadline) throw new Error('the sales did not start')
+            await sleep(50)
+          }
+          victim = await killBusiestWorker(FORM)
+          atKill = await linkedSales()
+        })()
+        await Promise.all([...lanes, killer])
+        report(
+          `template 1: ${String(SALES)} form sales in ${((Date.now() - started) / 1000).toFixed(1)} s; ${victim?.name ?? '?'} SIGKILLed at ${String(atKill)} linked (running ${String(victim?.running ?? 0)} executions of the form)`,
+        )
+      } finally {
+        await clearFaults(stack)
+      }
+
+      // Every sale the shop linked is paid at the sandbox: its events go to template 3 by themselves.
+      const sales = async () =>
+        (
+          await db.query<{
+            invoice_number: string
+            customer_email: string
+            status: string
+            order_code: string | null
+            receipt_sent_at: Date | null
+          }>("SELECT * FROM invoices WHERE kind = 'form sale' ORDER BY invoice_number")
+        ).rows
+      const linked = (await sales()).filter((r) => r.status === 'linked')
+      for (const row of linked) await moveOrder(stack, row.order_code ?? '', 'pay')
+      const receipts = async () =>
+        (await stack.mail.messages()).filter((m) => m.subject.startsWith('Receipt for order'))
+      const deadline = Date.now() + 180_000
+      while ((await receipts()).length < linked.length && Date.now() < deadline) await sleep(500)
+      await sleep(3000)
+      await settled(stack, templateId(RECEIPT), 1, leftByKill, 180_000)
+
+      // The summary, as the next morning's run sees what a stopped run left (older than 5 minutes).
+      await db.query(
+        "UPDATE invoices SET claimed_at = claimed_at - interval '10 minutes', receipt_claimed_at = receipt_claimed_at - interval '10 minutes' WHERE kind = 'form sale'",
+      )
+      const summaryAt = await executionCount(SUMMARY)
+      const summarized = await fetch(
+        `${stack.editorUrl}webhook/${webhookPath(template(SUMMARY))}`,
+        {
+          method: 'POST',
+        },
+      )
+      expect(summarized.status).toBe(200)
+      await settled(stack, ids[SUMMARY] ?? '', summaryAt + 1, leftByKill)
+      const summary = (await stack.mail.messages()).find((m) =>
+        m.subject.startsWith('Payments summary'),
+      )
+      const text = summary?.text ?? ''
+      const listed = (heading: string) =>
+        (new RegExp(`^${heading}: (.*)$`, 'm').exec(text)?.[1] ?? '')
+          .split(', ')
+          .map((item) => item.replace(/ \(.*\)$/, ''))
+          .filter((item) => item !== 'none' && item !== '')
+
+      const rows = await sales()
+      const links = await linksPerReference(stack)
+      const mails = await receipts()
+      const receiptsOf = (row: { invoice_number: string }) =>
+        mails.filter((m) => m.subject === `Receipt for order ${row.invoice_number}`).length
+      // No sale has two links: none can be paid twice.
+      const twoLinks = rows.filter((r) => (links.get(r.invoice_number) ?? 0) > 1)
+      expect(twoLinks).toEqual([])
+      // Every link requested belongs to a sale claimed first.
+      const claimed = new Set(rows.map((r) => r.invoice_number))
+      expect([...links.keys()].filter((r) => r.startsWith('form-') && !claimed.has(r))).toEqual([])
+      // No receipt twice.
+      const twice = rows.filter((r) => receiptsOf(r) > 1)
+      expect(twice).toEqual([])
+      // Every sale claimed: paid with its one receipt, or listed by the summary.
+      const inDoubt = new Set([
+        ...listed('In doubt, claimed but never linked'),
+        ...listed('In doubt, receipt claimed but not recorded as sent'),
+        ...listed('Paid at Paykit, not marked paid here'),
+      ])
+      const done = rows.filter(
+        (r) => r.status === 'paid' && r.receipt_sent_at !== null && receiptsOf(r) === 1,
+      )
+      const lost = rows.filter((r) => !done.includes(r) && !inDoubt.has(r.invoice_number))
+      expect(lost).toEqual([])
+      // A buyer with no row was never claimed: no link, nothing to pay.
+      const endings = new Map<string, number>()
+      for (const o of outcomes)
+        endings.set(
+          o.ending.replace(/\(.*/s, '').trim(),
+          (endings.get(o.ending.replace(/\(.*/s, '').trim()) ?? 0) + 1,
+        )
+      report(
+        `template 1: ${String(SALES)} buyers: ${[...endings].map(([e, n]) => `${String(n)} ended on ${e}`).join(', ')}; ${String(rows.length)} sales claimed, ${String(linked.length)} linked and paid at the sandbox, ${String(done.length)} marked paid with one receipt, ${String(mails.length)} receipts (${String(twice.length)} sales with two), ${String(twoLinks.length)} sales with two links, ${String(inDoubt.size)} listed in doubt by the summary (${[...inDoubt].join(', ') || 'none'}), ${String(lost.length)} lost unlisted`,
+      )
+    },
+    20 * 60_000,
   )
 })

@@ -42,8 +42,28 @@ export const webhookPath = (workflow: Record<string, unknown>): string => {
   return `${trigger.webhookId}/webhook`
 }
 
-/** Waits until each of `bases` serves the template's webhook (n8n registers it after publishing). */
+/** The path of a template's form (its Form Trigger's `options.path`), or undefined. */
+export const formPathOf = (file: string): string | undefined => {
+  const trigger = nodesOf(template(file)).find((n) => n.type === 'n8n-nodes-base.formTrigger')
+  return (trigger?.parameters.options as { path?: string } | undefined)?.path
+}
+
+/**
+ * Waits until each of `bases` serves the template's webhook, or its form (n8n registers them
+ * after publishing).
+ */
 export const webhookServed = async (file: string, bases: ReadonlyArray<string>): Promise<void> => {
+  const form = formPathOf(file)
+  if (form !== undefined) {
+    for (const base of bases) {
+      const deadline = Date.now() + 30_000
+      while ((await fetch(`${base}form/${form}`)).status !== 200) {
+        if (Date.now() > deadline) throw new Error(`${base}form/${form}: not served`)
+        await new Promise((r) => setTimeout(r, 250))
+      }
+    }
+    return
+  }
   const path = webhookPath(template(file))
   for (const base of bases) {
     const deadline = Date.now() + 30_000
@@ -66,7 +86,7 @@ export const templateId = (file: string): string => {
 
 /**
  * Publishes (activates) the template the stack imported, as the editor's Publish button does;
- * waits until each of `bases` serves its webhook. Returns the workflow's id.
+ * waits until each of `bases` serves its webhook or form. Returns the workflow's id.
  */
 export const publishTemplate = async (
   stack: Pick<Stack, 'rest'>,
@@ -203,4 +223,88 @@ export const deliverUntilAccepted = async (
     if ((status >= 200 && status < 300) || tries === 6) return { status, tries }
     await sleep(500 * 2 ** (tries - 1))
   }
+}
+
+// -------------------------------------------------------------------------------------
+// template 1's form, as n8n's form page posts it
+// -------------------------------------------------------------------------------------
+
+/** Where a form's run ends for the buyer: the ending page's title and text, or its redirect. */
+export interface FormAnswer {
+  readonly title: string
+  readonly message: string
+  readonly redirectUrl: string | undefined
+}
+
+const htmlText = (html: string | undefined) =>
+  (html ?? '')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .trim()
+
+/** The ending page's title, text and redirect link, from its HTML. */
+export const formAnswerOf = (html: string): FormAnswer => ({
+  title: htmlText(/<h1>([\s\S]*?)<\/h1>/.exec(html)?.[1]),
+  message: htmlText(/<p style="white-space: pre-line;">([\s\S]*?)<\/p>/.exec(html)?.[1]),
+  redirectUrl: /id='redirectUrl' href='([^']*)'/.exec(html)?.[1],
+})
+
+/** The options of a form page's first dropdown, from its HTML. */
+export const dropdownOptions = (html: string): ReadonlyArray<string> =>
+  [...html.matchAll(/<option value='([^']+)'/g)].map((m) => htmlText(m[1]))
+
+const multipart = (values: ReadonlyArray<string>) => {
+  const body = new FormData()
+  for (const [i, value] of values.entries()) body.append(`field-${String(i)}`, value)
+  return body
+}
+
+/** Polls the waiting execution's status (the page's script does) until its next page waits. */
+const nextPage = async (formWaitingUrl: string, timeoutMs: number): Promise<string> => {
+  const status = new URL(formWaitingUrl)
+  status.pathname += '/n8n-execution-status'
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const text = (await (await fetch(status)).text()).trim()
+    if (text === 'form-waiting') return await (await fetch(formWaitingUrl)).text()
+    if (['error', 'crashed', 'canceled'].includes(text)) throw new Error(`execution ${text}`)
+    if (Date.now() > deadline) throw new Error(`the execution is still ${text}`)
+    await sleep(250)
+  }
+}
+
+/** A buyer's answers to template 1: page 1 the email, page 2 a product (as listed) and a quantity. */
+export interface FormSale {
+  readonly email: string
+  readonly product: string | ((offered: ReadonlyArray<string>) => string)
+  readonly quantity: string
+}
+
+/**
+ * Buys through template 1's form as n8n's form page does (multipart `field-N` posts, the
+ * execution's status polled between pages, the ending page read and its resume POST sent).
+ * Returns the ending page and the products page 2 offered.
+ */
+export const sellByHttp = async (
+  formUrl: string,
+  sale: FormSale,
+  timeoutMs = 60_000,
+): Promise<FormAnswer & { readonly offered: ReadonlyArray<string> }> => {
+  const posted = await fetch(formUrl, { method: 'POST', body: multipart([sale.email]) })
+  if (posted.status !== 200) throw new Error(`page 1: ${String(posted.status)}`)
+  const { formWaitingUrl } = (await posted.json()) as { formWaitingUrl: string }
+  const page2 = await nextPage(formWaitingUrl, timeoutMs)
+  const offered = dropdownOptions(page2)
+  const product = typeof sale.product === 'string' ? sale.product : sale.product(offered)
+  const second = await fetch(formWaitingUrl, {
+    method: 'POST',
+    body: multipart([product, sale.quantity]),
+  })
+  await second.text()
+  const ending = await nextPage(formWaitingUrl, timeoutMs)
+  // The ending page's script POSTs back to finish the execution.
+  await (await fetch(formWaitingUrl, { method: 'POST' })).text()
+  return { ...formAnswerOf(ending), offered }
 }
