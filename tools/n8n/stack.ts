@@ -77,11 +77,21 @@ export const TABLES_TEMPLATE = 'invoices-to-payment-links.json'
 
 /** What `npm run n8n` publishes on a new instance: the examples and templates that need no input. */
 export const PUBLISHED_ON_START: ReadonlyArray<string> = [
+/** The example whose Paykit Trigger reads a paid order back. */
+const EXAMPLE_TRIGGER = 'order-paid-read-back.json'
+
+/** The exactly-once example: its claim table is in its own sticky note _Table_. */
+export const CLAIM_EXAMPLE = 'orders-to-links-claimed-in-postgres.json'
+
+/** How long the stack waits for n8n to report a workflow published (it publishes in the background). */
+const PUBLICATION_TIMEOUT_MS = 120_000
+
   'order-paid-read-back.json',
   'payment-link-from-form.json',
   'charge-3ds-completion.json',
   'sell-with-a-form.json',
   'invoices-to-payment-links.json',
+  CLAIM_EXAMPLE,
   'mark-paid-send-receipt.json',
   'remind-and-renew.json',
   'daily-payments-summary.json',
@@ -143,6 +153,13 @@ export interface N8nProcess {
 
 export interface CliResult {
   readonly code: number | null
+/** A workflow n8n reports published: its file and id (its executions: `<editor>/workflow/<id>/executions`). */
+export interface PublishedWorkflow {
+  readonly file: string
+  readonly id: string
+  readonly name: string
+}
+
   readonly stdout: string
   readonly stderr: string
 }
@@ -155,10 +172,14 @@ export interface Stack {
   readonly logsDir: string
   /** `Cookie` header of the owner's session. */
   readonly cookie: string
-  /** The sandbox's order-event target: the Paykit Trigger's production URL. */
+  /** The example's Paykit Trigger's production URL (`order-paid-read-back.json`). */
   readonly triggerUrl: string
   /** n8n's REST API as the logged-in owner (`/rest/...`), JSON in and out. */
   readonly rest: (path: string, init?: RequestInit) => Promise<unknown>
+  /** The sandbox's order-event targets: every Paykit Trigger's production URL, the example's first. */
+  readonly triggerUrls: ReadonlyArray<string>
+  /** The workflows published and reported so by n8n (on this start, or kept from an earlier one). */
+  readonly published: ReadonlyArray<PublishedWorkflow>
   /** Runs an n8n CLI command on this instance's folder and database. */
   readonly cli: (args: ReadonlyArray<string>) => Promise<CliResult>
   /** Every n8n process: the main one (`main`) first, then those of `beside`. */
@@ -383,17 +404,23 @@ const cliOrThrow = async (
   return result
 }
 
-/** Starts the sandbox; its output goes to `log` (what it wrote before listening first). */
+/** Starts the sandbox, its order events to each of `webhookUrls`; its output goes to `log` (what it wrote before listening first). */
 const startSandbox = async (
   port: number,
-  webhookUrl: string,
+  webhookUrls: ReadonlyArray<string>,
   more: ReadonlyArray<string>,
   log: LogFile,
 ): Promise<SandboxProcess> => {
   const sandbox = await spawnSandbox({
     bin: SANDBOX_BIN,
     port,
-    args: ['--webhook-url', webhookUrl, '--webhook-secret', WEBHOOK_SECRET, '--control', ...more],
+    args: [
+      ...webhookUrls.flatMap((url) => ['--webhook-url', url]),
+      '--webhook-secret',
+      WEBHOOK_SECRET,
+      '--control',
+      ...more,
+    ],
     stderr: 'pipe',
     detached: true,
   })
@@ -446,27 +473,21 @@ export const exampleWorkflows = (): ReadonlyArray<{
       return { file, id, json: { ...json, id, active: false } }
     })
 
-/**
- * The SQL of the templates' tables (`invoices`, `payment_events`) as template 2's sticky note
- * _Tables_ shows it to the user: read from the note, so the stack and the note never differ.
- */
-export const shopTablesSql = (): string => {
-  const template = exampleWorkflows().find((w) => w.file === TABLES_TEMPLATE)
-  const nodes = (template?.json.nodes ?? []) as ReadonlyArray<ExampleNode>
-  const note = nodes.find((n) => n.name === 'Tables')
-  const sql = /```sql\n([\s\S]*?)```/.exec(String(note?.parameters.content))?.[1]
-  if (sql === undefined) throw new Error(`${TABLES_TEMPLATE}: its note Tables has no SQL block`)
+/** The SQL block of the sticky note `note` of the workflow `file`, as the user reads it there. */
+const noteSql = (file: string, note: string): string => {
+  const workflow = exampleWorkflows().find((w) => w.file === file)
+  const nodes = (workflow?.json.nodes ?? []) as ReadonlyArray<ExampleNode>
+  const content = nodes.find((n) => n.name === note)?.parameters.content
+  const sql = /```sql\n([\s\S]*?)```/.exec(String(content))?.[1]
+  if (sql === undefined) throw new Error(`${file}: its note ${note} has no SQL block`)
   return sql
 }
 
 /** The production URL of the Paykit Trigger in `order-paid-read-back.json`. */
 export const triggerProductionUrl = (editorUrl: string): string => {
-  const example = exampleWorkflows().find((w) => w.file === 'order-paid-read-back.json')
-  const nodes = (example?.json.nodes ?? []) as ReadonlyArray<ExampleNode>
-  const trigger = nodes.find((n) => n.type === 'n8n-nodes-paykit.paykitTrigger')
-  if (trigger?.webhookId === undefined)
-    throw new Error('order-paid-read-back.json has no Paykit Trigger webhookId')
-  return `${editorUrl}webhook/${trigger.webhookId}/webhook`
+  const trigger = paykitTriggers(editorUrl).find((t) => t.file === EXAMPLE_TRIGGER)
+  if (trigger === undefined) throw new Error(`${EXAMPLE_TRIGGER} has no Paykit Trigger webhookId`)
+  return trigger.url
 }
 
 /** The two credentials the examples name, for `n8n import:credentials` (data in clear; n8n encrypts it). */
@@ -478,6 +499,41 @@ export const exampleCredentials = (sandboxUrl: string) => [
     data: {
       baseUrl: sandboxUrl,
       clientId: 'sandbox-client',
+/**
+ * The SQL of the templates' tables (`invoices`, `payment_events`, ...) as template 2's sticky
+ * note _Tables_ shows it to the user: read from the note, so the stack and the note never differ.
+ */
+export const shopTablesSql = (): string => noteSql(TABLES_TEMPLATE, 'Tables')
+
+/**
+ * The exactly-once example's claim table, from its note _Table_ ("run once"), made safe to
+ * run at each start: a `CREATE TABLE` without `IF NOT EXISTS` gets it.
+ */
+export const claimTableSql = (): string =>
+  noteSql(CLAIM_EXAMPLE, 'Table').replace(
+    /CREATE TABLE (?!IF NOT EXISTS)/gi,
+    'CREATE TABLE IF NOT EXISTS ',
+  )
+
+/** The tables a script creates (`CREATE TABLE [IF NOT EXISTS] <name>`), in order. */
+export const tablesOf = (sql: string): ReadonlyArray<string> =>
+  [...sql.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?("?)(\w+)\1/gi)].map((m) => m[2] ?? '')
+
+/**
+ * Every Paykit Trigger of the examples and templates with its production URL
+ * (`<editor>/webhook/<webhookId>/webhook`), `order-paid-read-back.json`'s first.
+ */
+export const paykitTriggers = (
+  editorUrl: string,
+): ReadonlyArray<{ readonly file: string; readonly id: string; readonly url: string }> =>
+  exampleWorkflows()
+    .flatMap(({ file, id, json }) =>
+      ((json.nodes ?? []) as ReadonlyArray<ExampleNode>)
+        .filter((n) => n.type === 'n8n-nodes-paykit.paykitTrigger' && n.webhookId !== undefined)
+        .map((n) => ({ file, id, url: `${editorUrl}webhook/${String(n.webhookId)}/webhook` })),
+    )
+    .sort((a, b) => Number(b.file === EXAMPLE_TRIGGER) - Number(a.file === EXAMPLE_TRIGGER))
+
       clientSecret: 'sandbox-secret',
       apiKey: '',
       accessToken: '',
@@ -636,6 +692,37 @@ const waitFor = async (
 /**
  * Starts the sandbox and n8n (package installed, the credentials imported when missing, the
  * examples on a new instance, the Paykit Trigger workflow published, the owner set up and
+/**
+ * Polls `GET /rest/workflows/<id>/publication-status` until n8n reports `published`; throws
+ * naming the trigger's error when it reports `failed` or `partial`.
+ */
+export const waitPublished = async (
+  rest: (path: string) => Promise<unknown>,
+  id: string,
+  timeoutMs = PUBLICATION_TIMEOUT_MS,
+): Promise<void> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const { data } = (await rest(`/workflows/${id}/publication-status`)) as {
+      data: {
+        status: string
+        triggers?: ReadonlyArray<{ nodeId: string; errorMessage: string | null }>
+      }
+    }
+    if (data.status === 'published') return
+    if (data.status === 'failed' || data.status === 'partial')
+      throw new Error(
+        `workflow ${id}: n8n reports its publication ${data.status}: ${(data.triggers ?? [])
+          .filter((t) => t.errorMessage !== null)
+          .map((t) => `${t.nodeId}: ${String(t.errorMessage)}`)
+          .join('; ')}`,
+      )
+    if (Date.now() > deadline)
+      throw new Error(`workflow ${id}: not published after ${timeoutMs / 1000} s (${data.status})`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
+
  * logged in), each process's output in `<userFolder>/logs/<name>.log`. Installs n8n and
  * builds the workspace first when needed.
  */
@@ -668,6 +755,7 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
     const side = options.beside?.find((p) => p.name === from)
     if (side !== undefined && line.includes(side.ready)) readySides.add(from)
     options.n8nLog?.(line, from)
+  const triggerUrls = paykitTriggers(editorUrl).map((t) => t.url)
   }
   const stop = async () => {
     await Promise.all([
@@ -700,14 +788,14 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
       (async () => {
         sandbox = await startSandbox(
           sandboxPort,
-          triggerUrl,
+          triggerUrls,
           options.sandboxArgs ?? [],
           logFile('sandbox'),
         )
       })(),
       startShopServer()
         .then(ensureShop)
-        .then((created) => ensureShopTables(created, shopTablesSql())),
+        .then((created) => ensureShopTables(created, `${shopTablesSql()}\n${claimTableSql()}`)),
       (async () => {
         mail = await startMail({
           smtpPort: options.smtpPort ?? (await freePort()),
@@ -717,11 +805,15 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
       })(),
     ])
     if (sandbox === undefined || mail === undefined) throw new Error('not started')
-    log(`paykit-sandbox: ${sandbox.url} (order events signed, sent to ${triggerUrl})`)
+    log(
+      `paykit-sandbox: ${sandbox.url} (order events signed, sent to every Paykit Trigger: ${triggerUrls.join(', ')})`,
+    )
     log(
       `shop database: ${shop.database} on 127.0.0.1:${String(shop.port)} (${queueServer ? "n8n's Postgres server" : `embedded Postgres in ${join(shopTemp ?? userFolder, 'shop-postgres')}`})`,
     )
-    log(`shop tables: invoices, payment_events (template 2's note Tables), created if missing`)
+    log(
+      `shop tables: ${tablesOf(shopTablesSql()).join(', ')} (template 2's note Tables) and ${tablesOf(claimTableSql()).join(', ')} (the exactly-once example's note Table), created if missing`,
+    )
     log(`mail: SMTP 127.0.0.1:${String(mail.smtpPort)}, read it at ${mail.url}`)
     serviceUrl = (await options.serviceUrl?.(sandbox.url)) ?? sandbox.url
     const version = installPackage(userFolder)
@@ -843,17 +935,39 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
         throw new Error(`${init.method ?? 'GET'} /rest${path} answered ${res.status}: ${text}`)
       return text === '' ? undefined : (JSON.parse(text) as unknown)
     }
-    // Publish (activate) as the editor's Publish button does, on a new instance only.
-    if (firstStart)
-      for (const file of options.publish ?? ['order-paid-read-back.json']) {
-        const id = exampleWorkflows().find((w) => w.file === file)?.id ?? file
-        const workflow = (await rest(`/workflows/${id}`)) as { data: { versionId: string } }
+    // Publish (activate) as the editor's Publish button does, on a new instance only; then
+    // wait until n8n reports each published (n8n 2.41 registers the triggers in the background:
+    // an activate answers before the webhook exists). A kept instance's active ones too.
+    const published: Array<PublishedWorkflow> = []
+    for (const file of options.publish ?? [EXAMPLE_TRIGGER]) {
+      const id = exampleWorkflows().find((w) => w.file === file)?.id ?? file
+      const workflow = (await rest(`/workflows/${id}`).catch(() => undefined)) as
+        | {
+            data: {
+              versionId: string
+              name: string
+              active?: boolean
+              activeVersionId?: string | null
+            }
+          }
+        | undefined
+      if (workflow === undefined) continue // a kept instance where the user deleted it
+      if (firstStart)
         await rest(`/workflows/${id}/activate`, {
           method: 'POST',
           body: JSON.stringify({ versionId: workflow.data.versionId }),
         })
-        log(`workflow ${id}: published (active)`)
-      }
+      else if (workflow.data.active !== true && (workflow.data.activeVersionId ?? null) === null)
+        continue // the user unpublished it: kept so
+      published.push({ file, id, name: workflow.data.name })
+    }
+    const publishing = Date.now()
+    await Promise.all(published.map(({ id }) => waitPublished(rest, id)))
+    for (const { id } of published) log(`workflow ${id}: published (n8n reports it published)`)
+    if (published.length > 0)
+      log(
+        `${String(published.length)} workflows published in ${((Date.now() - publishing) / 1000).toFixed(1)} s (n8n publishes in the background)`,
+      )
     // A kept credential may point at another service URL (another --sandbox-port): said, not changed.
     const kept = (await rest('/credentials/paykit-sandbox?includeData=true').catch(
       () => undefined,
@@ -896,3 +1010,5 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
     throw error
   }
 }
+      triggerUrls,
+      published,

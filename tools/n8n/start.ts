@@ -19,15 +19,8 @@ import { ROOT } from '@paykit/tools/lib/root'
 import { backupDatabase, restoreDatabase } from '@paykit/tools/n8n/backup'
 import { LOGIN, databaseEnv, startPostgres } from '@paykit/tools/n8n/postgres'
 import { ENCRYPTION_KEY, startQueueStack, type QueueStack } from '@paykit/tools/n8n/queue'
-import {
-  N8N_VERSION,
-  OWNER,
-  PUBLISHED_ON_START,
-  WORKFLOW_IDS,
-  n8nEnv,
-  startStack,
-  type Stack,
-} from '@paykit/tools/n8n/stack'
+import { banner } from '@paykit/tools/n8n/banner'
+import { PUBLISHED_ON_START, n8nEnv, startStack, type Stack } from '@paykit/tools/n8n/stack'
 
 const OPTIONS = {
   port: { type: 'string', default: '5678' },
@@ -165,57 +158,4 @@ try {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
   await shutdown(1)
 }
-if (stack !== undefined) {
-  const url = stack.editorUrl
-  const logs = ['sandbox', 'mail', ...stack.processes.map((p) => p.name)]
-  logs.push(...(queue === undefined ? ['shop-postgres'] : ['postgres', 'redis']))
-  const login = queue?.postgres.n8nEnv
-  console.log(`
-n8n ${N8N_VERSION} with n8n-nodes-paykit is running.
-
-  editor   ${url}
-  login    ${OWNER.email} / ${OWNER.password}
-  sandbox  ${stack.sandboxUrl} (test card 4242 4242 4242 4242, any future expiry, any CVV)
-  mail     ${stack.mail.url} (every email the workflows send, captured: SMTP 127.0.0.1:${stack.mail.smtpPort})
-  shop db  PGPASSWORD=${stack.shop.password} psql -h ${stack.shop.host} -p ${stack.shop.port} -U ${stack.shop.user} ${stack.shop.database}
-
-Try first:
-  1. Open ${url}workflow/${WORKFLOW_IDS['orders-to-payment-links.json']} ("a list of orders becomes payment
-     links") and click "Execute workflow": three payment links, each with its URL. Execute it
-     again: no new link, the three orders go to "Already Requested".
-  2. Open one of those URLs in a browser and pay it with the test card.
-  3. Open ${url}workflow/${WORKFLOW_IDS['order-paid-read-back.json']} (published): its Executions tab shows
-     the run the signed order.paid webhook started, with the order read back as PAID.
-  4. Or post an order to the published form workflow:
-     curl -s -X POST ${url}webhook/paykit-order -H 'content-type: application/json' -d '{"amount": 30}'
-  5. Open ${url}form/sell-with-a-form (template "sell with a form", published), fill it in:
-     the browser lands on the checkout page, and the link's email is on ${stack.mail.url}.
-  6. Templates 2-5 (invoices to payment links, mark paid, remind and renew, daily summary)
-     are published on the shop's tables invoices and payment_events (created): add an
-     invoice with the shop db line above,
-       INSERT INTO invoices (invoice_number, customer_email, amount) VALUES ('INV-1', 'ana@example.com', 25.50);
-     then link it now: curl -s -X POST ${url}webhook/invoices-to-links
-
-Credentials "Paykit sandbox", "Paykit webhook secret", "Shop database" and "Shop mail
-(captured)" are set up for you (imported when missing: your edits to them are kept).
-
-n8n's data is kept in ${userFolder} (--fresh starts over). The sandbox's
-orders, cards and charges are not: each start begins with none, so an order from an earlier
-start is unknown to it (404).
-
-Logs of this start: ${stack.logsDir}/<name>.log, name one of
-  ${logs.join(', ')}${
-    queue === undefined || login === undefined
-      ? ''
-      : `
-
-Queue mode: Postgres on 127.0.0.1:${queue.postgres.port}, Redis on 127.0.0.1:${queue.redis.port},
-${queue.workers.length} workers (${queue.workers.map((w) => `${w.name} pid ${w.child.pid}`).join(', ')}),
-the webhook processor at ${queue.webhook.url} (production webhooks: ${queue.webhook.url}webhook/paykit-order).
-Postgres login: user ${login.DB_POSTGRESDB_USER}, password ${login.DB_POSTGRESDB_PASSWORD}, database ${login.DB_POSTGRESDB_DATABASE}, port ${queue.postgres.port}:
-  PGPASSWORD=${login.DB_POSTGRESDB_PASSWORD} psql -h 127.0.0.1 -p ${queue.postgres.port} -U ${login.DB_POSTGRESDB_USER} ${login.DB_POSTGRESDB_DATABASE}
-Backup (while it runs, or not): npm run n8n -- --queue --postgres-port ${queue.postgres.port} --backup <dir>
-Restore (stopped): npm run n8n -- --queue --postgres-port ${queue.postgres.port} --restore <dir>`
-  }
-Ctrl-C stops n8n and the sandbox.`)
-}
+if (stack !== undefined) console.log(banner(stack, userFolder, queue))
