@@ -23,6 +23,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs'
+import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -33,6 +34,7 @@ import { freePort } from '@paykit/tools/lib/freePort'
 import { ROOT } from '@paykit/tools/lib/root'
 import { startMail, type Mail } from '@paykit/tools/n8n/mail'
 import { startPostgres, type Postgres } from '@paykit/tools/n8n/postgres'
+import { needsTaskRunner, startTaskRunner, type TaskRunner } from '@paykit/tools/n8n/taskRunner'
 import {
   ensureShop,
   ensureShopTables,
@@ -75,8 +77,6 @@ export const WORKFLOW_IDS: Readonly<Record<string, string>> = {
 /** The templates' tables' source: the template whose sticky note _Tables_ gives their SQL. */
 export const TABLES_TEMPLATE = 'invoices-to-payment-links.json'
 
-/** What `npm run n8n` publishes on a new instance: the examples and templates that need no input. */
-export const PUBLISHED_ON_START: ReadonlyArray<string> = [
 /** The example whose Paykit Trigger reads a paid order back. */
 const EXAMPLE_TRIGGER = 'order-paid-read-back.json'
 
@@ -86,12 +86,14 @@ export const CLAIM_EXAMPLE = 'orders-to-links-claimed-in-postgres.json'
 /** How long the stack waits for n8n to report a workflow published (it publishes in the background). */
 const PUBLICATION_TIMEOUT_MS = 120_000
 
+/** What `npm run n8n` publishes on a new instance: the examples and templates that need no input. */
+export const PUBLISHED_ON_START: ReadonlyArray<string> = [
   'order-paid-read-back.json',
   'payment-link-from-form.json',
   'charge-3ds-completion.json',
+  CLAIM_EXAMPLE,
   'sell-with-a-form.json',
   'invoices-to-payment-links.json',
-  CLAIM_EXAMPLE,
   'mark-paid-send-receipt.json',
   'remind-and-renew.json',
   'daily-payments-summary.json',
@@ -151,8 +153,6 @@ export interface N8nProcess {
   readonly url: string
 }
 
-export interface CliResult {
-  readonly code: number | null
 /** A workflow n8n reports published: its file and id (its executions: `<editor>/workflow/<id>/executions`). */
 export interface PublishedWorkflow {
   readonly file: string
@@ -160,6 +160,8 @@ export interface PublishedWorkflow {
   readonly name: string
 }
 
+export interface CliResult {
+  readonly code: number | null
   readonly stdout: string
   readonly stderr: string
 }
@@ -174,12 +176,12 @@ export interface Stack {
   readonly cookie: string
   /** The example's Paykit Trigger's production URL (`order-paid-read-back.json`). */
   readonly triggerUrl: string
-  /** n8n's REST API as the logged-in owner (`/rest/...`), JSON in and out. */
-  readonly rest: (path: string, init?: RequestInit) => Promise<unknown>
   /** The sandbox's order-event targets: every Paykit Trigger's production URL, the example's first. */
   readonly triggerUrls: ReadonlyArray<string>
   /** The workflows published and reported so by n8n (on this start, or kept from an earlier one). */
   readonly published: ReadonlyArray<PublishedWorkflow>
+  /** n8n's REST API as the logged-in owner (`/rest/...`), JSON in and out. */
+  readonly rest: (path: string, init?: RequestInit) => Promise<unknown>
   /** Runs an n8n CLI command on this instance's folder and database. */
   readonly cli: (args: ReadonlyArray<string>) => Promise<CliResult>
   /** Every n8n process: the main one (`main`) first, then those of `beside`. */
@@ -338,7 +340,11 @@ export const stopGroup = async (
   signal('SIGKILL') // anything the group left behind (n8n's task runner)
 }
 
-/** The environment n8n runs with: this folder, 127.0.0.1 only, nothing phoned home. */
+/**
+ * The environment n8n runs with: this folder, 127.0.0.1 only, nothing phoned home, and what
+ * n8n 2.41 documents in place of what it deprecates, so that no process starts with a
+ * deprecation notice (n8n's DeprecationService names each setting at every start).
+ */
 export const n8nEnv = (
   userFolder: string,
   port: number,
@@ -352,9 +358,22 @@ export const n8nEnv = (
   N8N_HOST: '127.0.0.1',
   N8N_PROTOCOL: 'http',
   N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
-  WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+  // The base of the webhook URLs n8n shows and registers, test and production alike
+  // (`WEBHOOK_URL`, production only, is deprecated for it).
+  N8N_WEBHOOK_URL: `http://127.0.0.1:${port}/`,
   N8N_SECURE_COOKIE: 'false',
+  // Code nodes run in a task runner that the stack starts beside the process (taskRunner.ts):
+  // n8n deprecates its internal mode, where each process starts its runners itself (and
+  // warns, without Python 3, that its Python runner failed to start).
+  N8N_RUNNERS_MODE: 'external',
+  N8N_RUNNERS_AUTH_TOKEN: randomBytes(24).toString('hex'),
   N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+  // n8n's current defaults, set: each one left unset is a notice that its default will change.
+  // Unverified community packages allowed: n8n-nodes-paykit is one.
+  N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+  N8N_RUNNERS_TASK_TIMEOUT: '300',
+  N8N_COMPRESSION_NODE_MAX_DECOMPRESSED_SIZE_BYTES: String(2 * 1024 ** 3),
+  N8N_COMPRESSION_NODE_MAX_ZIP_ENTRIES: '5000',
   N8N_DIAGNOSTICS_ENABLED: 'false',
   N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
   N8N_TEMPLATES_ENABLED: 'false',
@@ -483,22 +502,6 @@ const noteSql = (file: string, note: string): string => {
   return sql
 }
 
-/** The production URL of the Paykit Trigger in `order-paid-read-back.json`. */
-export const triggerProductionUrl = (editorUrl: string): string => {
-  const trigger = paykitTriggers(editorUrl).find((t) => t.file === EXAMPLE_TRIGGER)
-  if (trigger === undefined) throw new Error(`${EXAMPLE_TRIGGER} has no Paykit Trigger webhookId`)
-  return trigger.url
-}
-
-/** The two credentials the examples name, for `n8n import:credentials` (data in clear; n8n encrypts it). */
-export const exampleCredentials = (sandboxUrl: string) => [
-  {
-    id: 'paykit-sandbox',
-    name: 'Paykit sandbox',
-    type: 'paykitApi',
-    data: {
-      baseUrl: sandboxUrl,
-      clientId: 'sandbox-client',
 /**
  * The SQL of the templates' tables (`invoices`, `payment_events`, ...) as template 2's sticky
  * note _Tables_ shows it to the user: read from the note, so the stack and the note never differ.
@@ -534,6 +537,22 @@ export const paykitTriggers = (
     )
     .sort((a, b) => Number(b.file === EXAMPLE_TRIGGER) - Number(a.file === EXAMPLE_TRIGGER))
 
+/** The production URL of the Paykit Trigger in `order-paid-read-back.json`. */
+export const triggerProductionUrl = (editorUrl: string): string => {
+  const trigger = paykitTriggers(editorUrl).find((t) => t.file === EXAMPLE_TRIGGER)
+  if (trigger === undefined) throw new Error(`${EXAMPLE_TRIGGER} has no Paykit Trigger webhookId`)
+  return trigger.url
+}
+
+/** The two credentials the examples name, for `n8n import:credentials` (data in clear; n8n encrypts it). */
+export const exampleCredentials = (sandboxUrl: string) => [
+  {
+    id: 'paykit-sandbox',
+    name: 'Paykit sandbox',
+    type: 'paykitApi',
+    data: {
+      baseUrl: sandboxUrl,
+      clientId: 'sandbox-client',
       clientSecret: 'sandbox-secret',
       apiKey: '',
       accessToken: '',
@@ -673,25 +692,6 @@ const spawnN8n = (
   return { child, exitedEarly }
 }
 
-const waitFor = async (
-  what: string,
-  check: () => Promise<boolean>,
-  timeoutMs: number,
-  failed?: () => string | undefined,
-) => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const reason = failed?.()
-    if (reason !== undefined) throw new Error(`${what}: ${reason}`)
-    if (await check().catch(() => false)) return
-    if (Date.now() > deadline) throw new Error(`${what}: not ready after ${timeoutMs / 1000} s`)
-    await new Promise((r) => setTimeout(r, 500))
-  }
-}
-
-/**
- * Starts the sandbox and n8n (package installed, the credentials imported when missing, the
- * examples on a new instance, the Paykit Trigger workflow published, the owner set up and
 /**
  * Polls `GET /rest/workflows/<id>/publication-status` until n8n reports `published`; throws
  * naming the trigger's error when it reports `failed` or `partial`.
@@ -723,6 +723,25 @@ export const waitPublished = async (
   }
 }
 
+const waitFor = async (
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  failed?: () => string | undefined,
+) => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const reason = failed?.()
+    if (reason !== undefined) throw new Error(`${what}: ${reason}`)
+    if (await check().catch(() => false)) return
+    if (Date.now() > deadline) throw new Error(`${what}: not ready after ${timeoutMs / 1000} s`)
+    await new Promise((r) => setTimeout(r, 500))
+  }
+}
+
+/**
+ * Starts the sandbox and n8n (package installed, the credentials imported when missing, the
+ * examples on a new instance, the Paykit Trigger workflow published, the owner set up and
  * logged in), each process's output in `<userFolder>/logs/<name>.log`. Installs n8n and
  * builds the workspace first when needed.
  */
@@ -736,12 +755,15 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
   const sandboxPort = options.sandboxPort ?? (await freePort())
   const editorUrl = `http://127.0.0.1:${n8nPort}/`
   const triggerUrl = triggerProductionUrl(editorUrl)
+  const triggerUrls = paykitTriggers(editorUrl).map((t) => t.url)
   const cliEnv = async (port = n8nPort) => n8nEnv(userFolder, port, await freePort(), options.env)
   let sandbox: SandboxProcess | undefined
   let shopServer: Postgres | undefined
   let mail: Mail | undefined
   let shopTemp: string | undefined
   const processes: Array<N8nProcess> = []
+  // The task runners beside the processes that run Code nodes.
+  const runners: Array<TaskRunner> = []
   const logsDir = join(userFolder, 'logs')
   const logFiles: Array<LogFile> = []
   const logFile = (name: string) => {
@@ -755,11 +777,11 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
     const side = options.beside?.find((p) => p.name === from)
     if (side !== undefined && line.includes(side.ready)) readySides.add(from)
     options.n8nLog?.(line, from)
-  const triggerUrls = paykitTriggers(editorUrl).map((t) => t.url)
   }
   const stop = async () => {
     await Promise.all([
       ...processes.map((p) => stopGroup(p.child)),
+      ...runners.map((r) => r.stop()),
       stopGroup(sandbox?.child, 2000),
       mail?.stop(),
       shopServer?.stop(),
@@ -871,8 +893,12 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
     const readyIn = (name: string) => () =>
       log(`n8n ${name}: ready in ${((Date.now() - booted) / 1000).toFixed(1)} s`)
     const start = async (name: string, args: ReadonlyArray<string>, port: number) => {
-      const spawned = spawnN8n(name, args, await cliEnv(port), onLine, logFile(name))
+      const env = await cliEnv(port)
+      const file = logFile(name)
+      const spawned = spawnN8n(name, args, env, onLine, file)
       processes.push({ name, child: spawned.child, url: `http://127.0.0.1:${port}/` })
+      if (needsTaskRunner(args, env))
+        runners.push(startTaskRunner({ n8nBin: N8N_BIN, env, n8n: spawned.child, log: file.write }))
       return spawned
     }
     const main = await start('main', ['start'], n8nPort)
@@ -998,6 +1024,8 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
       logsDir,
       cookie,
       triggerUrl,
+      triggerUrls,
+      published,
       rest,
       cli: async (args) => runN8nCli(await cliEnv(), args),
       processes,
@@ -1010,5 +1038,3 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
     throw error
   }
 }
-      triggerUrls,
-      published,
