@@ -191,10 +191,18 @@ const LINK_PATH: Readonly<Record<OrderStatus, ReadonlyArray<OrderStatus>>> = {
   FINALIZED: ['PENDING', 'PAID', 'FINALIZED'],
 }
 
+// Checked after every step: each amount's cents are computed once (a story has few).
+const CENTS_KEPT = 10_000
+const cents = new Map<number, bigint | undefined>()
+
 /** An amount in whole minor units (half to even), `undefined` for what is not a number. */
 const centsOf = (amount: number): bigint | undefined => {
+  if (cents.has(amount)) return cents.get(amount)
   const money = Money.fromNumber(amount)
-  return E.isRight(money) ? Money.toCents(money.right) : undefined
+  const found = E.isRight(money) ? Money.toCents(money.right) : undefined
+  if (cents.size >= CENTS_KEPT) cents.clear()
+  cents.set(amount, found)
+  return found
 }
 
 /** `19.99 USD` (the exact decimal; two decimals at least). */

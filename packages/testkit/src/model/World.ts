@@ -396,6 +396,10 @@ const moneyOf = (n: number): Money.Money => {
   return money._tag === 'Right' ? money.right : Money.zero
 }
 
+/** The exact sum of amounts (most orders have none or one). */
+const totalOf = (amounts: ReadonlyArray<number>): number =>
+  amounts.length < 2 ? (amounts[0] ?? 0) : Money.toNumber(Money.sum(amounts.map(moneyOf)))
+
 /** `o1 59.97 USD (19.99 x 3)`: a shop order as the report lists it. */
 const orderText = (order: ShopOrder): string => {
   const shown = (n: number): string => Money.toString(moneyOf(n), 2)
@@ -557,8 +561,10 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
   }
   const outbox = makeWebhookOutbox(service, { handler, secret: WEBHOOK_SECRET, now: clock })
 
-  // Which shop order each charge and link counts for, read from the state after each step.
+  // Which shop order each charge and link counts for, read from the state after each step
+  // (a charge is never changed once made: each is read once).
   const chargeRefs: Array<string> = []
+  const charges: Array<ServiceOrder['charges'][number]> = []
   const links = new Map<string, { reference: string; status: OrderStatus; total: number }>()
   let ordersSeen = 0
   let methodsSeen = 0
@@ -581,6 +587,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
       relate(charge.orderId, reference, true)
       if (card !== undefined && card !== reference) cardOwner.set(charge.cardId, '')
       chargeRefs.push(reference)
+      charges.push({ id: charge.id, status: charge.status, amount: Money.toNumber(charge.amount) })
     }
     for (let n = ordersSeen + 1; n <= state.counters.order; n++) {
       const code = orderCodeOf(FIRST_ORDER_ID + n - 1)
@@ -614,13 +621,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
       if (e === undefined) byRef.set(reference, (e = { charges: [], links: [] }))
       return e
     }
-    state.charges.forEach((c, i) =>
-      entry(chargeRefs[i] ?? c.orderId).charges.push({
-        id: c.id,
-        status: c.status,
-        amount: Money.toNumber(c.amount),
-      }),
-    )
+    charges.forEach((c, i) => entry(chargeRefs[i] ?? c.id).charges.push(c))
     for (const [orderCode, link] of links)
       entry(link.reference).links.push({ orderCode, status: link.status, total: link.total })
     const currency = state.config.store.currencyCode
@@ -641,11 +642,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
         charges: e.charges,
         succeededCharges: succeeded.map((c) => c.id),
         links: e.links,
-        total: Money.toNumber(
-          Money.sum(
-            [...succeeded.map((c) => c.amount), ...paidLinks.map((l) => l.total)].map(moneyOf),
-          ),
-        ),
+        total: totalOf([...succeeded.map((c) => c.amount), ...paidLinks.map((l) => l.total)]),
         status,
       }
     })
