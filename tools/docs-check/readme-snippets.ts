@@ -37,6 +37,7 @@ export const README_FILES = [
   'docs/testkit/simulator.md',
   'docs/testkit/arbitraries.md',
   'docs/testkit/n8n-harness.md',
+  'docs/testkit/model-kit.md',
 ] as const
 
 /** How a snippet is run: see the module comment. */
