@@ -87,12 +87,14 @@ export const textOf = (message: ChatMessage): string =>
     ? message.content
     : (message.content ?? []).map((part) => part.text ?? '').join('')
 
+// A one-item list read by a name is read as its item: n8n gives a tool's items as a list.
 const pathValue = (value: unknown, path: ReadonlyArray<string>): unknown =>
-  path.reduce<unknown>(
-    (at, key) =>
-      typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined,
-    value,
-  )
+  path.reduce<unknown>((at, key) => {
+    const from = Array.isArray(at) && at.length === 1 && !/^\d+$/.test(key) ? at[0] : at
+    return typeof from === 'object' && from !== null
+      ? (from as Record<string, unknown>)[key]
+      : undefined
+  }, value)
 
 const parsed = (text: string): unknown => {
   try {

@@ -163,6 +163,8 @@ describe('the script', () => {
       ]),
     ).toBe('x/2/g/')
     expect(fill('{{result}}', 'not json', [])).toBe('not json')
+    // A one-item list read by a name: its item's member.
+    expect(fill('{{result.a}}', '[{"a":"x"}]', [])).toBe('x')
   })
 
   it('serves the model list and refuses a body without messages, naming the field', async () => {
