@@ -1,7 +1,8 @@
 /**
  * The access-token cache: fetches a token on first need, keeps it until shortly before
  * it expires, shares ONE token request among any number of concurrent callers, and
- * forgets a token the service refused (401).
+ * forgets a token the service refused (401), never handing a refused token back. The client
+ * keeps one; the n8n node keeps one per credential in its process (issue 38).
  *
  * @since 0.2.0
  */
@@ -16,28 +17,39 @@ import type { AccessToken } from '../model/Token.js'
 // -------------------------------------------------------------------------------------
 
 /**
- * How the cache gets tokens and tells time. `fetchToken` is the `POST /token` call;
+ * What the cache needs of a `POST /token` answer: the token and its lifetime in seconds.
+ *
+ * @category model
+ * @since 0.2.0
+ */
+export type IssuedToken = Pick<AccessToken, 'accessToken' | 'expiresIn'>
+
+/**
+ * How the cache gets tokens and tells time. `fetchToken` is the `POST /token` call, failing
+ * with `E` (the client's `PaykitError`; the n8n node's own errors, which n8n shows);
  * `now` is milliseconds since the epoch (`Date.now` by default).
  *
  * @category model
  * @since 0.2.0
  */
-export interface TokenCacheOptions {
-  readonly fetchToken: TE.TaskEither<PaykitError, AccessToken>
+export interface TokenCacheOptions<E = PaykitError> {
+  readonly fetchToken: TE.TaskEither<E, IssuedToken>
   readonly now?: () => number
 }
 
 /**
  * A token cache. `get` gives a valid token, fetching one only when none is cached and
  * none is being fetched; a caller's `signal` abandons only that caller's wait, never the
- * shared request. `invalidate(token)` forgets `token` if it is still the cached one (a
- * token that a concurrent refresh already replaced is left alone).
+ * shared request. `invalidate(token)` says the service refused `token`: the cached token
+ * answers that refusal only if it was requested after this cache held or saw `token` (a
+ * late 401 of a token a refresh already replaced); otherwise it is forgotten, so a refused
+ * token, or one older than it, is never handed back.
  *
  * @category model
  * @since 0.2.0
  */
-export interface TokenCache {
-  readonly get: (signal?: AbortSignal) => TE.TaskEither<PaykitError, string>
+export interface TokenCache<E = PaykitError> {
+  readonly get: (signal?: AbortSignal) => TE.TaskEither<E | PaykitError, string>
   readonly invalidate: (token: string) => void
 }
 
@@ -82,7 +94,7 @@ export const refreshMarginMs = (expiresInSeconds: number): number =>
  * @category rules
  * @since 0.2.0
  */
-export const usableUntil = (requestedAt: number, token: AccessToken): number =>
+export const usableUntil = (requestedAt: number, token: IssuedToken): number =>
   requestedAt + token.expiresIn * 1000 - refreshMarginMs(token.expiresIn)
 
 // -------------------------------------------------------------------------------------
@@ -90,6 +102,16 @@ export const usableUntil = (requestedAt: number, token: AccessToken): number =>
 // -------------------------------------------------------------------------------------
 
 const abandoned = (): PaykitError => networkError('POST /token', 'maybe', 'aborted')
+
+// How many earlier tokens a token answers for (the refusals of one lifetime, bounded).
+const MAX_SUPERSEDED = 16
+
+/** A token and the tokens it answers the refusal of (all requested before it). */
+interface Held {
+  readonly token: string
+  readonly until: number
+  readonly supersedes: ReadonlySet<string>
+}
 
 /**
  * A token cache over `fetchToken`. A failed fetch is not cached: the next `get` tries again.
@@ -125,35 +147,41 @@ const abandoned = (): PaykitError => networkError('POST /token', 'maybe', 'abort
  * @category constructors
  * @since 0.2.0
  */
-export const createTokenCache = (options: TokenCacheOptions): TokenCache => {
+export const createTokenCache = <E = PaykitError>(options: TokenCacheOptions<E>): TokenCache<E> => {
   const now = options.now ?? Date.now
-  let cached: { readonly token: string; readonly until: number } | undefined
-  let inFlight: Promise<E.Either<PaykitError, string>> | undefined
+  let cached: Held | undefined
+  let inFlight:
+    { readonly result: Promise<E.Either<E, string>>; readonly supersedes: Set<string> } | undefined
+  // Every token this cache held or saw refused (the last few): the next token answers for them.
+  let earlier: ReadonlyArray<string> = []
+  const remember = (token: string): void => {
+    earlier = [...earlier.filter((t) => t !== token), token].slice(-MAX_SUPERSEDED)
+  }
 
-  const fetchShared = (): Promise<E.Either<PaykitError, string>> => {
-    if (inFlight !== undefined) return inFlight
+  const fetchShared = (): Promise<E.Either<E, string>> => {
+    if (inFlight !== undefined) return inFlight.result
     const requestedAt = now()
-    const request = (async (): Promise<E.Either<PaykitError, string>> => {
+    const supersedes = new Set(earlier)
+    const request = (async (): Promise<E.Either<E, string>> => {
       try {
         const result = await options.fetchToken()
         if (E.isRight(result)) {
-          cached = {
-            token: result.right.accessToken,
-            until: usableUntil(requestedAt, result.right),
-          }
-          return E.right(result.right.accessToken)
+          const token = result.right.accessToken
+          cached = { token, until: usableUntil(requestedAt, result.right), supersedes }
+          remember(token)
+          return E.right(token)
         }
         return result
       } finally {
         inFlight = undefined
       }
     })()
-    inFlight = request
+    inFlight = { result: request, supersedes }
     return request
   }
 
   const get =
-    (signal?: AbortSignal): TE.TaskEither<PaykitError, string> =>
+    (signal?: AbortSignal): TE.TaskEither<E | PaykitError, string> =>
     async () => {
       if (signal?.aborted === true) return E.left(abandoned())
       if (cached !== undefined && now() < cached.until) return E.right(cached.token)
@@ -173,7 +201,11 @@ export const createTokenCache = (options: TokenCacheOptions): TokenCache => {
     }
 
   const invalidate = (token: string): void => {
-    if (cached?.token === token) cached = undefined
+    if (inFlight !== undefined) {
+      // The token in flight is issued after this refusal, or at the same time.
+      if (inFlight.supersedes.size < MAX_SUPERSEDED) inFlight.supersedes.add(token)
+    } else if (cached !== undefined && !cached.supersedes.has(token)) cached = undefined
+    remember(token)
   }
 
   return { get, invalidate }

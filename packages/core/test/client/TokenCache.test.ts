@@ -70,6 +70,36 @@ describe('TokenCache', () => {
     expect(ep.calls()).toBe(2)
   })
 
+  it('renews on the refusal of a token it never held, which it cannot tell older than its own', async () => {
+    const ep = endpoint([token('t1'), token('t2'), token('t3')])
+    const cache = createTokenCache({ fetchToken: ep.fetchToken })
+    await cache.get()()
+    cache.invalidate('another-holders-token')
+    expect(await cache.get()()).toEqual(E.right('t2'))
+    // t2 was requested after both refusals: a late 401 of either is answered by it.
+    cache.invalidate('t1')
+    cache.invalidate('another-holders-token')
+    expect(await cache.get()()).toEqual(E.right('t2'))
+    expect(ep.calls()).toBe(2)
+  })
+
+  it('answers a refusal seen while a request is in flight with that request’s token', async () => {
+    const ep = endpoint([token('t1'), token('t2')], 20)
+    const cache = createTokenCache({ fetchToken: ep.fetchToken })
+    const first = cache.get()()
+    cache.invalidate('t0')
+    expect(await first).toEqual(E.right('t1'))
+    cache.invalidate('t0')
+    expect(await cache.get()()).toEqual(E.right('t1'))
+    expect(ep.calls()).toBe(1)
+  })
+
+  it('fails with the error type of its fetch (the n8n node’s own errors)', async () => {
+    const refused = new Error('POST /token answered 401')
+    const cache = createTokenCache<Error>({ fetchToken: async () => E.left(refused) })
+    expect(await cache.get()()).toEqual(E.left(refused))
+  })
+
   it('does not cache a failure: the next call tries again', async () => {
     const failed = E.left(networkError('POST /token', 'no', 'refused'))
     const ep = endpoint([failed, token('t1')])

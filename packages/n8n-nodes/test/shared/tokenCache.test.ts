@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { TokenCache } from '../../shared/tokenCache.js'
-import { credentialKey, expiryMarginMs, tokenCache } from '../../shared/tokenCache.js'
+import { refreshMarginMs } from '@paykit/core/pure'
+import { credentialKey, tokenCache } from '../../shared/tokenCache.js'
 import { tokenRequest } from '../../shared/credential.js'
 
 /**
@@ -39,7 +40,7 @@ describe('the token cache of one process', () => {
     let now = 0
     const service = endpoint(tokenCache({ now: () => now }), 30)
     expect(await service.ask('')).toEqual(['tok-1'])
-    now = 30_000 - expiryMarginMs(30) - 1
+    now = 30_000 - refreshMarginMs(30) - 1
     expect(await service.ask('')).toEqual(['tok-1'])
     now += 1
     expect(await service.ask('')).toEqual(['tok-2'])
