@@ -571,6 +571,15 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
   let acting: string | undefined
   const story: Array<string> = []
 
+  /** The order a charge under a new id counts for, from its card and its amount. */
+  const byCard = (card: string | undefined, amount: number): string | undefined => {
+    const cents = Math.round(amount * 100)
+    const same = orders.filter((o) => Math.round(o.amount * 100) === cents)
+    const only = same.length === 1 ? same[0]?.reference : undefined
+    if (card === undefined || card === '') return only
+    return same.length === 0 || same.some((o) => o.reference === card) ? card : (only ?? card)
+  }
+
   const scan = (state: SimulatorState): void => {
     for (const token of Object.keys(state.tokens)) tokens.add(token)
     for (let n = methodsSeen + 1; n <= state.counters.paymentMethod; n++)
@@ -581,13 +590,15 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
       const charge = state.charges[i]
       if (charge === undefined) break
       const card = cardOwner.get(charge.cardId)
-      // by its id when known; else the order worked on; else (eventually) its card's
+      const amount = Money.toNumber(charge.amount)
+      // by its id when known; else the order worked on; else (eventually) its card's or the
+      // one order of its amount (a card on file charged for another order)
       const reference =
-        owner.get(charge.orderId) ?? acting ?? (card === '' ? undefined : card) ?? charge.orderId
+        owner.get(charge.orderId) ?? acting ?? byCard(card, amount) ?? charge.orderId
       relate(charge.orderId, reference, true)
       if (card !== undefined && card !== reference) cardOwner.set(charge.cardId, '')
       chargeRefs.push(reference)
-      charges.push({ id: charge.id, status: charge.status, amount: Money.toNumber(charge.amount) })
+      charges.push({ id: charge.id, status: charge.status, amount })
     }
     for (let n = ordersSeen + 1; n <= state.counters.order; n++) {
       const code = orderCodeOf(FIRST_ORDER_ID + n - 1)

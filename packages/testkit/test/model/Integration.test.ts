@@ -1,12 +1,18 @@
 /**
  * The adapter fits an existing service: the webhook route gets a `Headers` that also reads
  * as a record in any case, the kit registers the buyer's card when told (the adapter
- * gets a payment method id, never the card), and `reconcile` is asked for one order or
- * for all.
+ * gets a payment method id, never the card), `reconcile` is asked for one order or for
+ * all, and the integration's own ids are related to the kit's orders.
  */
+import * as E from 'fp-ts/lib/Either.js'
+import { createClient } from '@paykit/core'
 import { describe, expect, it } from 'vitest'
 import { fixedCheckout } from '../../examples/checkout/checkoutService.js'
-import type { RegisteredCard, WebhookHeaders } from '../../src/model/Integration.js'
+import type {
+  MakeIntegration,
+  RegisteredCard,
+  WebhookHeaders,
+} from '../../src/model/Integration.js'
 import { checkModel } from '../../src/model/Run.js'
 import {
   buyerPaysLink,
@@ -140,6 +146,70 @@ describe('an adapter that answers the wrong shape', () => {
     })
     expect(answer.story[2]).toBe(
       'the oldest pending webhook is delivered: order.paid of o1 (the endpoint answered "undefined", not { status })',
+    )
+  })
+})
+
+describe("the integration's own ids", () => {
+  // A subscription service: a card on file, each invoice under its own number; the second
+  // invoice is charged by the billing run (its reconcile job) with the first one's card.
+  const cardOnFile: MakeIntegration = (context) => {
+    const client = createClient(context.clientConfig)
+    const invoices: Array<{ number: string; ref: string; amount: number; paid: number }> = []
+    let card: string | undefined
+    const charge = async (invoice: (typeof invoices)[number]): Promise<void> => {
+      if (card === undefined || invoice.paid > 0) return
+      const done = await client.charge({
+        order: { id: invoice.number, amount: invoice.amount },
+        cardId: card,
+      })()
+      if (E.isRight(done) && done.right.status === 'SUCCEEDED') invoice.paid = 1
+    }
+    return {
+      payOrder: async (order, buyerCard) => {
+        const invoice = {
+          number: `A-${invoices.length + 1}`,
+          ref: order.reference,
+          amount: order.amount,
+          paid: 0,
+        }
+        invoices.push(invoice)
+        if (card !== undefined) return // the billing run charges it
+        const method = await client.createPaymentMethod({ card: buyerCard })()
+        if (E.isLeft(method)) return
+        card = method.right.id
+        await charge(invoice)
+      },
+      createLink: async () => undefined,
+      handleWebhook: async () => ({ status: 200 }),
+      reconcile: async () => {
+        for (const invoice of invoices) await charge(invoice)
+      },
+      view: () =>
+        invoices.map((i) => ({
+          reference: i.number,
+          status: i.paid > 0 ? 'PAID' : 'PENDING',
+          timesPaid: i.paid,
+        })),
+      log: () => [],
+    }
+  }
+
+  it('a charge under a new id in "eventually" counts by its amount, not by a card on file', async () => {
+    const report = await checkModel({
+      integration: cardOnFile,
+      story: [payOrder('o1', 'success'), payOrder('o2', 'success')],
+    })
+    expect(report.text).toBe('the story held every invariant')
+  })
+
+  it("reports name the kit's order and the ids the integration sent for it", async () => {
+    const report = await checkModel({
+      integration: (context) => ({ ...cardOnFile(context), view: () => [] }),
+      story: [payOrder('o1', 'success')],
+    })
+    expect(report.problem).toBe(
+      "order o1 (the integration's A-1) is paid at the service, the integration recorded it as paid 0 times",
     )
   })
 })
