@@ -323,7 +323,10 @@ describe('template 5: daily payments summary (regular mode)', () => {
     expect(summary?.text).toContain(`Paid at Paykit, not marked paid here: ${c.invoice_number}`)
     expect(summary?.text).toContain('Marked paid here, not paid at Paykit: none')
     expect(summary?.text).toContain('Not read back from Paykit: form-UNSENT')
-    expect(summary?.text).toContain('In doubt, claimed but never linked: form-DOUBT (form sale)')
+    // INV-DOUBT-RECENT waits for the lifetime to pass before template 2 links it again.
+    expect(summary?.text).toContain(
+      'In doubt, claimed but never linked: INV-DOUBT-RECENT (invoice), form-DOUBT (form sale)',
+    )
     expect(summary?.text).toContain(
       'In doubt, receipt claimed but not recorded as sent: form-UNSENT (form sale)',
     )
