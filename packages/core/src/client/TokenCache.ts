@@ -17,12 +17,14 @@ import type { AccessToken } from '../model/Token.js'
 // -------------------------------------------------------------------------------------
 
 /**
- * What the cache needs of a `POST /token` answer: the token and its lifetime in seconds.
+ * What the cache needs of a `POST /token` answer: the token and its lifetime in seconds (an
+ * `AccessToken` is one; its `tokenType` is not read).
  *
  * @category model
  * @since 0.2.0
  */
-export type IssuedToken = Pick<AccessToken, 'accessToken' | 'expiresIn'>
+export type IssuedToken = Pick<AccessToken, 'accessToken' | 'expiresIn'> &
+  Partial<Pick<AccessToken, 'tokenType'>>
 
 /**
  * How the cache gets tokens and tells time. `fetchToken` is the `POST /token` call, failing
