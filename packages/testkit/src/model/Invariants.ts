@@ -353,14 +353,14 @@ export const amountsAsOrdered: Invariant = {
     first(service, (o) => {
       if (o.amount === undefined) return undefined
       const owed = centsOf(o.amount)
-      const of = `order ${named(o)} is ${shownAmount(o.amount, o.currency)}`
+      const of = (): string => `order ${named(o)} is ${shownAmount(o.amount ?? 0, o.currency)}`
       const charge = o.charges.find((c) => centsOf(c.amount) !== owed)
       if (charge !== undefined)
-        return `${of}, the integration charged ${shownAmount(charge.amount, o.currency)} (${charge.id})`
+        return `${of()}, the integration charged ${shownAmount(charge.amount, o.currency)} (${charge.id})`
       const link = o.links.find((l) => centsOf(l.total) !== owed)
       return link === undefined
         ? undefined
-        : `${of}, the integration created a payment link of ${shownAmount(link.total, o.currency)} (${link.orderCode})`
+        : `${of()}, the integration created a payment link of ${shownAmount(link.total, o.currency)} (${link.orderCode})`
     }),
 }
 
@@ -504,6 +504,26 @@ export const paidAmountRecorded: Invariant = {
     }),
 }
 
+// The patterns of a list of secrets, built once for each list (a world keeps its list
+// until it learns a new access token).
+const patternCache = new WeakMap<
+  ReadonlyArray<string>,
+  ReadonlyArray<{ test: (l: string) => boolean }>
+>()
+const patternsOf = (
+  secrets: ReadonlyArray<string>,
+): ReadonlyArray<{ test: (l: string) => boolean }> => {
+  const cached = patternCache.get(secrets)
+  if (cached !== undefined) return cached
+  const patterns = secrets
+    .filter((s) => s.length > 0)
+    .map((s) =>
+      /^\d+$/.test(s) ? new RegExp(`(?<!\\d)${s}(?!\\d)`) : { test: (l: string) => l.includes(s) },
+    )
+  patternCache.set(secrets, patterns)
+  return patterns
+}
+
 /**
  * No secret (client secret, API key, webhook secret, an access token the service issued),
  * card number or CVV in what the integration logged or in an error it threw (its message
@@ -528,13 +548,7 @@ export const paidAmountRecorded: Invariant = {
 export const noSecretLogged: Invariant = {
   name: 'no secret or card datum logged',
   check: ({ log, secrets }) => {
-    const patterns = secrets
-      .filter((s) => s.length > 0)
-      .map((s) =>
-        /^\d+$/.test(s)
-          ? new RegExp(`(?<!\\d)${s}(?!\\d)`)
-          : { test: (l: string) => l.includes(s) },
-      )
+    const patterns = patternsOf(secrets)
     return first(log, (line) =>
       patterns.some((p) => p.test(line))
         ? `the integration logged a secret or card datum: "${redactValue(line, secrets) as string}"`

@@ -459,8 +459,12 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
   ]
   // The access tokens the service issued, secrets too (kept in its state a day past expiry).
   const tokens = new Set<string>()
-  const secretsNow = (): ReadonlyArray<string> =>
-    tokens.size === 0 ? secrets : [...secrets, ...tokens]
+  // one list while no new token is issued (the invariants build their patterns once a list)
+  let secretList: ReadonlyArray<string> = secrets
+  const secretsNow = (): ReadonlyArray<string> => {
+    if (secretList.length !== secrets.length + tokens.size) secretList = [...secrets, ...tokens]
+    return secretList
+  }
   const redact = redactor(secretsNow)
   const quote = (text: string): string => {
     const clean = redact(text)
@@ -568,6 +572,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
   const links = new Map<string, { reference: string; status: OrderStatus; total: number }>()
   let ordersSeen = 0
   let methodsSeen = 0
+  let tokensSeen = 0
   let acting: string | undefined
   const story: Array<string> = []
 
@@ -581,7 +586,9 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
   }
 
   const scan = (state: SimulatorState): void => {
-    for (const token of Object.keys(state.tokens)) tokens.add(token)
+    if (state.counters.token !== tokensSeen)
+      for (const token of Object.keys(state.tokens)) tokens.add(token)
+    tokensSeen = state.counters.token
     for (let n = methodsSeen + 1; n <= state.counters.paymentMethod; n++)
       if (acting !== undefined && !cardOwner.has(idOf('pm', n)))
         cardOwner.set(idOf('pm', n), acting)
