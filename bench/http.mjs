@@ -15,9 +15,9 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import autocannon from 'autocannon'
 import { spawnSandbox } from '../packages/testkit/dist/sandbox/spawnSandbox.js'
 import { freePort } from '@paykit/tools/lib/freePort'
+import { measure as load } from '@paykit/tools/lib/load'
 import { API_KEY, CORES, ROOT, medians } from './support.mjs'
 
 const { values: flags } = parseArgs({
@@ -84,20 +84,12 @@ const peakRssMb = (pid) => {
   return kb / 1024
 }
 
-const load = (opts) =>
-  new Promise((resolve, reject) =>
-    autocannon({ pipelining: 1, connections: CONNECTIONS, ...opts }, (err, r) =>
-      err ? reject(err) : resolve(r),
-    ),
-  )
-
+/** A run's req/s and latency; a non-2xx answer, an error or a timeout fails the bench. */
 const measure = async (url, request, duration) => {
-  const r = await load({ url: `${url}${request.path}`, ...request, duration })
-  if (r.non2xx > 0 || r.errors + r.timeouts > 0)
-    throw new Error(
-      `${url}${request.path}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`,
-    )
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 }
+  const m = await load({ url, ...request, connections: CONNECTIONS, duration })
+  if (m.non2xx > 0 || m.errors > 0)
+    throw new Error(`${url}${request.path}: ${m.non2xx} non-2xx, ${m.errors} errors or timeouts`)
+  return { rps: m.rps, p50: m.p50, p99: m.p99 }
 }
 
 const auth = { authorization: `Bearer ${API_KEY}` }

@@ -4,7 +4,7 @@
  * a version fails the install, as it would for a user) and the cell's Node, TypeScript,
  * vitest, msw and n8n, then runs the cell's checks with that Node.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { childEnv, run, type RunResult } from '@paykit/tools/lib/run'
@@ -33,37 +33,6 @@ export type Tarballs = Readonly<Partial<Record<'core' | 'testkit' | 'n8n-nodes',
 // -------------------------------------------------------------------------------------
 // Node
 // -------------------------------------------------------------------------------------
-
-const nodePackage = `node-${process.platform}-${process.arch}`
-
-/**
- * The `node` binary of `version`: this process's when it is that version, else the
- * registry's `node-<platform>-<arch>@<version>`, installed once into `.tools/node-<version>`
- * (as `tools/toolchain.sh` installs Node 24 and the core's floor test Node 20.19.0).
- */
-export const nodeBinary = async (version: string): Promise<string> => {
-  if (process.version === `v${version}`) return process.execPath
-  const prefix = join(ROOT, '.tools', `node-${version}`)
-  const bin = join(prefix, 'node_modules', nodePackage, 'bin', 'node')
-  if (existsSync(bin)) return bin
-  const r = await run(
-    'npm',
-    [
-      'install',
-      '--prefix',
-      prefix,
-      '--no-save',
-      '--no-package-lock',
-      '--ignore-scripts',
-      '--loglevel=error',
-      `${nodePackage}@${version}`,
-    ],
-    { cwd: ROOT, env: childEnv(), timeoutMs: 300_000 },
-  )
-  if (r.code !== 0 || !existsSync(bin))
-    throw new Error(`installing Node ${version} failed:\n${r.stdout}\n${r.stderr}`)
-  return bin
-}
 
 /** The environment of a cell's processes: its Node first on PATH, nothing from pnpm's store. */
 const cellEnv = (node: string): NodeJS.ProcessEnv => {

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { format } from 'prettier'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startSandbox, defaultCredentials } from '@paykit/testkit'
+import { nodeBinary } from '@paykit/tools/lib/node'
 import { ROOT } from '@paykit/tools/lib/root'
 import { CELLS, readTable, selectCells, writeTable, type Cell } from '@paykit/tools/matrix/cells'
 import {
@@ -18,7 +19,6 @@ import {
   checkSnippets,
   checkTypes,
   installProject,
-  nodeBinary,
   packFor,
   packsFolder,
   type CheckResult,

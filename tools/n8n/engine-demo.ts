@@ -18,20 +18,15 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import {
-  defaultCredentials,
-  payOnCheckoutPage,
-  spawnSandbox,
-  startWebhookReceiver,
-} from '@paykit/testkit'
+import { payOnCheckoutPage, spawnSandbox, startWebhookReceiver } from '@paykit/testkit'
 import {
   baseNodeTypes,
   disposeExpressionEngine,
   runWebhook,
   runWorkflow,
-  type CredentialStore,
   type WorkflowJson,
 } from '@paykit/testkit/n8n'
+import { sandboxCredentials } from '@paykit/tools/n8n/credentials'
 
 const root = new URL('../../', import.meta.url)
 const nodesPackage = fileURLToPath(new URL('packages/n8n-nodes/', root))
@@ -121,18 +116,7 @@ export const n8nEngineFlow = async (options: EngineDemoOptions = {}): Promise<En
   })
   log(`paykit-sandbox (for n8n): listening on ${sandbox.url}, webhooks signed to ${receiver.url}`)
   // The credentials the examples name (ids `paykit-sandbox`, `paykit-webhook`).
-  const credentials: CredentialStore = {
-    'paykit-sandbox': {
-      type: 'paykitApi',
-      name: 'Paykit sandbox',
-      data: { baseUrl: sandbox.url, ...defaultCredentials, apiKey: '', accessToken: '' },
-    },
-    'paykit-webhook': {
-      type: 'paykitWebhookApi',
-      name: 'Paykit webhook secret',
-      data: { signingSecret: WEBHOOK_SECRET },
-    },
-  }
+  const credentials = sandboxCredentials({ baseUrl: sandbox.url, signingSecret: WEBHOOK_SECRET })
   const linkRequests = async (): Promise<number> => {
     const log = (await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()) as ReadonlyArray<{
       method: string

@@ -5,40 +5,24 @@
 // `require` and with `import`, and does a little of everything: validate, a client over an
 // injected transport, and webhook signatures.
 import { execFile } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { nodeBinary } from '@paykit/tools/lib/node'
 
 const run = promisify(execFile)
 const packageRoot = fileURLToPath(new URL('..', import.meta.url))
-const root = join(packageRoot, '..', '..')
 
 /** The lowest Node the core supports, and the `engines` range that says so. */
 const FLOOR = '20.19.0'
 const ENGINES = '^20.19.0 || >=22.12.0'
 
-const prefix = join(root, '.tools', `node-${FLOOR}`)
-const nodePackage = `node-${process.platform}-${process.arch}`
-const nodeBin = join(prefix, 'node_modules', nodePackage, 'bin', 'node')
+let nodeBin = ''
 
 beforeAll(async () => {
-  if (existsSync(nodeBin)) return
-  await run(
-    'npm',
-    [
-      'install',
-      '--prefix',
-      prefix,
-      '--no-save',
-      '--no-package-lock',
-      '--ignore-scripts',
-      '--loglevel=error',
-      `${nodePackage}@${FLOOR}`,
-    ],
-    { timeout: 240_000 },
-  )
+  nodeBin = await nodeBinary(FLOOR)
 }, 300_000)
 
 // The same work, as CommonJS (`load` = require) and as an ES module (`load` = import).

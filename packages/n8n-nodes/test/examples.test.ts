@@ -10,13 +10,13 @@ import { FrameMessage } from '@paykit/core'
 import type { Sandbox } from '@paykit/testkit'
 import {
   authenticateHeadless,
-  defaultCredentials,
   startWebhookReceiver,
   testCards,
   type WebhookReceiver,
 } from '@paykit/testkit'
 import type { CredentialStore, WorkflowJson } from '@paykit/testkit/n8n'
 import { runWebhook, runWorkflow } from '@paykit/testkit/n8n'
+import { sandboxCredentials } from '@paykit/tools/n8n/credentials'
 import {
   PAYKIT_TRIGGER,
   dist,
@@ -49,18 +49,8 @@ afterAll(async () => {
 })
 
 /** The credentials the examples name, pointing at the sandbox. */
-const exampleCredentials = (): CredentialStore => ({
-  'paykit-sandbox': {
-    type: 'paykitApi',
-    name: 'Paykit sandbox',
-    data: { baseUrl: sandbox.url, ...defaultCredentials, apiKey: '', accessToken: '' },
-  },
-  'paykit-webhook': {
-    type: 'paykitWebhookApi',
-    name: 'Paykit webhook secret',
-    data: { signingSecret: SECRET },
-  },
-})
+const exampleCredentials = (): CredentialStore =>
+  sandboxCredentials({ baseUrl: sandbox.url, signingSecret: SECRET })
 
 const runExample = (workflow: WorkflowJson, input?: ReadonlyArray<IDataObject>) =>
   runWorkflow({

@@ -14,10 +14,10 @@ import type { ICredentialType, IDataObject } from 'n8n-workflow'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Sandbox } from '@paykit/testkit'
-import { defaultCredentials } from '@paykit/testkit'
 import type { WorkflowJson } from '@paykit/testkit/n8n'
 import { baseNodeTypes, runWorkflow } from '@paykit/testkit/n8n'
 import { freePort } from '@paykit/tools/lib/freePort'
+import { sandboxCredentials } from '@paykit/tools/n8n/credentials'
 import { startPostgres, type Postgres } from '@paykit/tools/n8n/postgres'
 import { dist, nodeTypes, useSandbox } from './support.js'
 
@@ -83,11 +83,7 @@ const post = (orders: ReadonlyArray<IDataObject>) =>
     nodeTypes: { ...nodeTypes(), ...baseNodeTypes(['Postgres', 'StickyNote']) },
     credentialTypes: [new dist.credential.PaykitApi(), postgresCredential()],
     credentials: {
-      'paykit-sandbox': {
-        type: 'paykitApi',
-        name: 'Paykit sandbox',
-        data: { baseUrl: sandbox.url, ...defaultCredentials, apiKey: '', accessToken: '' },
-      },
+      ...sandboxCredentials({ baseUrl: sandbox.url }),
       'shop-postgres': {
         type: 'postgres',
         name: 'Shop database',

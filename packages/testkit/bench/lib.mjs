@@ -6,8 +6,10 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import autocannon from 'autocannon'
+import { measure } from '@paykit/tools/lib/load'
 import { spawnSandbox } from '../dist/sandbox/spawnSandbox.js'
+
+export { measure }
 
 const here = dirname(fileURLToPath(import.meta.url))
 export const API_KEY = 'sandbox-api-key'
@@ -97,33 +99,8 @@ export const sameBytes = (answer) => ({
   body: answer.body,
 })
 
-export const load = (opts) =>
-  new Promise((resolve, reject) => {
-    const instance = autocannon({ pipelining: 1, ...opts }, (err, result) =>
-      err ? reject(err) : resolve(result),
-    )
-    autocannon.track(instance, {
-      renderProgressBar: false,
-      renderResultsTable: false,
-      renderLatencyTable: false,
-    })
-  })
-
-/** Loads `url` and answers req/s, p50/p99 (ms), non-2xx count and errors. */
-export const measure = async ({ url, path = '', ...opts }) => {
-  const r = await load({ url: `${url}${path}`, ...opts })
-  return {
-    rps: Math.round(r.requests.average),
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    non2xx: r.non2xx,
-    errors: r.errors + r.timeouts,
-    total: r.requests.total,
-  }
-}
-
 export const line = (label, m, rss) =>
-  `${label.padEnd(28)} ${String(m.rps).padStart(7)} req/s  p50 ${String(m.p50).padStart(4)} ms  p99 ${String(m.p99).padStart(4)} ms  RSS ${String(rss).padStart(4)} MB${m.cpuUsPerRequest === undefined ? '' : `  CPU ${String(m.cpuUsPerRequest).padStart(4)} µs/req`}  non-2xx ${m.non2xx}  errors ${m.errors}`
+  `${label.padEnd(28)} ${String(Math.round(m.rps)).padStart(7)} req/s  p50 ${String(m.p50).padStart(4)} ms  p99 ${String(m.p99).padStart(4)} ms  RSS ${String(rss).padStart(4)} MB${m.cpuUsPerRequest === undefined ? '' : `  CPU ${String(m.cpuUsPerRequest).padStart(4)} µs/req`}  non-2xx ${m.non2xx}  errors ${m.errors}`
 
 /** Runs a bench scenario: `f(sandboxUrl)` gives the request options and the answer to copy. */
 export const compare = async ({ name, prepare, args = [] }) => {

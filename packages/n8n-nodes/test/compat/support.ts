@@ -13,6 +13,7 @@ import { createClient, type Client } from '@paykit/core'
 import { defaultCredentials, type Sandbox, type testCards } from '@paykit/testkit'
 import type { CredentialStore, WorkflowJson } from '@paykit/testkit/n8n'
 import { runWorkflow } from '@paykit/testkit/n8n'
+import { sandboxCredentials } from '@paykit/tools/n8n/credentials'
 import { dist, nodeTypes } from '../support.js'
 
 // -------------------------------------------------------------------------------------
@@ -38,18 +39,8 @@ export const saved = (version: number | string, name: string): WorkflowJson =>
 export const WEBHOOK_SECRET = 'whsec-compat-5d1e'
 
 /** The stored credentials the saved workflows name, pointing at `sandbox`. */
-export const savedCredentials = (sandbox: Pick<Sandbox, 'url'>): CredentialStore => ({
-  'paykit-sandbox': {
-    type: 'paykitApi',
-    name: 'Paykit sandbox',
-    data: { baseUrl: sandbox.url, ...defaultCredentials, apiKey: '', accessToken: '' },
-  },
-  'paykit-webhook': {
-    type: 'paykitWebhookApi',
-    name: 'Paykit webhook secret',
-    data: { signingSecret: WEBHOOK_SECRET },
-  },
-})
+export const savedCredentials = (sandbox: Pick<Sandbox, 'url'>): CredentialStore =>
+  sandboxCredentials({ baseUrl: sandbox.url, signingSecret: WEBHOOK_SECRET })
 
 /** Runs a saved workflow through the real engine, `input` as its start node's items. */
 export const runSaved = (
