@@ -423,6 +423,16 @@ const cliOrThrow = async (
   return result
 }
 
+/**
+ * The sandbox's id offset for a start now: the milliseconds since 2026-01-01. The sandbox
+ * keeps nothing across starts and would number its events and orders from 1 again, but the
+ * shop's database and n8n keep the ids they saw (template 3's `payment_events`, Accept Once):
+ * a kept instance took the new start's `evt_000001` for a replay and its `OC00001001` for an
+ * invoice linked before. With this offset each start's ids are past the last one's (unless it
+ * gave more than 1,000 ids a second).
+ */
+const idOffset = (): number => Date.now() - Date.UTC(2026, 0, 1)
+
 /** Starts the sandbox, its order events to each of `webhookUrls`; its output goes to `log` (what it wrote before listening first). */
 const startSandbox = async (
   port: number,
@@ -438,6 +448,8 @@ const startSandbox = async (
       '--webhook-secret',
       WEBHOOK_SECRET,
       '--control',
+      '--id-offset',
+      String(idOffset()),
       ...more,
     ],
     stderr: 'pipe',

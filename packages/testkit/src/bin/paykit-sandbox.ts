@@ -35,6 +35,8 @@ Options:
   --event-log-size <n>    order events kept, the latest (default 1000)
   --retention <s>         seconds an order (a token) is kept past its expiry; then GET is 404
                           (default 86400)
+  --id-offset <n>         added to the number of every id and order code (default 0: evt_000001,
+                          OC00001001); a larger one gives other ids than an earlier start did
   --exit-with-parent      stop when the process that started it exits (the default when a
                           package runner started it: npx, npm exec, npm run, pnpm exec);
                           --no-exit-with-parent keeps it running (nohup, a CI step's background)
@@ -130,6 +132,7 @@ const main = async (): Promise<void> => {
         'request-log-size': { type: 'string' },
         'event-log-size': { type: 'string' },
         retention: { type: 'string' },
+        'id-offset': { type: 'string' },
         'exit-with-parent': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -152,6 +155,7 @@ const main = async (): Promise<void> => {
   const requestLogSize = integer('request-log-size', v['request-log-size'], 1)
   const eventLogSize = integer('event-log-size', v['event-log-size'], 1)
   const retention = integer('retention', v.retention, 0)
+  const idOffset = integer('id-offset', v['id-offset'], 0)
   const webhookUrls = v['webhook-url'] ?? []
   for (const url of webhookUrls)
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
@@ -171,6 +175,7 @@ const main = async (): Promise<void> => {
     ...(requestLogSize === undefined ? {} : { requestLogSize }),
     ...(eventLogSize === undefined ? {} : { eventLogSize }),
     ...(retention === undefined ? {} : { retentionSeconds: retention }),
+    ...(idOffset === undefined ? {} : { idOffset }),
   }
   let sandbox
   try {

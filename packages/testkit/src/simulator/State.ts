@@ -61,6 +61,13 @@ export interface SimulatorOptions {
   readonly retentionSeconds?: number
   /** How many order events `eventsOf` keeps, the latest (default 1000). */
   readonly eventLogSize?: number
+  /**
+   * Added to every number of an id or order code the simulator gives (default 0: the first
+   * event is `evt_000001`). A sandbox started again beside a store that keeps the ids of an
+   * earlier start (a shop's database, n8n's replay memory) gives new ones with a larger
+   * offset, instead of the same ids for other orders.
+   */
+  readonly idOffset?: number
 }
 
 /**
@@ -385,6 +392,7 @@ const basePathOf = (baseUrl: string): string => {
  */
 export const initialState = (options: SimulatorOptions): SimulatorState => {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
+  const first = options.idOffset ?? 0
   const products = (options.products ?? defaultProducts).map((p, i) => ({
     ...p,
     productId: p.productId ?? i + 1,
@@ -412,12 +420,12 @@ export const initialState = (options: SimulatorOptions): SimulatorState => {
     events: EventLog.empty(),
     deadlines: TimeIndex.empty,
     counters: {
-      token: 0,
-      paymentMethod: 0,
-      charge: 0,
-      authentication: 0,
-      order: 0,
-      event: 0,
+      token: first,
+      paymentMethod: first,
+      charge: first,
+      authentication: first,
+      order: first,
+      event: first,
       product: products.reduce((max, p) => Math.max(max, p.productId), 0),
     },
   }

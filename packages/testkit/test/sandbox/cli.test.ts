@@ -113,6 +113,20 @@ describe('paykit-sandbox command', () => {
     }
   })
 
+  it('numbers its ids from --id-offset: a restart beside a kept database gives new ones', async () => {
+    const child = run(['--port', '0', '--control', '--id-offset', '5000'])
+    children.push(child)
+    const url = (await firstLine(child)).slice('listening on '.length)
+    const api = clientOf(url)
+    const link = await api.link()
+    expect(link.orderCode).toBe('OC00006001')
+    expect((await api.post(`/__sandbox/orders/${link.orderCode}/cancel`, {})).status).toBe(200)
+    const events = (await (await api.get('/__sandbox/events')).json()) as Array<{ id: string }>
+    expect(events.map((e) => e.id)).toEqual(['evt_005001'])
+    child.kill('SIGTERM')
+    expect(await exitOf(child)).toBe(0)
+  })
+
   it('prints its usage with --help', async () => {
     const { code, out } = await collect(run(['--help']))
     expect(code).toBe(0)
@@ -133,6 +147,7 @@ describe('paykit-sandbox command', () => {
     [['--nope'], 'nope'],
     [['--webhook-url', 'http://127.0.0.1:9/ok', '--webhook-url', 'not a url'], '--webhook-url'],
     [['--webhook-url', 'ftp://127.0.0.1/hook'], '--webhook-url'],
+    [['--id-offset', '-1'], '--id-offset'],
   ])('refuses %j with exit code 2 naming the option', async (args, name) => {
     const { code, err } = await collect(run(args))
     expect(code).toBe(2)
