@@ -158,11 +158,15 @@ export interface IntegrationContext {
 /**
  * The adapter to the user's integration:
  * - `payOrder(order, card)`: the buyer pays at the shop's checkout with a card (a
- *   `BuyerCard`, or a `RegisteredCard` when the kit registers cards);
+ *   `BuyerCard`, or a `RegisteredCard` when the kit registers cards); `order.amount` is in
+ *   decimal major units of `order.currency`, as the service takes it;
  * - `createLink(order)`: the shop creates a hosted payment link for the order;
- * - `handleWebhook(body, headers)`: its webhook endpoint (the raw body; `WebhookHeaders`);
- * - `reconcile(reference?)`: its catch-up job, for one order or (no reference) all;
- * - `view()`: the orders as it sees them;
+ * - `handleWebhook(body, headers)`: its webhook endpoint (the raw body as signed;
+ *   `WebhookHeaders`), answering `{ status, body? }` (2xx: delivered);
+ * - `reconcile(reference?)`: its catch-up job, for one order (the kit's reference) or (no
+ *   reference) all;
+ * - `view()`: the orders as it sees them, each under the kit's reference or an id of its
+ *   own that went over the wire, `amountPaid` (optional) in decimal major units;
  * - `log()`: every line it logged (no secret, card number or CVV may appear).
  *
  * A rejected promise is part of the story (the integration gave up), not a failure.

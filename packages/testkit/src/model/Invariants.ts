@@ -495,7 +495,7 @@ export const paidAmountRecorded: Invariant = {
   name: 'the amount recorded paid is the amount charged',
   check: ({ service, view }) =>
     first(view, (v) => {
-      if (v.amountPaid === undefined || v.timesPaid < 1) return undefined
+      if (typeof v.amountPaid !== 'number' || v.timesPaid < 1) return undefined
       const at = service.find((o) => o.reference === v.order)
       if (at === undefined || at.total === 0) return undefined
       return centsOf(v.amountPaid) === centsOf(at.total)

@@ -269,10 +269,9 @@ export const meaningOf = (
       )
     if (typeof order.status !== 'string')
       throw new TypeError(`${field}.status: expected a text, got ${typeof order.status}`)
-    if (
-      order.amountPaid !== undefined &&
-      (typeof order.amountPaid !== 'number' || !Number.isFinite(order.amountPaid))
-    )
+    // null: not given, as undefined (an adapter in JavaScript may write either)
+    const paid: unknown = order.amountPaid
+    if (paid !== undefined && paid !== null && (typeof paid !== 'number' || !Number.isFinite(paid)))
       throw new TypeError(
         `${field}.amountPaid: expected the amount recorded paid in decimal major units (19.99), got ${String(order.amountPaid)}`,
       )

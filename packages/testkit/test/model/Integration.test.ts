@@ -136,6 +136,29 @@ describe('an adapter that answers the wrong shape', () => {
     expect(timesPaid.problem).toBe(
       'view()[0].timesPaid: expected how many times the order was recorded paid (0, 1, ...), got true',
     )
+    const amount = await checkModel({
+      integration: (context) => ({
+        ...fixedCheckout(context),
+        view: () => [
+          { reference: 'o1', status: 'PENDING', timesPaid: 0, amountPaid: '0' as never },
+        ],
+      }),
+      story: [reconcile()],
+    })
+    expect(amount.problem).toBe(
+      'view()[0].amountPaid: expected the amount recorded paid in decimal major units (19.99), got 0',
+    )
+    // null is "not given", as undefined
+    const none = await checkModel({
+      integration: (context) => ({
+        ...fixedCheckout(context),
+        view: () => [
+          { reference: 'o1', status: 'PENDING', timesPaid: 0, amountPaid: null as never },
+        ],
+      }),
+      story: [reconcile()],
+    })
+    expect(none.ok).toBe(true)
     const answer = await checkModel({
       integration: (context) => ({
         ...fixedCheckout(context),
