@@ -329,6 +329,7 @@ export const IsoDateTime = hinted(
     (s) => ISO_UTC.test(s) && !Number.isNaN(Date.parse(s)),
     { code: 'dateTime' },
     'IsoDateTime',
+    { check: 'isoDateTime' },
   ),
   { pattern: ISO_UTC },
 )

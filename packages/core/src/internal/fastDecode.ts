@@ -27,7 +27,13 @@ import {
   type FastDecoder,
   isUnrolled,
 } from './fastDecoder.js'
-import { primitiveDecoder, primitiveOf, refusesAbsent } from './fastForm.js'
+import {
+  formOf,
+  nullableDecoder,
+  primitiveDecoder,
+  primitiveOf,
+  refusesAbsent,
+} from './fastForm.js'
 import { unrolledForms } from './fastRecords.js'
 import { exactMerge, exactRecord } from './fastRecord.js'
 import { type Branch, MAX_MEMBERS } from './fastSlots.js'
@@ -284,6 +290,16 @@ const buildStructural = (codec: t.Decoder<unknown, unknown>): FastDecoder => {
     case 'UnionType': {
       const branches = (tagged.types ?? []).map(fastDecoderOf)
       if (branches.length === 0) break
+      // `nullable(codec)` of a codec with a form that refuses null: its form, null allowed.
+      const [first, second] = branches
+      if (
+        branches.length === 2 &&
+        (tagged.types?.[1] as Tagged | undefined)?._tag === 'NullType' &&
+        first !== undefined &&
+        second !== undefined &&
+        formOf(first)?.nil === FAIL
+      )
+        return nullableDecoder(first)
       // The first branch that decodes gives the value (a tagged union tries only the
       // branch of the tag, which is the only one that can decode).
       return (u) => {

@@ -32,13 +32,62 @@ export const primitiveOf = (codec: t.Decoder<unknown, unknown>): Primitive | und
  * A check a walk makes inline for a refinement, before any call of its predicate:
  * `maxLength` accepts a string of at most `bound` UTF-16 units (no more code points
  * either), `nonBlank` one whose first character is printable ASCII other than a space,
- * and `positiveInt`, a safe integer above zero, decides alone (it is the predicate).
- * Anything `maxLength` or `nonBlank` does not accept goes to the predicate.
+ * `positiveInt`, a safe integer above zero, decides alone (it is the predicate), and
+ * `isoDateTime` accepts a date-time as `toISOString` writes it with fields every month has
+ * (see {@link isPlainIsoDateTime}). Anything `maxLength`, `nonBlank` or `isoDateTime` does
+ * not accept goes to the predicate.
  */
 export type Quick =
   | { readonly check: 'maxLength'; readonly bound: number }
   | { readonly check: 'nonBlank' }
   | { readonly check: 'positiveInt' }
+  | { readonly check: 'isoDateTime' }
+
+/** The value of the `width` ASCII digits of `s` at `at`, or -1 if one is not a digit. */
+const digitsAt = (s: string, at: number, width: number): number => {
+  let n = 0
+  for (let i = at; i < at + width; i++) {
+    const d = s.charCodeAt(i) - 48
+    if (d < 0 || d > 9) return -1
+    n = n * 10 + d
+  }
+  return n
+}
+
+/**
+ * Whether `s` is a date-time as `toISOString` writes it (`2026-11-24T12:00:00.000Z`) with
+ * fields every month has (day <= 28, hour <= 23): then a check of the ISO form and of
+ * `Date.parse` holds on any engine, without a regex and `Date.parse` (~2-4 µs under load).
+ */
+export const isPlainIsoDateTime = (s: string): boolean => {
+  if (s.length !== 24) return false
+  const month = digitsAt(s, 5, 2)
+  const day = digitsAt(s, 8, 2)
+  const hour = digitsAt(s, 11, 2)
+  const minute = digitsAt(s, 14, 2)
+  const second = digitsAt(s, 17, 2)
+  return (
+    digitsAt(s, 0, 4) >= 0 &&
+    digitsAt(s, 20, 3) >= 0 &&
+    s.charCodeAt(4) === 45 && // -
+    s.charCodeAt(7) === 45 &&
+    s.charCodeAt(10) === 84 && // T
+    s.charCodeAt(13) === 58 && // :
+    s.charCodeAt(16) === 58 &&
+    s.charCodeAt(19) === 46 && // .
+    s.charCodeAt(23) === 90 && // Z
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= 28 &&
+    hour >= 0 &&
+    hour <= 23 &&
+    minute >= 0 &&
+    minute <= 59 &&
+    second >= 0 &&
+    second <= 59
+  )
+}
 
 /**
  * What a simple decoder does, in this order: `undefined` gives `absent` (a default, or
@@ -120,6 +169,8 @@ const quickString = (
         const first = s.charCodeAt(0)
         return (first > 32 && first < 127) || p(s)
       }
+    case 'isoDateTime':
+      return (s) => isPlainIsoDateTime(s) || p(s)
     default:
       return p
   }

@@ -6,7 +6,13 @@
  * than a call through a closure V8 cannot inline.
  */
 import { FAIL, type FastDecoder } from './fastDecoder.js'
-import { formOf, isRefusingAbsent, type Primitive, type Quick } from './fastForm.js'
+import {
+  formOf,
+  isPlainIsoDateTime,
+  isRefusingAbsent,
+  type Primitive,
+  type Quick,
+} from './fastForm.js'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -28,6 +34,8 @@ export const MAX_MEMBERS = 30
  */
 export interface Slots {
   readonly size: number
+  /** Every slot, as bits. */
+  readonly all: number
   /** Slot -> key. */
   readonly names: ReadonlyArray<string>
   readonly decoders: ReadonlyArray<FastDecoder>
@@ -72,10 +80,12 @@ const NONE = 0
 const MAX_LENGTH = 1
 const NON_BLANK = 2
 const POSITIVE_INT = 3
+const ISO_DATE_TIME = 4
 const QUICK: Readonly<Record<Quick['check'], number>> = {
   maxLength: MAX_LENGTH,
   nonBlank: NON_BLANK,
   positiveInt: POSITIVE_INT,
+  isoDateTime: ISO_DATE_TIME,
 }
 
 /** The slots of the members of `branches`, their forms read once. */
@@ -95,6 +105,7 @@ export const slotsOf = (branches: ReadonlyArray<Branch>): Slots => {
   const forms = decoders.map(formOf)
   return {
     size: names.length,
+    all: 2 ** names.length - 1,
     names,
     decoders,
     kinds: Uint8Array.from(forms, (f) => (f === undefined ? CALL : KINDS[f.type])),
@@ -145,6 +156,9 @@ export const accepts = (s: Slots, i: number, kind: number, u: unknown): boolean 
     }
     case POSITIVE_INT:
       return Number.isSafeInteger(u) && (u as number) > 0
+    case ISO_DATE_TIME:
+      if (isPlainIsoDateTime(u as string)) return true
+      break
   }
   return predicate(u)
 }
