@@ -17,7 +17,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { fileURLToPath } from 'node:url'
+import { dirname } from 'node:path'
 import { payOnCheckoutPage, spawnSandbox, startWebhookReceiver } from '@paykit/testkit'
 import {
   baseNodeTypes,
@@ -28,9 +28,9 @@ import {
 } from '@paykit/testkit/n8n'
 import { sandboxCredentials } from '@paykit/tools/n8n/credentials'
 
-const root = new URL('../../', import.meta.url)
-const nodesPackage = fileURLToPath(new URL('packages/n8n-nodes/', root))
-const require = createRequire(new URL('packages/n8n-nodes/package.json', root))
+// The package by its name, as a user's n8n has it (a dev dependency of the tools).
+const require = createRequire(import.meta.url)
+const nodesPackage = `${dirname(require.resolve('n8n-nodes-paykit/package.json'))}/`
 
 /** The node type names the example workflows use. */
 const PAYKIT = 'n8n-nodes-paykit.paykit'
@@ -63,17 +63,21 @@ export interface EngineDemoOptions {
 
 /** The built package, as n8n `require`s it. */
 const dist = () => ({
-  Paykit: (require('./dist/nodes/Paykit/Paykit.node.js') as { Paykit: new () => object }).Paykit,
+  Paykit: (
+    require('n8n-nodes-paykit/dist/nodes/Paykit/Paykit.node.js') as { Paykit: new () => object }
+  ).Paykit,
   PaykitTrigger: (
-    require('./dist/nodes/PaykitTrigger/PaykitTrigger.node.js') as {
+    require('n8n-nodes-paykit/dist/nodes/PaykitTrigger/PaykitTrigger.node.js') as {
       PaykitTrigger: new () => object
     }
   ).PaykitTrigger,
   PaykitApi: (
-    require('./dist/credentials/PaykitApi.credentials.js') as { PaykitApi: new () => object }
+    require('n8n-nodes-paykit/dist/credentials/PaykitApi.credentials.js') as {
+      PaykitApi: new () => object
+    }
   ).PaykitApi,
   PaykitWebhookApi: (
-    require('./dist/credentials/PaykitWebhookApi.credentials.js') as {
+    require('n8n-nodes-paykit/dist/credentials/PaykitWebhookApi.credentials.js') as {
       PaykitWebhookApi: new () => object
     }
   ).PaykitWebhookApi,

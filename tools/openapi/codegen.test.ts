@@ -19,7 +19,6 @@ import type { FlowInputs, FlowResults } from '@paykit/tools/openapi/codegen/flow
 import { OPENAPI_PATH } from '@paykit/tools/openapi/generate'
 import { ROOT } from '@paykit/tools/lib/root'
 
-const SANDBOX_BIN = join(ROOT, 'packages/testkit/dist/bin/paykit-sandbox.js')
 // Under the repository (ignored .tools/), so that the generated code resolves openapi-fetch.
 mkdirSync(join(ROOT, '.tools'), { recursive: true })
 const work = mkdtempSync(join(ROOT, '.tools', 'codegen-'))
@@ -109,7 +108,7 @@ describe('clients generated from openapi.yaml', () => {
   it.each(GENERATORS)(
     '$name: runs the flows against the sandbox (token, card, 3DS charge, link, order, 400, 401)',
     async ({ prefix }) => {
-      const sandbox = await spawnSandbox({ bin: SANDBOX_BIN })
+      const sandbox = await spawnSandbox()
       try {
         const { runFlows } = (await import(join(fixed, `${prefix}.flows.ts`))) as {
           runFlows: (inputs: FlowInputs) => Promise<FlowResults>

@@ -13,7 +13,6 @@ import { type ContractCounts, startContractProxy } from '@paykit/tools/openapi/p
 import { ROOT } from '@paykit/tools/lib/root'
 
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
-const SANDBOX_BIN = join(ROOT, 'packages/testkit/dist/bin/paykit-sandbox.js')
 const work = mkdtempSync(join(tmpdir(), 'paykit-prism-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
@@ -106,7 +105,7 @@ describe('Prism proxy before the sandbox (prism proxy --errors openapi.yaml)', (
   })
 
   it('catches an answer off the contract (offContractBody): Prism answers 500 VIOLATIONS', async () => {
-    const sandbox = await spawnSandbox({ bin: SANDBOX_BIN, args: ['--control'] })
+    const sandbox = await spawnSandbox({ args: ['--control'] })
     const proxy = await startContractProxy()
     try {
       await proxy.connect(sandbox.url)
