@@ -120,6 +120,8 @@ export const createBillingService = (deps: BillingDeps, bugs: Bugs = {}) => {
       if (flow.left.outcomeUnknown) invoice.unsettled = { paymentMethodId }
       return
     }
+    // an answer: the charge is settled (a refusal above leaves an unknown outcome unknown)
+    delete invoice.unsettled
     const state = flow.right
     if (state._tag === 'Succeeded')
       moveTo(invoice, 'paid', cents(Money.toNumber(state.order.amount)))
@@ -230,7 +232,6 @@ export const createBillingService = (deps: BillingDeps, bugs: Bugs = {}) => {
         if (orderRef !== undefined && invoice.orderRef !== orderRef) continue
         const lost = invoice.unsettled
         if (lost !== undefined && invoice.state === 'open') {
-          delete invoice.unsettled
           // a fresh number "so the retry is not refused as a duplicate"
           if (bugs.renumbersOnRetry === true) invoice.number = nextNumber()
           await charge(invoice, lost.paymentMethodId)

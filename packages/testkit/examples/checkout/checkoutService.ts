@@ -34,7 +34,8 @@ export interface Mistakes {
   readonly trustsUnsigned?: boolean
   /**
    * Not a mistake: checks no signature, but confirms every event by reading its order back
-   * (`GET /paymentlink/order/{orderCode}`) and records what the service says.
+   * (`GET /paymentlink/order/{orderCode}`) and records what the service says (the signature
+   * only for an order the service no longer has).
    */
   readonly readsBack?: boolean
 }
@@ -100,6 +101,8 @@ export const checkoutService =
         order.charge.unknown = true // the reconcile job sends the same charge again
         return
       }
+      // an answer: an earlier outcome is known now (a refusal above leaves it unknown)
+      order.charge.unknown = false
       const state = flow.right
       if (state._tag === 'Succeeded') update(order, 'PAID')
       // The order was charged before (the answer was lost): it is paid.
@@ -142,8 +145,25 @@ export const checkoutService =
 
       handleWebhook: async (body, headers) => {
         const header = headers['paykit-signature']
+        if (mistakes.readsBack === true) {
+          // the event only says "look at this order": the service says what it is
+          const claimed = validate(WebhookEvent)(JSON.parse(body))
+          const order = E.isRight(claimed)
+            ? orders.get(claimed.right.data.orderReference ?? '')
+            : undefined
+          if (E.isLeft(claimed) || order === undefined) return { status: 200 }
+          const details = await client.getOrder(claimed.right.data.orderCode)()
+          if (E.isRight(details)) {
+            if (details.right.orderReference !== order.reference) return { status: 200 }
+            order.linkCode ??= details.right.orderCode
+            order.linkRequested = true
+            update(order, details.right.orderStatus)
+            return { status: 200 }
+          }
+          // not to be read back (the service dropped it a day past its expiry): the signature
+        }
         const event =
-          mistakes.readsBack === true || (header === undefined && mistakes.trustsUnsigned === true)
+          header === undefined && mistakes.trustsUnsigned === true
             ? E.mapLeft(() => 'not an order event')(validate(WebhookEvent)(JSON.parse(body)))
             : verifyWebhookEvent({
                 secret: context.webhookSecret,
@@ -154,17 +174,6 @@ export const checkoutService =
         if (E.isLeft(event)) {
           log(`webhook refused: ${event.left}`)
           return { status: 401 }
-        }
-        if (mistakes.readsBack === true) {
-          // the event only says "look at this order": the service says what it is
-          const order = orders.get(event.right.data.orderReference ?? '')
-          const details = await client.getOrder(event.right.data.orderCode)()
-          if (order === undefined || E.isLeft(details)) return { status: 200 }
-          if (details.right.orderReference !== order.reference) return { status: 200 }
-          order.linkCode ??= details.right.orderCode
-          order.linkRequested = true
-          update(order, details.right.orderStatus)
-          return { status: 200 }
         }
         const { type, data } = event.right
         if (data.orderReference === null) return { status: 200 }
@@ -182,10 +191,8 @@ export const checkoutService =
       reconcile: async (reference) => {
         for (const order of orders.values()) {
           if (reference !== undefined && order.reference !== reference) continue
-          if (order.charge?.unknown === true && mistakes.retriesWithNewOrderId !== true) {
-            order.charge.unknown = false
+          if (order.charge?.unknown === true && mistakes.retriesWithNewOrderId !== true)
             await charge(order, order.reference)
-          }
           // The naive job only looks at orders it still thinks pending.
           const stale = mistakes.trustsWebhookOrder === true ? order.status === 'PENDING' : true
           if (order.linkCode === undefined || !stale) continue

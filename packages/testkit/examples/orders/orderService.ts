@@ -89,6 +89,8 @@ export const createOrderService = (deps: OrderServiceDeps) => {
       if (flow.left.outcomeUnknown) order.unsettledCharge = { paymentMethodId }
       return
     }
+    // an answer: the charge is settled (a refusal above leaves an unknown outcome unknown)
+    delete order.unsettledCharge
     const state = flow.right
     if (
       state._tag === 'Succeeded' ||
@@ -152,9 +154,7 @@ export const createOrderService = (deps: OrderServiceDeps) => {
       const order = orders.get(orderId)
       if (order === undefined) return
       if (order.unsettledCharge !== undefined) {
-        const { paymentMethodId } = order.unsettledCharge
-        delete order.unsettledCharge
-        await charge(order, paymentMethodId)
+        await charge(order, order.unsettledCharge.paymentMethodId)
       }
       if (order.linkCode === undefined) return
       const details = await paykit.getOrder(order.linkCode)()

@@ -33,8 +33,9 @@ const CARD_NAMES: Readonly<Record<CardKind, string>> = {
   declined: 'a declined card',
 }
 
+// whole hours in hours (25 h), anything else in minutes (61 min, not 1.0166666666666666 h)
 const minutes = (ms: number): string =>
-  ms >= 3_600_000 ? `${ms / 3_600_000} h` : `${ms / 60_000} min`
+  ms >= 3_600_000 && ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : `${ms / 60_000} min`
 
 /** A command from its sentence and its work. */
 const step = (text: string, run: (world: World) => Promise<string | undefined>): Step => {
