@@ -273,8 +273,13 @@ const drawnSteps = (
     .record({
       failure,
       operation,
-      orderId: fc.option(reference, { nil: undefined }),
-      nth: fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined, freq: 3 }),
+      // whichever order comes next half of the time, else one order's
+      orderId: fc.option(reference, { nil: undefined, freq: 1 }),
+      // the next request most of the time, the 2nd or 3rd one now and then
+      nth: fc.oneof(
+        { weight: 2, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.integer({ min: 2, max: 3 }) },
+      ),
     })
     .map(({ failure, operation, orderId, nth }) =>
       Steps.injectFault(failure, {
