@@ -26,6 +26,10 @@ export interface Introspection {
   readonly isUnrolled: (codec: object) => boolean
   /** The keys of which `rule` wants one given, if it is such a rule (`oneOfFormOf`). */
   readonly oneOfOf: (rule: Decoder) => ReadonlyArray<string> | undefined
+  /** Whether `member` decodes a value to itself or fails, as its form says (`formOf`). */
+  readonly asIs: (member: Decoder) => boolean
+  /** Whether `member` decodes `undefined` to `undefined`. */
+  readonly keepsUndefined: (member: Decoder) => boolean
 }
 
 interface Tagged {
@@ -38,7 +42,14 @@ interface Tagged {
 
 /** A record's shape, as its form reads it. */
 type Shape =
-  | { readonly kind: 'record'; readonly keys: ReadonlyArray<string> }
+  | {
+      readonly kind: 'record'
+      readonly keys: ReadonlyArray<string>
+      /** Whether each member decodes a value to itself or fails. */
+      readonly asIs: ReadonlyArray<boolean>
+      /** Whether each member decodes `undefined` to `undefined`. */
+      readonly keepsUndefined: ReadonlyArray<boolean>
+    }
   | { readonly kind: 'exact'; readonly keys: ReadonlyArray<string> }
   | {
       readonly kind: 'merged'
@@ -61,8 +72,17 @@ const exactKeys = (codec: Tagged, tag: string): ReadonlyArray<string> | undefine
 
 /** The shape of `codec`, a record the model marks `unrolled`. */
 const shapeOf = (codec: Tagged, look: Introspection): Shape => {
-  if (codec._tag === 'InterfaceType' && codec.props !== undefined)
-    return { kind: 'record', keys: Object.keys(codec.props) }
+  const props = codec.props
+  if (codec._tag === 'InterfaceType' && props !== undefined) {
+    const keys = Object.keys(props)
+    const members = keys.map((k) => props[k] as Decoder)
+    return {
+      kind: 'record',
+      keys,
+      asIs: members.map(look.asIs),
+      keepsUndefined: members.map(look.keepsUndefined),
+    }
+  }
   const keys = exactKeys(codec, 'InterfaceType')
   if (keys !== undefined) return { kind: 'exact', keys }
   const [first, second, ...rules] = codec.types ?? []
@@ -101,30 +121,36 @@ const decoders = (keys: ReadonlyArray<string>, from: string): string =>
     : `const [${keys.map((k) => `${k}Of`).join(', ')}] = ${from} as readonly [${keys.map(() => 'FastDecoder').join(', ')}]`
 
 /** An io-ts `type`: members read in order, the input copied at the first that changes. */
-const recordForm = (name: string, keys: ReadonlyArray<string>): string => `
+const recordForm = (name: string, shape: Extract<Shape, { kind: 'record' }>): string => {
+  const { keys } = shape
+  const same = keys.filter((_, i) => shape.asIs[i])
+  // With no member that changes, the input is the value: no copy to read from.
+  const a = same.length < keys.length ? 'a' : 'u'
+  const block = (k: string, i: number): string =>
+    shape.asIs[i]
+      ? `if (failed(${k}Of(${a}[${JSON.stringify(k)}]))) return FAIL`
+      : `const ${k}Raw = a[${JSON.stringify(k)}]
+    const ${k}Value = ${k}Of(${k}Raw)
+    if (${k}Value !== ${k}Raw${shape.keepsUndefined[i] ? ` || (${k}Value === undefined && !Object.hasOwn(a, ${JSON.stringify(k)}))` : ''}) {
+      if (failed(${k}Value)) return FAIL
+      if (a === u) a = copyOf(u)
+      a[${JSON.stringify(k)}] = ${k}Value
+    }`
+  return `
 // ${name}: io-ts's \`type\`, its members read by name in order from the input, or from its
-// copy once a member changes.
-const ${name}: UnrolledForm = (codec, compile) => {
+// copy once a member changes${same.length > 0 ? ' (those that never change only checked)' : ''}.
+const ${name}: UnrolledForm = (codec, compile${same.length > 0 ? ', structural' : ''}) => {
   ${decoders(keys, `decodersOf(codec, [${list(keys)}], compile)`)}
+  ${same.length > 0 ? `if (mayChange([${same.map((k) => `${k}Of`).join(', ')}])) return structural()` : ''}
   return (u) => {
     if (!isRecord(u)) return FAIL
-    let a = u
-    let raw: unknown
-    let v: unknown
-    ${keys
-      .map(
-        (k) => `raw = a[${JSON.stringify(k)}]
-    if ((v = ${k}Of(raw)) !== raw || (v === undefined && !Object.hasOwn(a, ${JSON.stringify(k)}))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a[${JSON.stringify(k)}] = v
-    }`,
-      )
-      .join('\n')}
-    return a
+    ${a === 'a' ? 'let a = u' : ''}
+    ${keys.map(block).join('\n    ')}
+    return ${a}
   }
 }
 `
+}
 
 /** An exact `type` as JSON gives it (its own keys its members, in order); other records walked. */
 const exactForm = (name: string, keys: ReadonlyArray<string>): string => `
@@ -141,18 +167,17 @@ const ${name}: UnrolledForm = (codec, compile, structural) => {
     if (!isRecord(u) || !(changes ? ownKeysAre(u, ${name}_KEYS) : ownNamesAreKeys(u, ${name}_KEYS)))
       return walk(u)
     let a = u
-    let raw: unknown
-    let v: unknown
     ${keys
       .map(
-        (k) => `raw = u[${JSON.stringify(k)}]
-    if ((v = ${k}Of(raw)) !== raw) {
-      if (failed(v)) return FAIL
+        (k) => `const ${k}Raw = u[${JSON.stringify(k)}]
+    const ${k}Value = ${k}Of(${k}Raw)
+    if (${k}Value !== ${k}Raw) {
+      if (failed(${k}Value)) return FAIL
       if (a === u) {
         if (!changes) return walk(u)
         a = { ...u }
       }
-      a[${JSON.stringify(k)}] = v
+      a[${JSON.stringify(k)}] = ${k}Value
     }`,
       )
       .join('\n')}
@@ -257,7 +282,7 @@ export const fastFormsSource = (
   )
   const forms = records.map(({ name, shape }) =>
     shape.kind === 'record'
-      ? recordForm(name, shape.keys)
+      ? recordForm(name, shape)
       : shape.kind === 'exact'
         ? exactForm(name, shape.keys)
         : mergedForm(name, shape.required, shape.optional, shape.oneOf),
@@ -266,7 +291,7 @@ export const fastFormsSource = (
   const fromDecoder = ['FAIL', 'failed', 'type FastDecoder', 'type UnrolledForm']
   if (has('merged')) fromDecoder.push('withWalkMemo')
   const fromUnrolled = ['decodersOf']
-  if (has('exact')) fromUnrolled.push('mayChange')
+  if (has('exact') || has('record')) fromUnrolled.push('mayChange')
   if (has('record')) fromUnrolled.push('copyOf')
   if (has('merged')) fromUnrolled.push('failedWith', 'givenValue', 'mergedOf')
   const fromOwnKeys = ['isRecord']
@@ -307,15 +332,27 @@ if (import.meta.main) {
     isUnrolled: Introspection['isUnrolled']
   }
   const { fastDecoderOf } = (await load('internal/fastDecode.js')) as {
-    fastDecoderOf: (codec: Decoder) => unknown
+    fastDecoderOf: (codec: Decoder) => (u: unknown) => unknown
   }
-  const { oneOfFormOf } = (await load('internal/fastForm.js')) as {
+  const { formOf, oneOfFormOf } = (await load('internal/fastForm.js')) as {
+    formOf: (decoder: unknown) => { readonly absent: unknown } | undefined
     oneOfFormOf: (decoder: unknown) => ReadonlyArray<string> | undefined
+  }
+  const { failed } = (await load('internal/fastDecoder.js')) as {
+    failed: (v: unknown) => boolean
   }
   const files = readdirSync(resolve(dist, 'model')).filter((f) => f.endsWith('.js'))
   const modules = await Promise.all(files.sort().map((f) => load(`model/${f}`)))
   const text = await formatted(
-    fastFormsSource(modules, { isUnrolled, oneOfOf: (rule) => oneOfFormOf(fastDecoderOf(rule)) }),
+    fastFormsSource(modules, {
+      isUnrolled,
+      oneOfOf: (rule) => oneOfFormOf(fastDecoderOf(rule)),
+      asIs: (member) => {
+        const form = formOf(fastDecoderOf(member))
+        return form !== undefined && failed(form.absent)
+      },
+      keepsUndefined: (member) => fastDecoderOf(member)(undefined) === undefined,
+    }),
   )
   const same = existsSync(GENERATED) && readFileSync(GENERATED, 'utf8') === text
   if (process.argv.includes('--write')) {

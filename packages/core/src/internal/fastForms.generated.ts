@@ -16,37 +16,21 @@ const ProductLineItem_KEYS = ['product', 'quantity']
 const SkuLineItem_KEYS = ['sku', 'quantity']
 
 // Buyer: io-ts's `type`, its members read by name in order from the input, or from its
-// copy once a member changes.
-const Buyer: UnrolledForm = (codec, compile) => {
+// copy once a member changes (those that never change only checked).
+const Buyer: UnrolledForm = (codec, compile, structural) => {
   const [nameOf, phoneOf, emailOf] = decodersOf(
     codec,
     ['name', 'phone', 'email'],
     compile,
   ) as readonly [FastDecoder, FastDecoder, FastDecoder]
+  if (mayChange([nameOf, phoneOf, emailOf])) return structural()
   return (u) => {
     if (!isRecord(u)) return FAIL
-    let a = u
-    let raw: unknown
-    let v: unknown
-    raw = a['name']
-    if ((v = nameOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'name'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['name'] = v
-    }
-    raw = a['phone']
-    if ((v = phoneOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'phone'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['phone'] = v
-    }
-    raw = a['email']
-    if ((v = emailOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'email'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['email'] = v
-    }
-    return a
+
+    if (failed(nameOf(u['name']))) return FAIL
+    if (failed(phoneOf(u['phone']))) return FAIL
+    if (failed(emailOf(u['email']))) return FAIL
+    return u
   }
 }
 
@@ -66,25 +50,25 @@ const Metadata: UnrolledForm = (codec, compile, structural) => {
     )
       return walk(u)
     let a = u
-    let raw: unknown
-    let v: unknown
-    raw = u['name']
-    if ((v = nameOf(raw)) !== raw) {
-      if (failed(v)) return FAIL
+    const nameRaw = u['name']
+    const nameValue = nameOf(nameRaw)
+    if (nameValue !== nameRaw) {
+      if (failed(nameValue)) return FAIL
       if (a === u) {
         if (!changes) return walk(u)
         a = { ...u }
       }
-      a['name'] = v
+      a['name'] = nameValue
     }
-    raw = u['value']
-    if ((v = valueOf(raw)) !== raw) {
-      if (failed(v)) return FAIL
+    const valueRaw = u['value']
+    const valueValue = valueOf(valueRaw)
+    if (valueValue !== valueRaw) {
+      if (failed(valueValue)) return FAIL
       if (a === u) {
         if (!changes) return walk(u)
         a = { ...u }
       }
-      a['value'] = v
+      a['value'] = valueValue
     }
     // Nothing changed: io-ts strips a hidden key.
     return a !== u || !changes || ownNamesAreKeys(u, Metadata_KEYS) ? a : walk(u)
@@ -92,8 +76,8 @@ const Metadata: UnrolledForm = (codec, compile, structural) => {
 }
 
 // OrderDetails: io-ts's `type`, its members read by name in order from the input, or from its
-// copy once a member changes.
-const OrderDetails: UnrolledForm = (codec, compile) => {
+// copy once a member changes (those that never change only checked).
+const OrderDetails: UnrolledForm = (codec, compile, structural) => {
   const [
     orderIdOf,
     orderCodeOf,
@@ -153,129 +137,95 @@ const OrderDetails: UnrolledForm = (codec, compile) => {
     FastDecoder,
     FastDecoder,
   ]
+  if (
+    mayChange([
+      orderIdOf,
+      orderCodeOf,
+      orderReferenceOf,
+      nameOf,
+      descriptionOf,
+      paymentLinkUrlOf,
+      successUrlOf,
+      cancelUrlOf,
+      createdOf,
+    ])
+  )
+    return structural()
   return (u) => {
     if (!isRecord(u)) return FAIL
     let a = u
-    let raw: unknown
-    let v: unknown
-    raw = a['orderId']
-    if ((v = orderIdOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'orderId'))) {
-      if (failed(v)) return FAIL
+    if (failed(orderIdOf(a['orderId']))) return FAIL
+    if (failed(orderCodeOf(a['orderCode']))) return FAIL
+    if (failed(orderReferenceOf(a['orderReference']))) return FAIL
+    if (failed(nameOf(a['name']))) return FAIL
+    if (failed(descriptionOf(a['description']))) return FAIL
+    const lineItemsRaw = a['lineItems']
+    const lineItemsValue = lineItemsOf(lineItemsRaw)
+    if (lineItemsValue !== lineItemsRaw) {
+      if (failed(lineItemsValue)) return FAIL
       if (a === u) a = copyOf(u)
-      a['orderId'] = v
+      a['lineItems'] = lineItemsValue
     }
-    raw = a['orderCode']
-    if ((v = orderCodeOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'orderCode'))) {
-      if (failed(v)) return FAIL
+    const orderStatusRaw = a['orderStatus']
+    const orderStatusValue = orderStatusOf(orderStatusRaw)
+    if (orderStatusValue !== orderStatusRaw) {
+      if (failed(orderStatusValue)) return FAIL
       if (a === u) a = copyOf(u)
-      a['orderCode'] = v
+      a['orderStatus'] = orderStatusValue
     }
-    raw = a['orderReference']
-    if (
-      (v = orderReferenceOf(raw)) !== raw ||
-      (v === undefined && !Object.hasOwn(a, 'orderReference'))
-    ) {
-      if (failed(v)) return FAIL
+    const subtotalRaw = a['subtotal']
+    const subtotalValue = subtotalOf(subtotalRaw)
+    if (subtotalValue !== subtotalRaw) {
+      if (failed(subtotalValue)) return FAIL
       if (a === u) a = copyOf(u)
-      a['orderReference'] = v
+      a['subtotal'] = subtotalValue
     }
-    raw = a['name']
-    if ((v = nameOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'name'))) {
-      if (failed(v)) return FAIL
+    const totalDetailsRaw = a['totalDetails']
+    const totalDetailsValue = totalDetailsOf(totalDetailsRaw)
+    if (totalDetailsValue !== totalDetailsRaw) {
+      if (failed(totalDetailsValue)) return FAIL
       if (a === u) a = copyOf(u)
-      a['name'] = v
+      a['totalDetails'] = totalDetailsValue
     }
-    raw = a['description']
-    if ((v = descriptionOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'description'))) {
-      if (failed(v)) return FAIL
+    const totalRaw = a['total']
+    const totalValue = totalOf(totalRaw)
+    if (totalValue !== totalRaw) {
+      if (failed(totalValue)) return FAIL
       if (a === u) a = copyOf(u)
-      a['description'] = v
+      a['total'] = totalValue
     }
-    raw = a['lineItems']
-    if ((v = lineItemsOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'lineItems'))) {
-      if (failed(v)) return FAIL
+    const metadataRaw = a['metadata']
+    const metadataValue = metadataOf(metadataRaw)
+    if (metadataValue !== metadataRaw) {
+      if (failed(metadataValue)) return FAIL
       if (a === u) a = copyOf(u)
-      a['lineItems'] = v
+      a['metadata'] = metadataValue
     }
-    raw = a['orderStatus']
-    if ((v = orderStatusOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'orderStatus'))) {
-      if (failed(v)) return FAIL
+    if (failed(paymentLinkUrlOf(a['paymentLinkUrl']))) return FAIL
+    if (failed(successUrlOf(a['successUrl']))) return FAIL
+    if (failed(cancelUrlOf(a['cancelUrl']))) return FAIL
+    const storeRaw = a['store']
+    const storeValue = storeOf(storeRaw)
+    if (storeValue !== storeRaw) {
+      if (failed(storeValue)) return FAIL
       if (a === u) a = copyOf(u)
-      a['orderStatus'] = v
+      a['store'] = storeValue
     }
-    raw = a['subtotal']
-    if ((v = subtotalOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'subtotal'))) {
-      if (failed(v)) return FAIL
+    const paymentRaw = a['payment']
+    const paymentValue = paymentOf(paymentRaw)
+    if (paymentValue !== paymentRaw) {
+      if (failed(paymentValue)) return FAIL
       if (a === u) a = copyOf(u)
-      a['subtotal'] = v
+      a['payment'] = paymentValue
     }
-    raw = a['totalDetails']
-    if (
-      (v = totalDetailsOf(raw)) !== raw ||
-      (v === undefined && !Object.hasOwn(a, 'totalDetails'))
-    ) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['totalDetails'] = v
-    }
-    raw = a['total']
-    if ((v = totalOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'total'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['total'] = v
-    }
-    raw = a['metadata']
-    if ((v = metadataOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'metadata'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['metadata'] = v
-    }
-    raw = a['paymentLinkUrl']
-    if (
-      (v = paymentLinkUrlOf(raw)) !== raw ||
-      (v === undefined && !Object.hasOwn(a, 'paymentLinkUrl'))
-    ) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['paymentLinkUrl'] = v
-    }
-    raw = a['successUrl']
-    if ((v = successUrlOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'successUrl'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['successUrl'] = v
-    }
-    raw = a['cancelUrl']
-    if ((v = cancelUrlOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'cancelUrl'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['cancelUrl'] = v
-    }
-    raw = a['store']
-    if ((v = storeOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'store'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['store'] = v
-    }
-    raw = a['payment']
-    if ((v = paymentOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'payment'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['payment'] = v
-    }
-    raw = a['created']
-    if ((v = createdOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'created'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['created'] = v
-    }
+    if (failed(createdOf(a['created']))) return FAIL
     return a
   }
 }
 
 // OrderLineItem: io-ts's `type`, its members read by name in order from the input, or from its
-// copy once a member changes.
-const OrderLineItem: UnrolledForm = (codec, compile) => {
+// copy once a member changes (those that never change only checked).
+const OrderLineItem: UnrolledForm = (codec, compile, structural) => {
   const [productIdOf, skuOf, nameOf, priceOf, promoPriceOf, quantityOf, imageUrlOf, subTotalOf] =
     decodersOf(
       codec,
@@ -291,124 +241,77 @@ const OrderLineItem: UnrolledForm = (codec, compile) => {
       FastDecoder,
       FastDecoder,
     ]
+  if (mayChange([productIdOf, skuOf, nameOf, quantityOf, imageUrlOf])) return structural()
   return (u) => {
     if (!isRecord(u)) return FAIL
     let a = u
-    let raw: unknown
-    let v: unknown
-    raw = a['productId']
-    if ((v = productIdOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'productId'))) {
-      if (failed(v)) return FAIL
+    if (failed(productIdOf(a['productId']))) return FAIL
+    if (failed(skuOf(a['sku']))) return FAIL
+    if (failed(nameOf(a['name']))) return FAIL
+    const priceRaw = a['price']
+    const priceValue = priceOf(priceRaw)
+    if (priceValue !== priceRaw) {
+      if (failed(priceValue)) return FAIL
       if (a === u) a = copyOf(u)
-      a['productId'] = v
+      a['price'] = priceValue
     }
-    raw = a['sku']
-    if ((v = skuOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'sku'))) {
-      if (failed(v)) return FAIL
+    const promoPriceRaw = a['promoPrice']
+    const promoPriceValue = promoPriceOf(promoPriceRaw)
+    if (promoPriceValue !== promoPriceRaw) {
+      if (failed(promoPriceValue)) return FAIL
       if (a === u) a = copyOf(u)
-      a['sku'] = v
+      a['promoPrice'] = promoPriceValue
     }
-    raw = a['name']
-    if ((v = nameOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'name'))) {
-      if (failed(v)) return FAIL
+    if (failed(quantityOf(a['quantity']))) return FAIL
+    if (failed(imageUrlOf(a['imageUrl']))) return FAIL
+    const subTotalRaw = a['subTotal']
+    const subTotalValue = subTotalOf(subTotalRaw)
+    if (subTotalValue !== subTotalRaw) {
+      if (failed(subTotalValue)) return FAIL
       if (a === u) a = copyOf(u)
-      a['name'] = v
-    }
-    raw = a['price']
-    if ((v = priceOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'price'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['price'] = v
-    }
-    raw = a['promoPrice']
-    if ((v = promoPriceOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'promoPrice'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['promoPrice'] = v
-    }
-    raw = a['quantity']
-    if ((v = quantityOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'quantity'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['quantity'] = v
-    }
-    raw = a['imageUrl']
-    if ((v = imageUrlOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'imageUrl'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['imageUrl'] = v
-    }
-    raw = a['subTotal']
-    if ((v = subTotalOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'subTotal'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['subTotal'] = v
+      a['subTotal'] = subTotalValue
     }
     return a
   }
 }
 
 // OrderMetadata: io-ts's `type`, its members read by name in order from the input, or from its
-// copy once a member changes.
-const OrderMetadata: UnrolledForm = (codec, compile) => {
+// copy once a member changes (those that never change only checked).
+const OrderMetadata: UnrolledForm = (codec, compile, structural) => {
   const [nameOf, valueOf] = decodersOf(codec, ['name', 'value'], compile) as readonly [
     FastDecoder,
     FastDecoder,
   ]
+  if (mayChange([nameOf, valueOf])) return structural()
   return (u) => {
     if (!isRecord(u)) return FAIL
-    let a = u
-    let raw: unknown
-    let v: unknown
-    raw = a['name']
-    if ((v = nameOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'name'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['name'] = v
-    }
-    raw = a['value']
-    if ((v = valueOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'value'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['value'] = v
-    }
-    return a
+
+    if (failed(nameOf(u['name']))) return FAIL
+    if (failed(valueOf(u['value']))) return FAIL
+    return u
   }
 }
 
 // Payment: io-ts's `type`, its members read by name in order from the input, or from its
-// copy once a member changes.
-const Payment: UnrolledForm = (codec, compile) => {
+// copy once a member changes (those that never change only checked).
+const Payment: UnrolledForm = (codec, compile, structural) => {
   const [authorizationCodeOf, voucherUrlOf, buyerOf] = decodersOf(
     codec,
     ['authorizationCode', 'voucherUrl', 'buyer'],
     compile,
   ) as readonly [FastDecoder, FastDecoder, FastDecoder]
+  if (mayChange([authorizationCodeOf, voucherUrlOf])) return structural()
   return (u) => {
     if (!isRecord(u)) return FAIL
     let a = u
-    let raw: unknown
-    let v: unknown
-    raw = a['authorizationCode']
-    if (
-      (v = authorizationCodeOf(raw)) !== raw ||
-      (v === undefined && !Object.hasOwn(a, 'authorizationCode'))
-    ) {
-      if (failed(v)) return FAIL
+    if (failed(authorizationCodeOf(a['authorizationCode']))) return FAIL
+    if (failed(voucherUrlOf(a['voucherUrl']))) return FAIL
+    const buyerRaw = a['buyer']
+    const buyerValue = buyerOf(buyerRaw)
+    if (buyerValue !== buyerRaw) {
+      if (failed(buyerValue)) return FAIL
       if (a === u) a = copyOf(u)
-      a['authorizationCode'] = v
-    }
-    raw = a['voucherUrl']
-    if ((v = voucherUrlOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'voucherUrl'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['voucherUrl'] = v
-    }
-    raw = a['buyer']
-    if ((v = buyerOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'buyer'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['buyer'] = v
+      a['buyer'] = buyerValue
     }
     return a
   }
@@ -567,25 +470,25 @@ const ProductLineItem: UnrolledForm = (codec, compile, structural) => {
     )
       return walk(u)
     let a = u
-    let raw: unknown
-    let v: unknown
-    raw = u['product']
-    if ((v = productOf(raw)) !== raw) {
-      if (failed(v)) return FAIL
+    const productRaw = u['product']
+    const productValue = productOf(productRaw)
+    if (productValue !== productRaw) {
+      if (failed(productValue)) return FAIL
       if (a === u) {
         if (!changes) return walk(u)
         a = { ...u }
       }
-      a['product'] = v
+      a['product'] = productValue
     }
-    raw = u['quantity']
-    if ((v = quantityOf(raw)) !== raw) {
-      if (failed(v)) return FAIL
+    const quantityRaw = u['quantity']
+    const quantityValue = quantityOf(quantityRaw)
+    if (quantityValue !== quantityRaw) {
+      if (failed(quantityValue)) return FAIL
       if (a === u) {
         if (!changes) return walk(u)
         a = { ...u }
       }
-      a['quantity'] = v
+      a['quantity'] = quantityValue
     }
     // Nothing changed: io-ts strips a hidden key.
     return a !== u || !changes || ownNamesAreKeys(u, ProductLineItem_KEYS) ? a : walk(u)
@@ -608,25 +511,25 @@ const SkuLineItem: UnrolledForm = (codec, compile, structural) => {
     )
       return walk(u)
     let a = u
-    let raw: unknown
-    let v: unknown
-    raw = u['sku']
-    if ((v = skuOf(raw)) !== raw) {
-      if (failed(v)) return FAIL
+    const skuRaw = u['sku']
+    const skuValue = skuOf(skuRaw)
+    if (skuValue !== skuRaw) {
+      if (failed(skuValue)) return FAIL
       if (a === u) {
         if (!changes) return walk(u)
         a = { ...u }
       }
-      a['sku'] = v
+      a['sku'] = skuValue
     }
-    raw = u['quantity']
-    if ((v = quantityOf(raw)) !== raw) {
-      if (failed(v)) return FAIL
+    const quantityRaw = u['quantity']
+    const quantityValue = quantityOf(quantityRaw)
+    if (quantityValue !== quantityRaw) {
+      if (failed(quantityValue)) return FAIL
       if (a === u) {
         if (!changes) return walk(u)
         a = { ...u }
       }
-      a['quantity'] = v
+      a['quantity'] = quantityValue
     }
     // Nothing changed: io-ts strips a hidden key.
     return a !== u || !changes || ownNamesAreKeys(u, SkuLineItem_KEYS) ? a : walk(u)
@@ -634,62 +537,26 @@ const SkuLineItem: UnrolledForm = (codec, compile, structural) => {
 }
 
 // Store: io-ts's `type`, its members read by name in order from the input, or from its
-// copy once a member changes.
-const Store: UnrolledForm = (codec, compile) => {
+// copy once a member changes (those that never change only checked).
+const Store: UnrolledForm = (codec, compile, structural) => {
   const [nameOf, countryCodeOf, currencyCodeOf, currencySymbolOf, localeOf, timezoneOf] =
     decodersOf(
       codec,
       ['name', 'countryCode', 'currencyCode', 'currencySymbol', 'locale', 'timezone'],
       compile,
     ) as readonly [FastDecoder, FastDecoder, FastDecoder, FastDecoder, FastDecoder, FastDecoder]
+  if (mayChange([nameOf, countryCodeOf, currencyCodeOf, currencySymbolOf, localeOf, timezoneOf]))
+    return structural()
   return (u) => {
     if (!isRecord(u)) return FAIL
-    let a = u
-    let raw: unknown
-    let v: unknown
-    raw = a['name']
-    if ((v = nameOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'name'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['name'] = v
-    }
-    raw = a['countryCode']
-    if ((v = countryCodeOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'countryCode'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['countryCode'] = v
-    }
-    raw = a['currencyCode']
-    if (
-      (v = currencyCodeOf(raw)) !== raw ||
-      (v === undefined && !Object.hasOwn(a, 'currencyCode'))
-    ) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['currencyCode'] = v
-    }
-    raw = a['currencySymbol']
-    if (
-      (v = currencySymbolOf(raw)) !== raw ||
-      (v === undefined && !Object.hasOwn(a, 'currencySymbol'))
-    ) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['currencySymbol'] = v
-    }
-    raw = a['locale']
-    if ((v = localeOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'locale'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['locale'] = v
-    }
-    raw = a['timezone']
-    if ((v = timezoneOf(raw)) !== raw || (v === undefined && !Object.hasOwn(a, 'timezone'))) {
-      if (failed(v)) return FAIL
-      if (a === u) a = copyOf(u)
-      a['timezone'] = v
-    }
-    return a
+
+    if (failed(nameOf(u['name']))) return FAIL
+    if (failed(countryCodeOf(u['countryCode']))) return FAIL
+    if (failed(currencyCodeOf(u['currencyCode']))) return FAIL
+    if (failed(currencySymbolOf(u['currencySymbol']))) return FAIL
+    if (failed(localeOf(u['locale']))) return FAIL
+    if (failed(timezoneOf(u['timezone']))) return FAIL
+    return u
   }
 }
 
@@ -701,37 +568,30 @@ const TotalDetails: UnrolledForm = (codec, compile) => {
     ['shippingAmount', 'discountAmount', 'surchargeAmount'],
     compile,
   ) as readonly [FastDecoder, FastDecoder, FastDecoder]
+
   return (u) => {
     if (!isRecord(u)) return FAIL
     let a = u
-    let raw: unknown
-    let v: unknown
-    raw = a['shippingAmount']
-    if (
-      (v = shippingAmountOf(raw)) !== raw ||
-      (v === undefined && !Object.hasOwn(a, 'shippingAmount'))
-    ) {
-      if (failed(v)) return FAIL
+    const shippingAmountRaw = a['shippingAmount']
+    const shippingAmountValue = shippingAmountOf(shippingAmountRaw)
+    if (shippingAmountValue !== shippingAmountRaw) {
+      if (failed(shippingAmountValue)) return FAIL
       if (a === u) a = copyOf(u)
-      a['shippingAmount'] = v
+      a['shippingAmount'] = shippingAmountValue
     }
-    raw = a['discountAmount']
-    if (
-      (v = discountAmountOf(raw)) !== raw ||
-      (v === undefined && !Object.hasOwn(a, 'discountAmount'))
-    ) {
-      if (failed(v)) return FAIL
+    const discountAmountRaw = a['discountAmount']
+    const discountAmountValue = discountAmountOf(discountAmountRaw)
+    if (discountAmountValue !== discountAmountRaw) {
+      if (failed(discountAmountValue)) return FAIL
       if (a === u) a = copyOf(u)
-      a['discountAmount'] = v
+      a['discountAmount'] = discountAmountValue
     }
-    raw = a['surchargeAmount']
-    if (
-      (v = surchargeAmountOf(raw)) !== raw ||
-      (v === undefined && !Object.hasOwn(a, 'surchargeAmount'))
-    ) {
-      if (failed(v)) return FAIL
+    const surchargeAmountRaw = a['surchargeAmount']
+    const surchargeAmountValue = surchargeAmountOf(surchargeAmountRaw)
+    if (surchargeAmountValue !== surchargeAmountRaw) {
+      if (failed(surchargeAmountValue)) return FAIL
       if (a === u) a = copyOf(u)
-      a['surchargeAmount'] = v
+      a['surchargeAmount'] = surchargeAmountValue
     }
     return a
   }

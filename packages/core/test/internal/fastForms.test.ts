@@ -14,12 +14,17 @@ import {
 } from '../../scripts/fastForms.js'
 import { atLeastOneOf, unrolled } from '../../src/internal/codec.js'
 import { fastDecoderOf } from '../../src/internal/fastDecode.js'
-import { isUnrolled } from '../../src/internal/fastDecoder.js'
-import { oneOfFormOf } from '../../src/internal/fastForm.js'
+import { failed, isUnrolled } from '../../src/internal/fastDecoder.js'
+import { formOf, oneOfFormOf } from '../../src/internal/fastForm.js'
 
 const look: Introspection = {
   isUnrolled,
   oneOfOf: (rule) => oneOfFormOf(fastDecoderOf(rule)),
+  asIs: (member) => {
+    const form = formOf(fastDecoderOf(member))
+    return form !== undefined && failed(form.absent)
+  },
+  keepsUndefined: (member) => fastDecoderOf(member)(undefined) === undefined,
 }
 
 const MODEL = resolve(import.meta.dirname, '../../src/model')
