@@ -31,6 +31,7 @@ import {
   plainPrototype,
   prototypeClean,
 } from './ownKeys.js'
+import { clearScratch, type Scratch, scratchOf, walkedOf, walkKeys } from './fastWalk.js'
 
 // -------------------------------------------------------------------------------------
 // failures and strips
@@ -128,19 +129,6 @@ export const exactRecord = (branch: Branch, slow: FastDecoder): FastDecoder => {
 // an intersection of branches
 // -------------------------------------------------------------------------------------
 
-/** Where a walk of an intersection keeps the members of later branches until it merges. */
-interface Scratch {
-  /** Slot -> decoded value. */
-  readonly values: Array<unknown>
-  /** Their slots, in the input's order. */
-  readonly order: Int32Array
-}
-
-const scratchOf = (size: number): Scratch => ({
-  values: new Array<unknown>(size).fill(undefined),
-  order: new Int32Array(size),
-})
-
 /**
  * The constructor of merged records, whose prototype is `Object.prototype`: they are
  * plain records, to which V8 gives room for their members in the record itself (a
@@ -162,7 +150,6 @@ export const exactMerge = (
 ): FastDecoder => {
   const s = slotsOf(branches)
   const { size, names, partial, branch } = s
-  const all = 2 ** size - 1
   // Each branch's slots: from `starts[b]` to `ends[b]`, and as bits.
   const starts = Int32Array.from(branches, (_, b) =>
     branches.slice(0, b).reduce((n, { keys }) => n + keys.length, 0),
@@ -224,84 +211,51 @@ export const exactMerge = (
     return set
   }
 
-  /** Gives the scratch back, without the `later` values it holds (not kept alive by it). */
-  const release = (scratch: Scratch, later: number): void => {
-    for (let j = 0; j < later; j++) scratch.values[scratch.order[j] as number] = undefined
+  /** Gives the scratch back, without the `count` values it holds (not kept alive by it). */
+  const release = (scratch: Scratch, count: number): void => {
+    clearScratch(scratch, count)
     free = scratch
   }
 
+  // What the walk under way found (written when it ends, read at once).
+  const w = walkedOf()
+
   /** The merged value of `u` or FAIL, walked with `scratch`; `slow` for any other record. */
   const merge = (u: Record<string, unknown>, scratch: Scratch): unknown => {
-    const { values, order } = scratch
-    // The first branch's members go to `r` as they come; the others' wait in the scratch.
-    const r = new Merged()
-    let keys = 0
-    let last: string | undefined
-    let later = 0
-    let seen = 0
-    let failing = 0
-    let others = 0
-    // The members given, not `undefined` (for the rules of the form "one of them given").
-    let given = 0
-    let prev = size
-    for (const k in u) {
-      keys++
-      last = k
-      const i = slotOf(s, prev, k)
-      if (i < 0) {
-        others++
-        continue
-      }
-      prev = i
-      const ak = u[k]
-      if (ak !== undefined) given |= 1 << i
-      let v = decodeAt(s, i, ak)
-      seen |= 1 << i
-      if (failed(v)) {
-        // A partial member given as `undefined` that does not decode it stays as given.
-        // One that fails: the walk goes on, for the errors of the others (see `WalkMemo`).
-        if (!partial[i] || ak !== undefined) {
-          failing |= 1 << i
-          continue
-        }
-        v = ak
-      }
-      if (branch[i] === 0) r[k] = v
-      else {
-        values[i] = v
-        order[later++] = i
-      }
-    }
-    // A member the walk did not visit may be hidden, or inherited.
-    if (seen !== all ? !ownNamesAre(u, keys, last) || !plainPrototype(u) : !ownLast(u, last)) {
-      release(scratch, later)
+    const holds = walkKeys(s, u, scratch, w)
+    const { keys, count, seen, given, failing, others } = w
+    if (!holds) {
+      release(scratch, count)
       return slow(u)
     }
+    // One that fails: the walk went on, for the errors of the others (see `WalkMemo`).
     if (failing !== 0) {
-      release(scratch, later)
+      release(scratch, count)
       return failedWalk(u, seen, failing, others)
     }
     for (const bits of oneOf)
       if ((given & bits) === 0) {
-        release(scratch, later)
+        release(scratch, count)
         return failedWalk(u, seen, 0, others)
       }
+    // Each branch's members given, in the input's order, then its defaults.
+    const { values, order } = scratch
+    const r = new Merged()
     let defaults = 0
     for (let b = 0; b < branches.length; b++) {
-      if (b > 0)
-        for (let j = 0; j < later; j++) {
-          const i = order[j] as number
-          if (branch[i] === b) r[names[i] as string] = values[i]
-        }
+      for (let j = 0; j < count; j++) {
+        const i = order[j] as number
+        if (branch[i] === b) r[names[i] as string] = values[i]
+      }
       if ((seen & (bits[b] as number)) === bits[b]) continue
       const set = setDefaults(b, seen, r)
       if (set < 0) {
-        release(scratch, later)
+        release(scratch, count)
         return failedWalk(u, seen, 0, others)
       }
       defaults += set
     }
-    release(scratch, later)
+    release(scratch, count)
     // Every branch gave the input itself (no key, nothing set): so does io-ts's merge.
     if (rules.length === 0 && keys === 0 && defaults === 0)
       return ownNamesAre(u, 0, undefined) ? u : slow(u)

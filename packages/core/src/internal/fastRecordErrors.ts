@@ -13,15 +13,9 @@ import type { Collector } from './collector.js'
 import { childSite, keyKindOf, type Site, type SiteType, siteTypeOf } from './errorSite.js'
 import type { Found } from './fieldErrors.js'
 import { failed, type FastDecoder, runs, type WalkMemo } from './fastDecoder.js'
-import { absentAt, type Branch, decodeAt, slotOf, slotsOf } from './fastSlots.js'
-import {
-  hasOwn,
-  isRecord,
-  ownLast,
-  ownNamesAre,
-  plainPrototype,
-  prototypeClean,
-} from './ownKeys.js'
+import { absentAt, type Branch, slotsOf } from './fastSlots.js'
+import { clearScratch, scratchOf, walkedOf, walkKeys } from './fastWalk.js'
+import { hasOwn, isRecord, prototypeClean } from './ownKeys.js'
 
 type Decoder = t.Decoder<unknown, unknown>
 
@@ -144,6 +138,10 @@ export const walkErrors = (
     }
   }
 
+  // The walk's scratch (its values are not read: cleared at once) and what it found.
+  const scratch = scratchOf(size)
+  const w = walkedOf()
+
   /** The members of `u` that fail, and those it gives, from the fast decoder's walk. */
   const known = (u: object): boolean => memo?.record === u && memo.run === runs.current
 
@@ -156,25 +154,11 @@ export const walkErrors = (
       // io-ts's copy of a record reads its other keys too (a getter may throw): its steps.
       return others ? slow(u, site, found) : report(u, site, found, seen, failing)
     }
-    let keys = 0
-    let last: string | undefined
-    let seen = 0
-    let failing = 0
-    let prev = size
-    for (const k in u) {
-      keys++
-      last = k
-      const i = slotOf(s, prev, k)
-      if (i < 0) return slow(u, site, found)
-      prev = i
-      seen |= 1 << i
-      const ak = u[k]
-      // A partial member given as `undefined` that does not decode it is no error.
-      if (failed(decodeAt(s, i, ak)) && (!partial[i] || ak !== undefined)) failing |= 1 << i
-    }
-    // A member the walk did not visit may be hidden, or inherited.
-    if (seen !== all ? !ownNamesAre(u, keys, last) || !plainPrototype(u) : !ownLast(u, last))
-      return slow(u, site, found)
+    const holds = walkKeys(s, u, scratch, w)
+    const { count, seen, failing, others } = w
+    clearScratch(scratch, count)
+    // io-ts's copy of a record reads its other keys too (a getter may throw): its steps.
+    if (!holds || others > 0) return slow(u, site, found)
     report(u, site, found, seen, failing)
   }
 }
