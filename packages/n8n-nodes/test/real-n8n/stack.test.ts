@@ -7,8 +7,14 @@
  * - a credential edited through n8n's REST API is still edited after a restart (the stack
  *   imports its two credentials only when missing);
  * - n8n's database backed up while the stack runs (n8n's `export:entities`) and restored
- *   into a new database (`import:entities`): the same workflows, credentials and executions.
+ *   into a new database (`import:entities`): the same workflows, credentials and executions;
+ * - the banner `npm run n8n` prints (banner.ts) names what a user needs to drive every
+ *   template by hand, and the stack returns once n8n reports each workflow published;
+ * - the commands of docs/n8n/try-it.md, run with a shell as the page gives them: an invoice
+ *   added and linked, then paid by hand, starts both the example's Paykit Trigger workflow
+ *   and template 3's for that order's event, with nobody touching anything else.
  */
+import { execFile } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,7 +23,10 @@ import { ENCRYPTION_KEY, startQueueStack, type QueueStack } from '@paykit/tools/
 import { databaseEnv } from '@paykit/tools/n8n/postgres'
 import { backupDatabase, restoreDatabase } from '@paykit/tools/n8n/backup'
 import { freePort } from '@paykit/tools/lib/freePort'
-import { n8nEnv } from '@paykit/tools/n8n/stack'
+import { ROOT } from '@paykit/tools/lib/root'
+import { banner } from '@paykit/tools/n8n/banner'
+import { n8nEnv, WEBHOOK_SECRET, WORKFLOW_IDS, exampleWorkflows } from '@paykit/tools/n8n/stack'
+import { executionRunData, executionsOfWorkflow } from './support.js'
 
 const userFolder = mkdtempSync(join(tmpdir(), 'paykit-stack-test-'))
 // Within the reach of the `postgres` user (as root): the cluster stays in it, removed with it.
@@ -29,7 +38,12 @@ const start = () =>
   startQueueStack({
     userFolder,
     workers: 1,
-    publish: ['order-paid-read-back.json', 'payment-link-from-form.json'],
+    publish: [
+      'order-paid-read-back.json',
+      'payment-link-from-form.json',
+      'invoices-to-payment-links.json',
+      'mark-paid-send-receipt.json',
+    ],
     log: (line) => {
       lines.push(line)
       process.stderr.write(`stack: ${line}\n`)
@@ -80,6 +94,142 @@ const rowsOf = async (database: string) => {
     await db.end()
   }
 }
+
+const idOf = (file: string): string => {
+  const id = exampleWorkflows().find((w) => w.file === file)?.id
+  if (id === undefined) throw new Error(`no workflow ${file}`)
+  return id
+}
+const EXAMPLE = idOf('order-paid-read-back.json')
+const RECEIPT = idOf('mark-paid-send-receipt.json')
+
+/** The page's fenced `bash` lines, each a command as a user copies it. */
+const tryItCommands = (): ReadonlyArray<string> =>
+  [...readFileSync(join(ROOT, 'docs/n8n/try-it.md'), 'utf8').matchAll(/```bash\n([\s\S]*?)```/g)]
+    .flatMap((m) => (m[1] ?? '').split('\n'))
+    .filter((line) => line.trim() !== '')
+
+/** The one command of the page that `matches`. */
+const commandOf = (matches: RegExp): string => {
+  const found = tryItCommands().filter((c) => matches.test(c))
+  if (found.length !== 1)
+    throw new Error(`try-it.md: ${found.length} commands match ${String(matches)}`)
+  return found[0] as string
+}
+
+/**
+ * Runs a command of the page with `sh -c` as it stands there, the page's default addresses
+ * replaced by this stack's (its ports are free ones, not 5678, 4010 and 5433).
+ */
+const runAsGiven = (command: string): Promise<{ stdout: string; stderr: string }> => {
+  const s = running()
+  const local = command
+    .replaceAll('http://127.0.0.1:4010', s.sandboxUrl)
+    .replaceAll('http://127.0.0.1:5678/', s.editorUrl)
+    .replaceAll('-p 5433', `-p ${String(s.shop.port)}`)
+  return new Promise((resolve, reject) =>
+    execFile('sh', ['-c', local], { timeout: 60_000 }, (error, stdout, stderr) =>
+      error === null ? resolve({ stdout, stderr }) : reject(new Error(`${local}: ${stderr}`)),
+    ),
+  )
+}
+
+describe('npm run n8n -- --queue: the banner, and every template driven by hand', () => {
+  it('returns once n8n reports each workflow published, and says so', async () => {
+    const published = running().published.map((w) => w.id)
+    expect(published).toEqual([
+      WORKFLOW_IDS['order-paid-read-back.json'],
+      WORKFLOW_IDS['payment-link-from-form.json'],
+      idOf('invoices-to-payment-links.json'),
+      RECEIPT,
+    ])
+    for (const id of published) {
+      const status = (await running().rest(`/workflows/${id}/publication-status`)) as {
+        data: { status: string }
+      }
+      expect(status.data.status, id).toBe('published')
+      expect(lines).toContain(`workflow ${id}: published (n8n reports it published)`)
+    }
+    expect(lines.some((l) => l.includes('(n8n publishes in the background)'))).toBe(true)
+    // The sandbox sends to every Paykit Trigger: the example's and template 3's.
+    expect(running().triggerUrls).toHaveLength(2)
+    expect(running().triggerUrls[0]).toBe(running().triggerUrl)
+    const sandboxLine = lines.find((l) => l.startsWith('paykit-sandbox: '))
+    for (const url of running().triggerUrls) expect(sandboxLine).toContain(url)
+    expect(lines.find((l) => l.startsWith('shop tables: '))).toMatch(
+      /invoices.*payment_events.*payment_link_claim/,
+    )
+  })
+
+  it('prints the secret (local only), the hand commands, MailDev’s API, each executions page', () => {
+    const s = running()
+    const text = banner(s, userFolder, s)
+    const line = (start: string) => text.split('\n').find((l) => l.trim().startsWith(start))
+    expect(line('secret')).toBe(
+      `  secret   ${WEBHOOK_SECRET} (the sandbox's webhook signing secret: local only, never a real one)`,
+    )
+    expect(text).toContain(`  curl -X POST ${s.sandboxUrl}/__sandbox/orders/<orderCode>/pay\n`)
+    expect(text).toContain(`  curl -X POST ${s.sandboxUrl}/__sandbox/events/<eventId>/resend\n`)
+    expect(line('mail API')).toBe(`  mail API curl ${s.mail.url}api/email`)
+    expect(line('shop db')).toBe(
+      `  shop db  PGPASSWORD=${s.shop.password} psql -h ${s.shop.host} -p ${String(s.shop.port)} -U ${s.shop.user} shop`,
+    )
+    expect(line('tables:')).toMatch(/^ +tables: .*invoices, payment_events, payment_link_claim$/)
+    for (const w of s.published)
+      expect(line(w.file)).toMatch(new RegExp(` {2}${s.editorUrl}workflow/${w.id}/executions$`))
+    expect(text).toContain('n8n publishes in the background')
+    expect(text).toContain(`rest/workflows/<id>/publication-status`)
+    expect(text).toContain('Queue mode: Postgres on 127.0.0.1:')
+  })
+
+  it('try-it.md’s commands, run as given: a paid invoice runs the example and template 3 for its event', async () => {
+    const s = running()
+    const before = async (id: string) =>
+      new Set((await executionsOfWorkflow(s, id)).map((e) => e.id))
+    const [exampleBefore, receiptBefore] = [await before(EXAMPLE), await before(RECEIPT)]
+    await runAsGiven(commandOf(/INSERT INTO invoices/))
+    await runAsGiven(commandOf(/webhook\/invoices-to-links$/))
+    const db = s.shop.client()
+    await db.connect()
+    let orderCode: string | undefined
+    try {
+      for (let i = 0; i < 120 && orderCode === undefined; i++) {
+        const row = await db.query<{ order_code: string | null }>(
+          "SELECT order_code FROM invoices WHERE invoice_number = 'INV-1'",
+        )
+        orderCode = row.rows[0]?.order_code ?? undefined
+        if (orderCode === undefined) await new Promise((r) => setTimeout(r, 500))
+      }
+    } finally {
+      await db.end()
+    }
+    expect(orderCode, 'template 2 linked INV-1').toMatch(/\S/)
+    // The page's own command for it, the order code in place of <orderCode>.
+    const pay = commandOf(/__sandbox\/orders\/<orderCode>\/pay$/)
+    expect(pay).toBe('curl -X POST http://127.0.0.1:4010/__sandbox/orders/<orderCode>/pay')
+    const paid = await runAsGiven(pay.replace('<orderCode>', orderCode ?? ''))
+    expect(JSON.parse(paid.stdout)).toEqual({ ok: true })
+
+    /** The new execution of `workflowId` that ran for this order's event, once it has ended. */
+    const ranFor = async (workflowId: string, seen: Set<string>) => {
+      for (let i = 0; i < 240; i++) {
+        for (const e of await executionsOfWorkflow(s, workflowId)) {
+          if (seen.has(e.id) || ['new', 'running', 'waiting'].includes(e.status)) continue
+          const run = await s.rest(`/executions/${e.id}`)
+          if (JSON.stringify(run).includes(orderCode ?? '')) return e
+        }
+        await new Promise((r) => setTimeout(r, 500))
+      }
+      throw new Error(`no execution of ${workflowId} for ${String(orderCode)}`)
+    }
+    const [example, receipt] = await Promise.all([
+      ranFor(EXAMPLE, exampleBefore),
+      ranFor(RECEIPT, receiptBefore),
+    ])
+    expect([example.status, receipt.status]).toEqual(['success', 'success'])
+    expect((await executionRunData(s, receipt.id)).error).toBeUndefined()
+  }, 180_000)
+})
 
 describe('npm run n8n -- --queue: logs, kept credentials, backups', () => {
   it('writes each process’s output to <userFolder>/logs/<name>.log', () => {
