@@ -30,7 +30,7 @@ describe('the packages’ API reports', () => {
   })
 
   // A removal or rename in a released version keeps a deprecated alias for one minor version
-  // (root README, Releasing): each is listed here with the version that removes it. None
+  // (docs/releasing.md): each is listed here with the version that removes it. None
   // before the first release: a name nothing published had is removed, not aliased.
   const DEPRECATED: ReadonlyArray<string> = []
 

@@ -43,7 +43,7 @@ describe('the release rehearsal', () => {
         ).version,
     )
     // Every package moves on from the checkout's version; before the first release, from the
-    // unpublished 0.1.0 to 0.2.0 (the root README's "Releasing" says why).
+    // unpublished 0.1.0 to 0.2.0 (docs/releasing.md says why).
     expect(Object.values(r.versions)).toHaveLength(3)
     Object.values(r.versions).forEach((v, i) => {
       expect(v).not.toBe(current[i])

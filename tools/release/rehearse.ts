@@ -9,7 +9,7 @@
  * 2. `changeset version` there: new versions, a `CHANGELOG.md` per package.
  * 3. Starts Verdaccio on 127.0.0.1 (storage in the temporary folder; other packages proxied
  *    from the npm registry) and runs `changeset publish` with no git identity, then
- *    `changeset tag` with one (the recovery the README's "Releasing" gives).
+ *    `changeset tag` with one (the recovery docs/releasing.md gives).
  * 4. Installs the three packages by name with npm and with pnpm in fresh consumer projects and
  *    runs a snippet of each: the core's client against the testkit's sandbox, the testkit's
  *    arbitraries judged by the core, the nodes loaded by n8n's own package loader; and the

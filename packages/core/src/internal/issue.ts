@@ -43,7 +43,7 @@ export type Literal = string | number | boolean
 /**
  * One broken rule as data: a stable `code` and the parameters (limits, accepted values,
  * the fields involved) a form needs to say it in its own words. Each code has one
- * English wording (`fieldErrorMessage`); the table of codes is in the core's README.
+ * English wording (`fieldErrorMessage`); the table of codes is in docs/core/validation.md.
  *
  * @category model
  * @since 0.2.0
@@ -108,7 +108,7 @@ export type IssueOf<C extends FieldErrorCode> = Extract<FieldIssue, { readonly c
 // constants
 // -------------------------------------------------------------------------------------
 
-// Every code once, in the order of the README's table; `satisfies` keeps it complete.
+// Every code once, in the order of docs/core/validation.md's table; `satisfies` keeps it complete.
 const CODES = {
   required: null,
   type: null,
