@@ -3,6 +3,7 @@
  * it: through the OpenAI client n8n 2.41.1 ships (`@langchain/openai`'s ChatOpenAI, from the
  * installed n8n), whole and streamed, a tool call and the reply that quotes its result.
  */
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -181,5 +182,59 @@ describe('the script', () => {
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
       /^messages:/,
     )
+  })
+})
+
+describe('tools/n8n/salesAssistantScript.json, the script for trying the template offline', () => {
+  const sales = JSON.parse(
+    readFileSync(
+      new URL('../../../../tools/n8n/salesAssistantScript.json', import.meta.url),
+      'utf8',
+    ),
+  ) as Script
+  const first = (text: string) => answer(sales, [{ role: 'user', content: text }])
+
+  it('sells a catalog product to the email the buyer gives, the price left to the shop', () => {
+    expect(first('Hi, 2 MUG for ana@example.com please')).toEqual({
+      kind: 'calls',
+      calls: [
+        {
+          tool: 'create_payment_link',
+          arguments: { sku: 'MUG', quantity: '2', email: 'ana@example.com' },
+        },
+      ],
+    })
+  })
+
+  it("asks for approval when told to, with the arguments n8n's review expects", () => {
+    expect(first('ok, ask the owner to approve 2 TICKET for ana@example.com')).toEqual({
+      kind: 'calls',
+      calls: [
+        {
+          tool: 'create_payment_link_with_approval',
+          arguments: {
+            toolParameters: { sku: 'TICKET', quantity: '2', email: 'ana@example.com' },
+            hitlParameters: {},
+          },
+        },
+      ],
+    })
+  })
+
+  it('reads an order back and lists the catalog', () => {
+    expect(first('have I paid OC00001001?')).toMatchObject({
+      calls: [{ tool: 'get_order', arguments: { orderCode: 'OC00001001' } }],
+    })
+    expect(first('what do you sell?')).toMatchObject({ calls: [{ tool: 'read_catalog' }] })
+  })
+
+  it('quotes the tool answer in the reply', () => {
+    expect(
+      answer(sales, [
+        { role: 'user', content: 'have I paid OC00001001?' },
+        { role: 'assistant', content: null, tool_calls: [{}] },
+        { role: 'tool', content: '[{"orderCode":"OC00001001","orderStatus":"PAID","total":25}]' },
+      ]),
+    ).toEqual({ kind: 'text', text: 'Order OC00001001 is PAID (25).' })
   })
 })
