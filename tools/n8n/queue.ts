@@ -44,6 +44,13 @@ export interface QueueStack extends Stack {
 /** A fixed key: every process of the stack decrypts the credentials the others wrote. */
 export const ENCRYPTION_KEY = 'paykit-n8n-queue-mode-local-key'
 
+/**
+ * Connections in each n8n process's Postgres pool (`DB_POSTGRESDB_POOL_SIZE`; n8n's default,
+ * 2, made main's requests wait on two connections in a burst of order events): main, the
+ * webhook processor and four workers take 60 of Postgres's 100, beside the shop's pools.
+ */
+export const POOL_SIZE = 10
+
 // -------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------
@@ -92,6 +99,11 @@ export const startQueueStack = async (options: QueueStackOptions = {}): Promise<
         ...postgres.n8nEnv,
         ...redis.n8nEnv,
         EXECUTIONS_MODE: 'queue',
+        DB_POSTGRESDB_POOL_SIZE: String(POOL_SIZE),
+        // An expression isolate only once an expression is evaluated: by default n8n takes one
+        // for each request to a trigger that is not its Webhook node (a Paykit Trigger's), from a
+        // pool of 1, building a new isolate for each request beyond it.
+        N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
         N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
         OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
         N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',

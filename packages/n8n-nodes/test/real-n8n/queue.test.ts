@@ -15,10 +15,15 @@
  * 3. each of 5 signed events delivered 50 times at once to both processes that take webhooks;
  *    a stale or forged one starts nothing;
  * 4. a worker SIGKILLed in the middle of 500 links and 500 charges: what n8n does with the
- *    execution, and what a re-run of the workflow costs (no order charged twice).
+ *    execution, and what a re-run of the workflow costs (no order charged twice);
+ * 5. the stack's own settings (stack.ts `n8nEnv`): Code nodes run in the task runner beside
+ *    each worker, and over the whole run no n8n process logged a deprecation notice or the
+ *    Python runner's failure.
  *
  * The figures are printed ("queue:" lines) for the README's "Queue mode" section.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { createClient, OrderDetails } from '@paykit/core'
@@ -140,6 +145,34 @@ const hookUrl = (i: number, path: string) =>
 
 const client = () =>
   createClient({ baseUrl: stack.sandboxUrl, credentials: { ...defaultCredentials } })
+
+/** The lines of an n8n process's log file (`<logsDir>/<name>.log`). */
+const linesOf = (name: string): ReadonlyArray<string> =>
+  readFileSync(join(stack.logsDir, `${name}.log`), 'utf8').split('\n')
+
+/**
+ * A process's deprecation notices (n8n's DeprecationService: a header, then one ` - ` line per
+ * notice; Node's DeprecationWarning lines) and the Python runner's failure. Aside, as no
+ * setting changes them: n8n's notice that running outside a container is deprecated (and the
+ * header it alone brings), and pg's warning about a query on a busy client, which n8n 2.41's
+ * own start on Postgres causes (AuthRolesService.syncScopes saving roles with TypeORM, whose
+ * updates run at once on the transaction's one client) with the hint that follows it.
+ */
+const noticesOf = (lines: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const header = /There (is a deprecation|are deprecations) related to your n8n setup/
+  const container = /Running n8n outside a container is deprecated/
+  const n8nOwn =
+    /DeprecationWarning: Calling client\.query\(\) when the client is already executing a query|^\(Use `node --trace-deprecation/
+  const notices = lines.filter(
+    (l) =>
+      /^\s*- [A-Z][A-Z0-9_]* -> /.test(l) ||
+      /Failed to start Python task runner/.test(l) ||
+      (/deprecat/i.test(l) && !header.test(l) && !container.test(l) && !n8nOwn.test(l)),
+  )
+  const headers = lines.filter((l) => header.test(l)).length
+  const containers = lines.filter((l) => container.test(l)).length
+  return notices.length === 0 && headers > containers ? ['a deprecation header'] : notices
+}
 
 // -------------------------------------------------------------------------------------
 // the stack
@@ -476,4 +509,47 @@ describe('a worker SIGKILLed in the middle of 500 links and 500 charges', () => 
     expect(twice('-once')).toBe(0)
     expect(run.items('Links Once', 1)).toHaveLength(500)
   }, 300_000)
+})
+
+describe("the stack's own settings", () => {
+  it('Code nodes run on the workers, in the task runner the stack starts beside each process that runs them', async () => {
+    const code = {
+      id: 'queue-code-double',
+      name: 'Double',
+      type: 'n8n-nodes-base.code',
+      typeVersion: 2,
+      position: [480, 0],
+      parameters: {
+        jsCode:
+          'return $input.all().map((item) => ({ json: { orderReference: item.json.orderReference, doubled: item.json.amount * 2 } }))',
+      },
+    }
+    const workflow = await publish(batchWorkflow('queue-code', 'lastNode', [code]))
+    const batches = Array.from({ length: 4 }, (_, b) => batchOrders(`C${String(b + 1)}`, 5))
+    const answers = await Promise.all(
+      batches.map((batch, b) => postJson(hookUrl(b, 'queue-code'), { orders: batch })),
+    )
+    expect(answers.map((a) => a.json)).toEqual(
+      batches.map((batch) =>
+        batch.map((o) => ({ orderReference: o.orderReference, doubled: o.amount * 2 })),
+      ),
+    )
+    const rows = await ended(workflow, 4)
+    expect(rows.map((r) => r.status)).toEqual(['success', 'success', 'success', 'success'])
+    // Each worker got its runner (n8n logs each registration; the main process, which
+    // offloads its manual executions to the workers, serves no runner).
+    for (const w of stack.workers)
+      expect(linesOf(w.name).some((l) => l.includes('Registered runner'))).toBe(true)
+    report(
+      `Code node: 4 executions ${JSON.stringify(perWorker(rows.map((r) => r.id)))}, each answered with its items doubled`,
+    )
+  }, 120_000)
+
+  it('no n8n process logged a deprecation notice or the Python runner failure during the whole run', () => {
+    const notices = stack.processes.flatMap((p) =>
+      noticesOf(linesOf(p.name)).map((line) => `${p.name}: ${line.trim()}`),
+    )
+    report(`notices over the run: ${notices.length === 0 ? 'none' : notices.join(' | ')}`)
+    expect(notices).toEqual([])
+  })
 })
