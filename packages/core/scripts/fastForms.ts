@@ -32,6 +32,26 @@ export interface Introspection {
   readonly keepsUndefined: (member: Decoder) => boolean
 }
 
+/** The core's internals the generator reads, from its sources (a test) or its build. */
+export interface Core {
+  readonly isUnrolled: (codec: object) => boolean
+  readonly failed: (v: unknown) => boolean
+  readonly fastDecoderOf: (codec: Decoder) => (u: unknown) => unknown
+  readonly formOf: (decoder: (u: unknown) => unknown) => { readonly absent: unknown } | undefined
+  readonly oneOfFormOf: (decoder: (u: unknown) => unknown) => ReadonlyArray<string> | undefined
+}
+
+/** What the generator asks of the core, from its internals. */
+export const introspectionOf = (core: Core): Introspection => ({
+  isUnrolled: core.isUnrolled,
+  oneOfOf: (rule) => core.oneOfFormOf(core.fastDecoderOf(rule)),
+  asIs: (member) => {
+    const form = core.formOf(core.fastDecoderOf(member))
+    return form !== undefined && core.failed(form.absent)
+  },
+  keepsUndefined: (member) => core.fastDecoderOf(member)(undefined) === undefined,
+})
+
 interface Tagged {
   readonly _tag?: string
   readonly name?: string
@@ -328,32 +348,14 @@ if (import.meta.main) {
   const dist = resolve(import.meta.dirname, '../dist')
   const load = (path: string): Promise<Readonly<Record<string, unknown>>> =>
     import(pathToFileURL(resolve(dist, path)).href) as Promise<Readonly<Record<string, unknown>>>
-  const { isUnrolled } = (await load('internal/fastDecoder.js')) as {
-    isUnrolled: Introspection['isUnrolled']
-  }
-  const { fastDecoderOf } = (await load('internal/fastDecode.js')) as {
-    fastDecoderOf: (codec: Decoder) => (u: unknown) => unknown
-  }
-  const { formOf, oneOfFormOf } = (await load('internal/fastForm.js')) as {
-    formOf: (decoder: unknown) => { readonly absent: unknown } | undefined
-    oneOfFormOf: (decoder: unknown) => ReadonlyArray<string> | undefined
-  }
-  const { failed } = (await load('internal/fastDecoder.js')) as {
-    failed: (v: unknown) => boolean
-  }
+  const core = {
+    ...(await load('internal/fastDecoder.js')),
+    ...(await load('internal/fastDecode.js')),
+    ...(await load('internal/fastForm.js')),
+  } as unknown as Core
   const files = readdirSync(resolve(dist, 'model')).filter((f) => f.endsWith('.js'))
   const modules = await Promise.all(files.sort().map((f) => load(`model/${f}`)))
-  const text = await formatted(
-    fastFormsSource(modules, {
-      isUnrolled,
-      oneOfOf: (rule) => oneOfFormOf(fastDecoderOf(rule)),
-      asIs: (member) => {
-        const form = formOf(fastDecoderOf(member))
-        return form !== undefined && failed(form.absent)
-      },
-      keepsUndefined: (member) => fastDecoderOf(member)(undefined) === undefined,
-    }),
-  )
+  const text = await formatted(fastFormsSource(modules, introspectionOf(core)))
   const same = existsSync(GENERATED) && readFileSync(GENERATED, 'utf8') === text
   if (process.argv.includes('--write')) {
     if (!same) writeFileSync(GENERATED, text)

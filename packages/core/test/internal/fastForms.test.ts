@@ -6,26 +6,13 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import * as t from 'io-ts'
 import { describe, expect, it } from 'vitest'
-import {
-  fastFormsSource,
-  formatted,
-  GENERATED,
-  type Introspection,
-} from '../../scripts/fastForms.js'
+import { fastFormsSource, formatted, GENERATED, introspectionOf } from '../../scripts/fastForms.js'
 import { atLeastOneOf, unrolled } from '../../src/internal/codec.js'
 import { fastDecoderOf } from '../../src/internal/fastDecode.js'
 import { failed, isUnrolled } from '../../src/internal/fastDecoder.js'
 import { formOf, oneOfFormOf } from '../../src/internal/fastForm.js'
 
-const look: Introspection = {
-  isUnrolled,
-  oneOfOf: (rule) => oneOfFormOf(fastDecoderOf(rule)),
-  asIs: (member) => {
-    const form = formOf(fastDecoderOf(member))
-    return form !== undefined && failed(form.absent)
-  },
-  keepsUndefined: (member) => fastDecoderOf(member)(undefined) === undefined,
-}
+const look = introspectionOf({ isUnrolled, failed, fastDecoderOf, formOf, oneOfFormOf })
 
 const MODEL = resolve(import.meta.dirname, '../../src/model')
 
