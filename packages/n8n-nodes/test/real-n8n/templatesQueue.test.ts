@@ -400,13 +400,71 @@ describe(`templates in queue mode, a worker SIGKILLed mid-run (${String(WORKERS)
           }>("SELECT * FROM invoices WHERE kind = 'form sale' ORDER BY invoice_number")
         ).rows
       const linked = (await sales()).filter((r) => r.status === 'linked')
-      for (const row of linked) await moveOrder(stack, row.order_code ?? '', 'pay')
+      const paying = Date.now()
+      // Buyers paying one after another, 200 ms apart.
+      for (const row of linked) {
+        await moveOrder(stack, row.order_code ?? '', 'pay')
+        await sleep(200)
+      }
       const receipts = async () =>
         (await stack.mail.messages()).filter((m) => m.subject.startsWith('Receipt for order'))
-      const deadline = Date.now() + 180_000
-      while ((await receipts()).length < linked.length && Date.now() < deadline) await sleep(500)
-      await sleep(3000)
-      await settled(stack, templateId(RECEIPT), 1, leftByKill, 180_000)
+      const receiptsFor = async (timeoutMs: number) => {
+        const deadline = Date.now() + timeoutMs
+        while ((await receipts()).length < linked.length && Date.now() < deadline) await sleep(500)
+        await sleep(3000)
+        await settled(stack, templateId(RECEIPT), 1, leftByKill, 180_000)
+        return (await receipts()).length
+      }
+      const byThemselves = await receiptsFor(120_000)
+      // What the sandbox's deliveries of these events met (each URL, each attempt).
+      const paidCodes = new Set(linked.map((r) => r.order_code))
+      const paidIds = new Set(
+        (await sandboxEvents(stack))
+          .filter((e) => e.type === 'order.paid' && paidCodes.has(e.data.orderCode))
+          .map((e) => e.id),
+      )
+      const attempts = (
+        (await (await fetch(`${stack.sandboxUrl}/__sandbox/deliveries`)).json()) as Array<{
+          eventId: string
+          status: number | null
+          error: string | null
+          willRetry: boolean
+        }>
+      ).filter((d) => paidIds.has(d.eventId))
+      const met = new Map<string, number>()
+      for (const d of attempts) {
+        const what =
+          d.status !== null && d.status < 300
+            ? '2xx'
+            : `${String(d.status ?? d.error ?? '?').slice(0, 40)}${d.willRetry ? '' : ' (given up)'}`
+        met.set(what, (met.get(what) ?? 0) + 1)
+      }
+      report(
+        `template 1: the sandbox's ${String(attempts.length)} delivery attempts of the ${String(paidIds.size)} order.paid events (to every trigger): ${[...met].map(([w, n]) => `${String(n)} ${w}`).join(', ')}`,
+      )
+      report(
+        `template 1: ${String(linked.length)} sales paid at the sandbox, 200 ms apart: ${String(byThemselves)} receipts from the sandbox's own deliveries within ${((Date.now() - paying) / 1000).toFixed(0)} s`,
+      )
+      // The events of the sales still without a receipt sent again, freshly signed, as the
+      // sandbox's resend control does by hand (a replay of a delivered one changes nothing).
+      const receipted = new Set((await receipts()).map((m) => m.to))
+      const codes = new Set(
+        linked.filter((r) => !receipted.has(r.customer_email)).map((r) => r.order_code),
+      )
+      const again = (await sandboxEvents(stack)).filter(
+        (e) => e.type === 'order.paid' && codes.has(e.data.orderCode),
+      )
+      for (const event of again) {
+        const res = await fetch(`${stack.sandboxUrl}/__sandbox/events/${event.id}/resend`, {
+          method: 'POST',
+        })
+        expect(res.status).toBe(202)
+        await sleep(200)
+      }
+      const afterResend = await receiptsFor(120_000)
+      report(
+        `template 1: ${String(again.length)} events sent again by the sandbox's resend control: ${String(afterResend)} receipts`,
+      )
 
       // The summary, as the next morning's run sees what a stopped run left (older than 5 minutes).
       await db.query(
@@ -446,11 +504,15 @@ describe(`templates in queue mode, a worker SIGKILLed mid-run (${String(WORKERS)
       const twice = rows.filter((r) => receiptsOf(r) > 1)
       expect(twice).toEqual([])
       // Every sale claimed: paid with its one receipt, or listed by the summary.
-      const inDoubt = new Set([
-        ...listed('In doubt, claimed but never linked'),
-        ...listed('In doubt, receipt claimed but not recorded as sent'),
-        ...listed('Paid at Paykit, not marked paid here'),
-      ])
+      const headings = [
+        'In doubt, claimed but never linked',
+        'In doubt, receipt claimed but not recorded as sent',
+        'Paid at Paykit, not marked paid here',
+      ]
+      const inDoubt = new Set(headings.flatMap(listed))
+      report(
+        `template 1: the summary lists ${headings.map((h) => `${String(listed(h).length)} under "${h}"`).join(', ')}`,
+      )
       const done = rows.filter(
         (r) => r.status === 'paid' && r.receipt_sent_at !== null && receiptsOf(r) === 1,
       )
