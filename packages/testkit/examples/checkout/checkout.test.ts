@@ -48,6 +48,13 @@ describe('the naive checkout service', () => {
       'every paid order seen once',
       /the buyer pays the payment link of order o\d/,
     ],
+    [
+      'paidOn3dsPending',
+      'every paid order seen once',
+      /the buyer pays order o\d with a card that needs 3DS/,
+    ],
+    ['forgetsLostCharge', 'every paid order seen once', /the service processes the next/],
+    ['shipsOnAnyEvent', 'every paid order seen once', /the merchant portal cancels order o\d/],
   ]
   for (const [mistake, invariant, step] of cases)
     it(`${mistake}: caught by "${invariant}" in at most 5 steps`, async () => {
@@ -60,6 +67,35 @@ describe('the naive checkout service', () => {
       expect(report.invariant).toBe(invariant)
       expect(report.story.length).toBeLessThanOrEqual(5)
       expect(report.story.some((s) => step.test(s))).toBe(true)
+    })
+})
+
+describe('each mistake is found within 200 stories on every seed 1-8', () => {
+  const mistakes: ReadonlyArray<keyof Mistakes> = [
+    'retriesWithNewOrderId',
+    'createsSecondLink',
+    'trustsWebhookOrder',
+    'marksPaidTwice',
+    'logsCard',
+    'trustsUnsigned',
+    'paidOn3dsPending',
+    'forgetsLostCharge',
+    'shipsOnAnyEvent',
+  ]
+  for (const mistake of mistakes)
+    it(mistake, { timeout: 60_000 }, async () => {
+      const found: Array<number> = []
+      for (let seed = 1; seed <= 8; seed++) {
+        const report = await checkModel({
+          integration: checkoutService({ [mistake]: true }),
+          numRuns: 200,
+          seed,
+        })
+        expect(report.ok, `seed ${seed}`).toBe(false)
+        found.push(report.numRuns)
+      }
+      print(`${mistake}: found in ${found.join(', ')} stories on seeds 1-8`)
+      expect(Math.max(...found)).toBeLessThanOrEqual(200)
     })
 })
 

@@ -417,9 +417,10 @@ export const noForgedChange: Invariant = {
 }
 
 /**
- * Every paid order seen paid by the integration exactly once: never twice, and, once the
- * world is quiet, once for each order the service has paid (the view's records of one
- * order, under any of its ids, counted together).
+ * Every paid order seen paid by the integration exactly once: never twice, never for an
+ * order the service has not been paid for, and, once the world is quiet, once for each
+ * order the service has paid (the view's records of one order, under any of its ids,
+ * counted together).
  *
  * @example
  * ```ts
@@ -449,7 +450,15 @@ export const paidSeenOnce: Invariant = {
         ? `the integration recorded order ${named({ reference: order, ownIds: ids })} as paid ${times} times`
         : undefined,
     )
-    if (twice !== undefined || !quiet) return twice
+    if (twice !== undefined) return twice
+    // a payment recorded (goods shipped) for an order the service was never paid for
+    const unpaid = first([...seen], ([order, { times, ids }]) => {
+      const there = service.find((o) => o.reference === order)
+      return times > 0 && (there === undefined || timesPaidAtService(there) === 0)
+        ? `the integration recorded order ${named({ reference: order, ownIds: ids })} as paid, the service has not been paid for it`
+        : undefined
+    })
+    if (unpaid !== undefined || !quiet) return unpaid
     return first(service, (o) => {
       if (timesPaidAtService(o) === 0) return undefined
       const times = seen.get(o.reference)?.times ?? 0

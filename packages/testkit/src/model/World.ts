@@ -206,6 +206,12 @@ export type WorldOptions = Adapter & {
   readonly orders: ReadonlyArray<ShopOrder>
   /** What each status of the view means at the service (`meaningOf(statuses)`). */
   readonly means: (order: IntegrationOrder, index: number) => ReadonlyArray<OrderStatus>
+  /**
+   * How "eventually" delivers the webhooks still pending: oldest first (`false`, the
+   * default), or late as a sender's retries come (`true`): the pending ones newest first,
+   * then the lost ones.
+   */
+  readonly late?: boolean
 }
 
 // -------------------------------------------------------------------------------------
@@ -892,10 +898,19 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
       ? `${what} is delivered (${inOrder(made)})`
       : `${what} are delivered, in this order (${inOrder(made)})`
 
+  // The pending webhooks newest first, then the lost ones (a sender's retries come after
+  // the newer events it delivered meanwhile); a refused one is tried again after those.
+  const deliverLate = async (): Promise<void> => {
+    for (let n = outbox.pending().length; n > 0; n--) await outbox.deliverLatest()
+    await outbox.redeliverDropped()
+    await outbox.deliverAll()
+  }
+
   const eventually = async (): Promise<void> => {
     service.clearFaults()
     const first = deliveries.length
-    await outbox.deliverAll()
+    const late = options.late === true && outbox.pending().length + outbox.dropped().length > 1
+    await (late ? deliverLate() : outbox.deliverAll())
     const before = deliveredSince(first)
     const note = await act(undefined, () => integration.reconcile())
     const second = deliveries.length
@@ -904,7 +919,9 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
     const pending =
       before.length === 0
         ? 'no webhook is pending'
-        : delivered(before, before.length === 1 ? 'the pending webhook' : 'the pending webhooks')
+        : late
+          ? delivered(before, 'the pending webhooks (newest first, any lost one last)')
+          : delivered(before, before.length === 1 ? 'the pending webhook' : 'the pending webhooks')
     const more =
       after.length === 0
         ? ''

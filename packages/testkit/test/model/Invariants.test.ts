@@ -12,6 +12,7 @@ import {
 } from '../../examples/checkout/checkoutService.js'
 import * as Arbitraries from '../../src/arbitraries/index.js'
 import type { MakeIntegration, ShopOrder } from '../../src/model/Integration.js'
+import { paidSeenOnce, type ServiceOrder } from '../../src/model/Invariants.js'
 import { checkModel, stories } from '../../src/model/Run.js'
 import { buyerPaysLink, createLink, forgedWebhook, webhook } from '../../src/model/Steps.js'
 
@@ -48,6 +49,41 @@ describe('the built-in invariants', () => {
     })
     expect(report.problem).toMatch(/registering card \[redacted\] for o\d/)
     expect(report.text).not.toMatch(/\d{4}/)
+  })
+
+  it('"every paid order seen once": a payment recorded for an order the service was never paid for', () => {
+    const cancelled: ServiceOrder = {
+      reference: 'o1',
+      ownIds: ['INV-0001'],
+      amount: 19.99,
+      currency: 'USD',
+      charges: [],
+      succeededCharges: [],
+      links: [{ orderCode: 'OC00001001', status: 'CANCELLED', total: 19.99 }],
+      total: 0,
+      status: 'CANCELLED',
+    }
+    const shipped = {
+      reference: 'INV-0001',
+      order: 'o1',
+      status: 'void',
+      means: ['CANCELLED' as const],
+      timesPaid: 1,
+    }
+    const observe = (timesPaid: number, quiet: boolean) =>
+      paidSeenOnce.check({
+        service: [cancelled],
+        view: [{ ...shipped, timesPaid }],
+        log: [],
+        secrets: [],
+        quiet,
+      })
+    // at any step, not only once the world is quiet
+    expect(observe(1, false)).toBe(
+      "the integration recorded order o1 (the integration's INV-0001) as paid, the service has not been paid for it",
+    )
+    expect(observe(0, false)).toBeUndefined()
+    expect(observe(0, true)).toBeUndefined()
   })
 })
 
