@@ -427,7 +427,7 @@ const storiesOf = (
  * assert.ok(story !== undefined && story.steps.length <= 3)
  * await assert.rejects(story.play(), {
  *   name: 'InvariantBroken',
- *   message: /the integration has order o1 PAID, the service has not been paid for it/,
+ *   message: /the integration recorded order o1 as paid, the service has not been paid for it/,
  * })
  * ```
  *
