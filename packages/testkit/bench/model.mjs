@@ -50,8 +50,8 @@ const CHECKOUT = [
   'paidOn3dsPending',
   'forgetsLostCharge',
   'shipsOnAnyEvent',
+  'racesDuplicates',
 ]
-const ORDERS = []
 const BILLING = [
   'floorCents',
   'trustsUnsigned',
@@ -63,10 +63,6 @@ const bugs = [
   ...CHECKOUT.map((m) => [
     `checkout ${m}`,
     { integration: checkout.checkoutService({ [m]: true }) },
-  ]),
-  ...ORDERS.map((b) => [
-    `orders ${b}`,
-    { ...orders.orderServiceModel, integration: orders.underTheKit },
   ]),
   ...BILLING.map((b) => [
     `billing ${b}`,

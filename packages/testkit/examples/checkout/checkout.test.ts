@@ -55,6 +55,7 @@ describe('the naive checkout service', () => {
     ],
     ['forgetsLostCharge', 'every paid order seen once', /the service processes the next/],
     ['shipsOnAnyEvent', 'every paid order seen once', /the merchant portal cancels order o\d/],
+    ['racesDuplicates', 'every paid order seen once', /twice at once/],
   ]
   for (const [mistake, invariant, step] of cases)
     it(`${mistake}: caught by "${invariant}" in at most 5 steps`, async () => {
@@ -81,6 +82,7 @@ describe('each mistake is found within 200 stories on every seed 1-8', () => {
     'paidOn3dsPending',
     'forgetsLostCharge',
     'shipsOnAnyEvent',
+    'racesDuplicates',
   ]
   for (const mistake of mistakes)
     it(mistake, { timeout: 60_000 }, async () => {

@@ -42,6 +42,11 @@ export interface Mistakes {
   /** Ships on any event of its link: an `order.cancelled` (an expired link) too. */
   readonly shipsOnAnyEvent?: boolean
   /**
+   * Confirms an `order.paid` with the service before shipping, the "not shipped yet" check
+   * made before the read: two deliveries of one event at once both ship.
+   */
+  readonly racesDuplicates?: boolean
+  /**
    * Not a mistake: checks no signature, but confirms every event by reading its order back
    * (`GET /paymentlink/order/{orderCode}`) and records what the service says (the signature
    * only for an order the service no longer has).
@@ -207,6 +212,11 @@ export const checkoutService =
         order.linkCode ??= data.orderCode
         order.linkRequested = true
         if (type === 'order.paid' && mistakes.marksPaidTwice === true) {
+          order.timesPaid++
+          log(`order ${order.reference} paid: shipping`)
+        }
+        if (type === 'order.paid' && mistakes.racesDuplicates === true && order.timesPaid === 0) {
+          await client.getOrder(data.orderCode)() // "confirm before shipping"
           order.timesPaid++
           log(`order ${order.reference} paid: shipping`)
         }

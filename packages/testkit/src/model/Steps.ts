@@ -296,13 +296,15 @@ const WEBHOOK_TEXT: Readonly<Record<WebhookMove, string>> = {
   delay: 'the oldest pending webhook is held back',
   drop: 'the oldest pending webhook is lost (redelivered later)',
   deliverAll: 'every pending webhook is delivered',
+  concurrent: 'the oldest pending webhook is delivered twice at once (a retry in flight)',
 }
 
 /**
  * A move of the webhook sender: deliver the oldest pending event, the newest first (out
  * of order), the last one again, hold the oldest back, lose the oldest (redelivered once
- * the world is quiet), deliver everything pending. The story notes which event of which
- * order it was, and what the endpoint answered when it refused it.
+ * the world is quiet), deliver everything pending, deliver the oldest twice at once (a
+ * retry sent while the first delivery is still being handled). The story notes which
+ * event of which order it was, and what the endpoint answered when it refused it.
  *
  * @example
  * ```ts

@@ -91,13 +91,14 @@ export type CardKind = 'success' | 'authentication' | 'declined'
 /**
  * The webhook sender's moves: deliver the oldest pending event, the newest first (out of
  * order), the last one again, hold the oldest back, lose the oldest (redelivered once the
- * world is quiet), deliver everything pending.
+ * world is quiet), deliver everything pending, or deliver the oldest twice at once
+ * (`concurrent`: a retry sent while the first delivery is still being handled).
  *
  * @category model
  * @since 0.2.0
  */
 export type WebhookMove =
-  'deliverNext' | 'deliverLatest' | 'duplicate' | 'delay' | 'drop' | 'deliverAll'
+  'deliverNext' | 'deliverLatest' | 'duplicate' | 'delay' | 'drop' | 'deliverAll' | 'concurrent'
 
 /**
  * The webhook adversary's moves, each an event the service did not send (or not then):
@@ -544,7 +545,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
   const answers: Array<string> = []
   // Every delivery made to the endpoint, in order, as the story names it.
   const deliveries: Array<string> = []
-  const handler: WebhookHandler = async (body, headers) => {
+  const handleOnce: WebhookHandler = async (body, headers) => {
     const what = eventOf(body)
     let answer: { readonly status: number; readonly body?: string }
     try {
@@ -567,6 +568,14 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
         : `${what} (answered ${answer.status}${answer.body === undefined || answer.body === '' ? '' : ` ${quote(String(answer.body))}`})`,
     )
     return { status: answer.status }
+  }
+  // set by `twiceAtOnce`: the next delivery is handled twice at once (the sender's retry)
+  let retryInFlight = false
+  const handler: WebhookHandler = (body, headers, signal) => {
+    if (!retryInFlight) return handleOnce(body, headers, signal)
+    retryInFlight = false
+    const retry = handleOnce(body, headers, signal).catch(() => undefined)
+    return Promise.all([handleOnce(body, headers, signal), retry]).then(([first]) => first)
   }
   const outbox = makeWebhookOutbox(service, { handler, secret: WEBHOOK_SECRET, now: clock })
 
@@ -763,6 +772,13 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
 
   const deliveredSince = (start: number): ReadonlyArray<string> => deliveries.slice(start)
 
+  /** The webhook `deliver` sends, handled twice at once (a retry while the first is handled). */
+  const twiceAtOnce = async (deliver: () => Promise<unknown>): Promise<void> => {
+    retryInFlight = true
+    await deliver()
+    retryInFlight = false
+  }
+
   const webhook = async (move: WebhookMove): Promise<string> => {
     const start = deliveries.length
     switch (move) {
@@ -775,6 +791,11 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
         await outbox.deliverAll()
         const made = deliveredSince(start)
         return made.length === 0 ? ': there is none' : `: ${made.length} (${inOrder(made)})`
+      }
+      case 'concurrent': {
+        await twiceAtOnce(outbox.deliverNext)
+        const made = deliveredSince(start)
+        return made.length === 0 ? ': there is none' : `: ${inOrder(made)}`
       }
       default: {
         const delivery = await (move === 'deliverNext'
@@ -898,10 +919,11 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
       ? `${what} is delivered (${inOrder(made)})`
       : `${what} are delivered, in this order (${inOrder(made)})`
 
-  // The pending webhooks newest first, then the lost ones (a sender's retries come after
-  // the newer events it delivered meanwhile); a refused one is tried again after those.
+  // A sender in trouble: the pending webhooks newest first, each retried while its first
+  // delivery is handled, then the lost ones (retries come after the newer events
+  // delivered meanwhile); a refused one is tried again after those.
   const deliverLate = async (): Promise<void> => {
-    for (let n = outbox.pending().length; n > 0; n--) await outbox.deliverLatest()
+    for (let n = outbox.pending().length; n > 0; n--) await twiceAtOnce(outbox.deliverLatest)
     await outbox.redeliverDropped()
     await outbox.deliverAll()
   }
@@ -909,7 +931,7 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
   const eventually = async (): Promise<void> => {
     service.clearFaults()
     const first = deliveries.length
-    const late = options.late === true && outbox.pending().length + outbox.dropped().length > 1
+    const late = options.late === true && outbox.pending().length + outbox.dropped().length > 0
     await (late ? deliverLate() : outbox.deliverAll())
     const before = deliveredSince(first)
     const note = await act(undefined, () => integration.reconcile())
@@ -920,7 +942,10 @@ export const openWorld = async (options: WorldOptions): Promise<World> => {
       before.length === 0
         ? 'no webhook is pending'
         : late
-          ? delivered(before, 'the pending webhooks (newest first, any lost one last)')
+          ? delivered(
+              before,
+              'the pending webhooks (newest first, each twice at once, any lost one last)',
+            )
           : delivered(before, before.length === 1 ? 'the pending webhook' : 'the pending webhooks')
     const more =
       after.length === 0

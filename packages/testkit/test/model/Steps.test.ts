@@ -62,6 +62,25 @@ describe('the "eventually" step', () => {
 })
 
 describe('the webhook moves', () => {
+  it('deliver one event twice at once: a check made before an await ships twice', async () => {
+    const story = [createLink('o1'), buyerPaysLink('o1'), webhook('concurrent')]
+    const racing = await checkModel({
+      integration: checkoutService({ racesDuplicates: true }),
+      story,
+    })
+    expect(racing.problem).toBe('the integration recorded order o1 as paid 2 times')
+    expect(racing.story.at(-1)).toBe(
+      'the oldest pending webhook is delivered twice at once (a retry in flight): order.paid of o1, then order.paid of o1',
+    )
+    // the same deliveries one after the other: the check sees the first
+    const oneByOne = await checkModel({
+      integration: checkoutService({ racesDuplicates: true }),
+      story: [createLink('o1'), buyerPaysLink('o1'), webhook('deliverNext'), webhook('duplicate')],
+    })
+    expect(oneByOne.ok).toBe(true)
+    expect((await checkModel({ integration: fixedCheckout, story })).ok).toBe(true)
+  })
+
   it('name the event, its order, and an answer that refused it', async () => {
     const report = await checkModel({
       integration: (context) => ({
