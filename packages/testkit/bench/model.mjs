@@ -40,18 +40,6 @@ const seeds = Array.from({ length: (to ?? from) - from + 1 }, (_, i) => from + i
 const RUNS = Number(flags.runs)
 
 /** The seeded bugs: a name and the model options of the buggy service. */
-const CHECKOUT = [
-  'retriesWithNewOrderId',
-  'createsSecondLink',
-  'trustsWebhookOrder',
-  'marksPaidTwice',
-  'logsCard',
-  'trustsUnsigned',
-  'paidOn3dsPending',
-  'forgetsLostCharge',
-  'shipsOnAnyEvent',
-  'racesDuplicates',
-]
 const BILLING = [
   'floorCents',
   'trustsUnsigned',
@@ -60,7 +48,7 @@ const BILLING = [
   'invoiceByIndex',
 ]
 const bugs = [
-  ...CHECKOUT.map((m) => [
+  ...checkout.MISTAKES.map((m) => [
     `checkout ${m}`,
     { integration: checkout.checkoutService({ [m]: true }) },
   ]),

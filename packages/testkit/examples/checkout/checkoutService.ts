@@ -54,6 +54,20 @@ export interface Mistakes {
   readonly readsBack?: boolean
 }
 
+/** Every mistake, one by one (not `readsBack`, which is not one). */
+export const MISTAKES: ReadonlyArray<Exclude<keyof Mistakes, 'readsBack'>> = [
+  'retriesWithNewOrderId',
+  'createsSecondLink',
+  'trustsWebhookOrder',
+  'marksPaidTwice',
+  'logsCard',
+  'trustsUnsigned',
+  'paidOn3dsPending',
+  'forgetsLostCharge',
+  'shipsOnAnyEvent',
+  'racesDuplicates',
+]
+
 interface Order {
   readonly reference: string
   status: OrderStatus
