@@ -116,8 +116,8 @@ const newRun = async (known: ReadonlySet<string>, statuses: ReadonlyArray<string
 }
 
 /** Waits until the execution `id` is in one of `statuses`. */
-const runIn = async (id: string, statuses: ReadonlyArray<string>) => {
-  const deadline = Date.now() + 90_000
+const runIn = async (id: string, statuses: ReadonlyArray<string>, timeoutMs = 90_000) => {
+  const deadline = Date.now() + timeoutMs
   for (;;) {
     const run = await runOf(id)
     if (statuses.includes(run.status)) return run
@@ -486,6 +486,66 @@ describe('the sales assistant template in a running n8n, with the scripted model
     expect((await linkRequests()).length).toBe(before)
     expect(await query('SELECT count(*) AS n FROM invoices')).toEqual(invoicesBefore)
   })
+
+  it('creates nothing when nobody answers in time, and the agent says so', async () => {
+    // The review's wait cut to 6 s (the template's is a day), published as the editor does.
+    const { data } = (await stack.rest(`/workflows/${workflowId}`)) as {
+      data: {
+        versionId: string
+        nodes: Array<{ name: string; parameters: Record<string, unknown> }>
+      }
+    }
+    const nodes = data.nodes.map((n) =>
+      n.name === 'Owner Approval'
+        ? {
+            ...n,
+            parameters: {
+              ...n.parameters,
+              options: {
+                limitWaitTime: {
+                  values: {
+                    limitType: 'afterTimeInterval',
+                    resumeAmount: 0.1,
+                    resumeUnit: 'minutes',
+                  },
+                },
+              },
+            },
+          }
+        : n,
+    )
+    const saved = (await stack.rest(`/workflows/${workflowId}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ nodes, versionId: data.versionId }),
+    })) as { data: { versionId: string } }
+    await stack.rest(`/workflows/${workflowId}/activate`, {
+      method: 'POST',
+      body: JSON.stringify({ versionId: saved.data.versionId }),
+    })
+    await waitPublished(stack.rest, workflowId)
+    const before = (await linkRequests()).length
+    const invoicesBefore = await query('SELECT count(*) AS n FROM invoices')
+    const unanswered: Script = [
+      {
+        ...(aboveLimit[0] as Script[number]),
+        steps: [
+          ...(aboveLimit[0]?.steps.slice(0, 2) ?? []),
+          { say: 'No link was created: {{result}}' },
+        ],
+      },
+    ]
+    const { run } = await say(unanswered, 'I need 4 TICKET')
+    expect(run.status).toBe('waiting')
+    const done = await runIn(run.id, ['success', 'error'], 150_000)
+    transcript.push(`nobody answered -> ${done.status}: ${done.reply ?? done.error ?? ''}`)
+    // n8n resumes a timed-out review with the agent's input: it reads the buyer's own message
+    // (chatInput) as the reviewer's feedback, never as an approval. The tool did not run.
+    expect(done.reply).toBe(
+      `No link was created: [{"output":"The user reviewed your planned tool call to create_payment_link_with_approval (id: ${/\(id: (\w+)\)/.exec(done.reply ?? '')?.[1] ?? '?'}) and provided feedback: \\"I need 4 TICKET\\". The tool is still available if needed."}]`,
+    )
+    expect((await linkRequests()).length).toBe(before)
+    expect(await query('SELECT count(*) AS n FROM invoices')).toEqual(invoicesBefore)
+  }, 200_000)
 
   it('keeps secrets out of the execution data, the model and the logs', async () => {
     const secrets = ['sandbox-secret', WEBHOOK_SECRET, API_KEY, stack.shop.password].filter(
