@@ -100,10 +100,6 @@ export const startQueueStack = async (options: QueueStackOptions = {}): Promise<
         ...redis.n8nEnv,
         EXECUTIONS_MODE: 'queue',
         DB_POSTGRESDB_POOL_SIZE: String(POOL_SIZE),
-        // An expression isolate only once an expression is evaluated: by default n8n takes one
-        // for each request to a trigger that is not its Webhook node (a Paykit Trigger's), from a
-        // pool of 1, building a new isolate for each request beyond it.
-        N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
         N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
         OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
         N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
