@@ -434,6 +434,17 @@ describe('the sales assistant template in a running n8n, with the scripted model
     },
   ]
 
+  // The same calls, the reply quoting what the review gave the model when it did not approve.
+  const noLink: Script = [
+    {
+      ...(aboveLimit[0] as Script[number]),
+      steps: [
+        ...(aboveLimit[0]?.steps.slice(0, 2) ?? []),
+        { say: 'No link was created: {{result}}' },
+      ],
+    },
+  ]
+
   it('waits for approval above the limit; the email lets it through exactly once', async () => {
     const before = (await linkRequests()).length
     const mails = (await approvals()).length
@@ -465,16 +476,7 @@ describe('the sales assistant template in a running n8n, with the scripted model
     const before = (await linkRequests()).length
     const mails = (await approvals()).length
     const invoicesBefore = await query('SELECT count(*) AS n FROM invoices')
-    const declined: Script = [
-      {
-        ...(aboveLimit[0] as Script[number]),
-        steps: [
-          ...(aboveLimit[0]?.steps.slice(0, 2) ?? []),
-          { say: 'No link was created: {{result}}' },
-        ],
-      },
-    ]
-    const { run } = await say(declined, 'I need 3 TICKET')
+    const { run } = await say(noLink, 'I need 3 TICKET')
     expect(run.status).toBe('waiting')
     const deadline = Date.now() + 30_000
     while ((await approvals()).length === mails && Date.now() < deadline) await sleep(250)
@@ -525,16 +527,7 @@ describe('the sales assistant template in a running n8n, with the scripted model
     await waitPublished(stack.rest, workflowId)
     const before = (await linkRequests()).length
     const invoicesBefore = await query('SELECT count(*) AS n FROM invoices')
-    const unanswered: Script = [
-      {
-        ...(aboveLimit[0] as Script[number]),
-        steps: [
-          ...(aboveLimit[0]?.steps.slice(0, 2) ?? []),
-          { say: 'No link was created: {{result}}' },
-        ],
-      },
-    ]
-    const { run } = await say(unanswered, 'I need 4 TICKET')
+    const { run } = await say(noLink, 'I need 4 TICKET')
     expect(run.status).toBe('waiting')
     const done = await runIn(run.id, ['success', 'error'], 150_000)
     transcript.push(`nobody answered -> ${done.status}: ${done.reply ?? done.error ?? ''}`)
