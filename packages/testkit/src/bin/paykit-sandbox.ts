@@ -24,6 +24,9 @@ Options:
   --webhook-url <url>     POST order events (order.paid, order.cancelled, order.finalized) here;
                           repeat it to send each event to several URLs (each with its own retries)
   --webhook-secret <s>    sign webhooks with this secret (header Paykit-Signature)
+  --webhook-concurrency <n>
+                          webhook requests in flight to one URL at most, the others in turn
+                          (default: no limit)
   --control               serve the /__sandbox/ control endpoints (off by default), among them
                           POST /__sandbox/events/<id>/resend: that event again, freshly signed
   --client-id <id>        client id accepted by POST /token (default sandbox-client)
@@ -123,6 +126,7 @@ const main = async (): Promise<void> => {
         'base-url': { type: 'string' },
         'webhook-url': { type: 'string', multiple: true },
         'webhook-secret': { type: 'string' },
+        'webhook-concurrency': { type: 'string' },
         control: { type: 'boolean' },
         'client-id': { type: 'string' },
         'client-secret': { type: 'string' },
@@ -156,6 +160,7 @@ const main = async (): Promise<void> => {
   const eventLogSize = integer('event-log-size', v['event-log-size'], 1)
   const retention = integer('retention', v.retention, 0)
   const idOffset = integer('id-offset', v['id-offset'], 0)
+  const webhookConcurrency = integer('webhook-concurrency', v['webhook-concurrency'], 1)
   const webhookUrls = v['webhook-url'] ?? []
   for (const url of webhookUrls)
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
@@ -166,6 +171,7 @@ const main = async (): Promise<void> => {
     ...(v['base-url'] === undefined ? {} : { baseUrl: v['base-url'] }),
     ...(webhookUrls.length === 0 ? {} : { webhookUrl: webhookUrls }),
     ...(v['webhook-secret'] === undefined ? {} : { webhookSecret: v['webhook-secret'] }),
+    ...(webhookConcurrency === undefined ? {} : { webhookConcurrency }),
     ...(v.control === true ? { control: true } : {}),
     ...(v['client-id'] === undefined ? {} : { clientId: v['client-id'] }),
     ...(v['client-secret'] === undefined ? {} : { clientSecret: v['client-secret'] }),

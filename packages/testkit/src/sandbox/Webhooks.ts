@@ -35,8 +35,14 @@ export interface WebhookOptions {
   readonly maxAttempts?: number
   /** Wait before the second attempt; each later wait doubles (default 500 ms). */
   readonly initialDelayMs?: number
-  /** How long one attempt may take (default 5000 ms). */
+  /** How long one attempt may take (default 5000 ms), counted once it is sent. */
   readonly timeoutMs?: number
+  /**
+   * Requests in flight to one URL at most; the others wait their turn (default: no limit).
+   * A sender that holds back, as payment services do, keeps a busy receiver from timing out
+   * under a burst and every retry from adding to the burst.
+   */
+  readonly concurrency?: number
   /** The wall clock for the signature's timestamp (default `() => new Date()`). */
   readonly now?: () => Date
 }
@@ -97,29 +103,53 @@ export interface WebhookDispatcher {
 // constructors
 // -------------------------------------------------------------------------------------
 
-/** A handler POSTing to `url`; a failed request is `status: null` with its cause's code. */
-const postTo =
-  (url: string, timeoutMs: number): WebhookHandler =>
-  async (body, headers, cancel) => {
-    const signal = AbortSignal.any([cancel, AbortSignal.timeout(timeoutMs)])
+/** Runs a task when fewer than `limit` run, else once an earlier one ends (in turn). */
+type Limiter = <A>(task: () => Promise<A>) => Promise<A>
+
+/** A {@link Limiter} of `limit` tasks at once; a freed slot is handed to the next in line. */
+const limiter = (limit: number): Limiter => {
+  let running = 0
+  const waiting: Array<() => void> = []
+  return async (task) => {
+    if (running < limit) running++
+    else await new Promise<void>((resolve) => waiting.push(resolve))
     try {
-      const response = await fetch(url, { method: 'POST', headers, body, signal })
-      await response.arrayBuffer().catch(() => undefined)
-      return { status: response.status }
-    } catch (e) {
-      const cause = (e as { readonly cause?: { readonly code?: unknown } }).cause
-      return {
-        status: null,
-        error: signal.aborted
-          ? 'timed out or cancelled'
-          : typeof cause?.code === 'string'
-            ? cause.code
-            : e instanceof Error
-              ? e.message
-              : 'request failed',
-      }
+      return await task()
+    } finally {
+      const next = waiting.shift()
+      if (next === undefined) running--
+      else next()
     }
   }
+}
+
+/**
+ * A handler POSTing to `url`, at most as many at once as `inTurn` lets through (its
+ * timeout counted from the send); a failed request is `status: null` with its cause's code.
+ */
+const postTo =
+  (url: string, timeoutMs: number, inTurn: Limiter): WebhookHandler =>
+  (body, headers, cancel) =>
+    inTurn(async () => {
+      const signal = AbortSignal.any([cancel, AbortSignal.timeout(timeoutMs)])
+      try {
+        const response = await fetch(url, { method: 'POST', headers, body, signal })
+        await response.arrayBuffer().catch(() => undefined)
+        return { status: response.status }
+      } catch (e) {
+        const cause = (e as { readonly cause?: { readonly code?: unknown } }).cause
+        return {
+          status: null,
+          error: signal.aborted
+            ? 'timed out or cancelled'
+            : typeof cause?.code === 'string'
+              ? cause.code
+              : e instanceof Error
+                ? e.message
+                : 'request failed',
+        }
+      }
+    })
 
 const asDelivery =
   (url: string) =>
@@ -193,7 +223,7 @@ export const makeWebhookDispatcher = (
   const routes = urls.map((url) => ({
     toDelivery: asDelivery(url),
     outbox: makeWebhookOutbox(service, {
-      handler: postTo(url, options.timeoutMs ?? 5000),
+      handler: postTo(url, options.timeoutMs ?? 5000, limiter(options.concurrency ?? Infinity)),
       ...(options.secret === undefined ? {} : { secret: options.secret }),
       // The wall clock: a receiver checks the signature's time against its own.
       now: options.now ?? (() => new Date()),

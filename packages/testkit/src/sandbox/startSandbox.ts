@@ -44,6 +44,8 @@ export interface SandboxOptions extends Omit<SimulatorOptions, 'baseUrl'> {
   readonly webhookAttempts?: number
   /** Wait before the first webhook retry, doubled for each later one (default 500 ms). */
   readonly webhookRetryDelayMs?: number
+  /** Webhook requests in flight to one URL at most, the others in turn (default: no limit). */
+  readonly webhookConcurrency?: number
   /** Serves the `/__sandbox/` control endpoints (default false). */
   readonly control?: boolean
   /** Largest request body in bytes; larger ones get 413 (default 1 MiB). */
@@ -406,6 +408,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     webhookSecret,
     webhookAttempts,
     webhookRetryDelayMs,
+    webhookConcurrency,
     control: _control,
     expirySweepMs = 1000,
     headersTimeoutMs: _headersTimeoutMs,
@@ -424,6 +427,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       ...(webhookSecret === undefined ? {} : { secret: webhookSecret }),
       ...(webhookAttempts === undefined ? {} : { maxAttempts: webhookAttempts }),
       ...(webhookRetryDelayMs === undefined ? {} : { initialDelayMs: webhookRetryDelayMs }),
+      ...(webhookConcurrency === undefined ? {} : { concurrency: webhookConcurrency }),
       ...(options.now === undefined ? {} : { now: options.now }),
     })
   }

@@ -1,4 +1,6 @@
-import { connect } from 'node:net'
+import { once } from 'node:events'
+import { createServer } from 'node:http'
+import { connect, type AddressInfo } from 'node:net'
 import * as E from 'fp-ts/lib/Either.js'
 import { verifyWebhook, verifyWebhookEvent, WEBHOOK_SIGNATURE_HEADER } from '@paykit/core/webhook'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -296,6 +298,34 @@ describe('startSandbox', () => {
         [paid?.id, 2, 200, false],
       ])
       expect(byUrl(steady.url)).toEqual([[paid?.id, 1, 200, false]])
+    })
+
+    it('holds back to webhookConcurrency requests at once per URL, and delivers every event', async () => {
+      let inFlight = 0
+      let most = 0
+      const slow = createServer((req, res) => {
+        inFlight++
+        most = Math.max(most, inFlight)
+        req.resume()
+        setTimeout(() => {
+          inFlight--
+          res.end()
+        }, 40)
+      })
+      await once(slow.listen(0, '127.0.0.1'), 'listening')
+      cleanups.push(() => new Promise((resolve) => slow.close(() => resolve())))
+      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`
+      const sandbox = await start({ webhookUrl: url, webhookConcurrency: 2 })
+      const api = clientOf(sandbox.url)
+      const codes: Array<string> = []
+      for (let i = 0; i < 8; i++) codes.push((await api.link()).orderCode)
+      // Eight events at once: without the limit, eight requests in flight.
+      for (const code of codes) sandbox.cancelOrder(code)
+      await sandbox.webhooksIdle()
+      expect(most).toBe(2)
+      expect(sandbox.deliveries().map((d) => [d.attempt, d.status])).toEqual(
+        Array.from({ length: 8 }, () => [1, 200]),
+      )
     })
 
     it('resends a recorded event, signed anew, to every URL; refuses an unknown id', async () => {
