@@ -57,6 +57,7 @@ n8n ${N8N_VERSION} with n8n-nodes-paykit is running.
   secret   ${WEBHOOK_SECRET} (the sandbox's webhook signing secret: local only, never a real one)
   mail     ${mail} (every email the workflows send, captured: SMTP 127.0.0.1:${String(stack.mail.smtpPort)})
   mail API curl ${mail}/api/email
+  model    ${stack.model.url} (a scripted chat model, local: the sales assistant's, docs/n8n/agent.md)
   shop db  ${shop}
            tables: ${tables}
 
@@ -90,12 +91,15 @@ Try first:
      Template 3 marks it paid and mails the receipt; the example ${WORKFLOW_IDS['order-paid-read-back.json'] ?? ''} reads it back.
   4. Or post an order to the published form workflow:
      curl -s -X POST ${url}webhook/paykit-order -H 'content-type: application/json' -d '{"amount": 30}'
-  5. Exactly once across workers (the example "claimed in your own Postgres", its table
+  5. Chat with the sales assistant (an AI Agent on the scripted model): open
+     ${url}webhook/paykit-sales-assistant/chat and write "what do you sell?", then
+     "2 MUG for ana@example.com": a payment link priced from the catalog.
+  6. Exactly once across workers (the example "claimed in your own Postgres", its table
      payment_link_claim created): post the same orders twice, one link each:
      curl -s -X POST ${url}webhook/orders-to-links-once -H 'content-type: application/json' -d '{"orders": [{"orderReference": "ORD-1", "amount": 25.5}]}'
 
-Credentials "Paykit sandbox", "Paykit webhook secret", "Shop database" and "Shop mail
-(captured)" are set up for you (imported when missing: your edits to them are kept).
+Credentials "Paykit sandbox", "Paykit webhook secret", "Shop database", "Shop mail
+(captured)" and "Scripted model (local)" are set up for you (imported when missing: your edits to them are kept).
 More: docs/n8n/try-it.md.
 
 n8n's data is kept in ${userFolder} (--fresh starts over). The sandbox's

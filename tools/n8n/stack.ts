@@ -33,6 +33,11 @@ import { spawnSandbox, type SandboxProcess } from '@paykit/testkit'
 import { freePort } from '@paykit/tools/lib/freePort'
 import { ROOT } from '@paykit/tools/lib/root'
 import { startMail, type Mail } from '@paykit/tools/n8n/mail'
+import {
+  startScriptedModel,
+  type Script,
+  type ScriptedModel,
+} from '@paykit/tools/n8n/scriptedModel'
 import { startPostgres, type Postgres } from '@paykit/tools/n8n/postgres'
 import { needsTaskRunner, startTaskRunner, type TaskRunner } from '@paykit/tools/n8n/taskRunner'
 import {
@@ -86,6 +91,12 @@ export const CLAIM_EXAMPLE = 'orders-to-links-claimed-in-postgres.json'
 /** How long the stack waits for n8n to report a workflow published (it publishes in the background). */
 const PUBLICATION_TIMEOUT_MS = 120_000
 
+/** The sales assistant template: an AI Agent on the stack's scripted model. */
+export const AGENT_TEMPLATE = 'sales-assistant-in-chat.json'
+
+/** The script the stack's scripted model answers from (docs/n8n/agent.md says how to write one). */
+export const AGENT_SCRIPT = join(ROOT, 'tools/n8n/salesAssistantScript.json')
+
 /** What `npm run n8n` publishes on a new instance: the examples and templates that need no input. */
 export const PUBLISHED_ON_START: ReadonlyArray<string> = [
   'order-paid-read-back.json',
@@ -97,6 +108,7 @@ export const PUBLISHED_ON_START: ReadonlyArray<string> = [
   'mark-paid-send-receipt.json',
   'remind-and-renew.json',
   'daily-payments-summary.json',
+  AGENT_TEMPLATE,
 ]
 
 /** Browser id header: n8n binds its session cookie to it (any fixed value for API calls). */
@@ -135,6 +147,8 @@ export interface StackOptions {
   readonly smtpPort?: number
   /** MailDev's web page and API port; default a free one. */
   readonly mailPort?: number
+  /** The scripted chat model's port (the sales assistant's model); default a free one. */
+  readonly modelPort?: number
 }
 
 /** An n8n process beside the main one: `n8n <args>`, ready when it logs `ready`. */
@@ -190,6 +204,8 @@ export interface Stack {
   readonly shop: Shop
   /** The captured mail (MailDev), which the credential `shop-smtp` sends to. */
   readonly mail: Omit<Mail, 'stop'>
+  /** The scripted chat model (OpenAI-compatible) that the credential `scripted-model` reaches. */
+  readonly model: Pick<ScriptedModel, 'url' | 'requests' | 'setScript'>
   readonly stop: () => Promise<void>
 }
 
@@ -433,6 +449,13 @@ const cliOrThrow = async (
  */
 const idOffset = (): number => Date.now() - Date.UTC(2026, 0, 1)
 
+/**
+ * Order events in flight to one trigger at most, the others in turn, as payment services
+ * hold back: 300 events at once made queue mode's main stall on 2 cores (every delivery
+ * timed out, and each retry added to the burst).
+ */
+export const WEBHOOK_CONCURRENCY = 4
+
 /** Starts the sandbox, its order events to each of `webhookUrls`; its output goes to `log` (what it wrote before listening first). */
 const startSandbox = async (
   port: number,
@@ -447,6 +470,8 @@ const startSandbox = async (
       ...webhookUrls.flatMap((url) => ['--webhook-url', url]),
       '--webhook-secret',
       WEBHOOK_SECRET,
+      '--webhook-concurrency',
+      String(WEBHOOK_CONCURRENCY),
       '--control',
       '--id-offset',
       String(idOffset()),
@@ -575,6 +600,19 @@ export const exampleCredentials = (sandboxUrl: string) => [
     name: 'Paykit webhook secret',
     type: 'paykitWebhookApi',
     data: { signingSecret: WEBHOOK_SECRET },
+  },
+]
+
+/**
+ * The sales assistant's model credential: the scripted model, any API key (it checks none;
+ * a placeholder, local only). Point it at a real model by editing it (docs/n8n/agent.md).
+ */
+export const modelCredentials = (modelUrl: string) => [
+  {
+    id: 'scripted-model',
+    name: 'Scripted model (local)',
+    type: 'openAiApi',
+    data: { apiKey: 'sk-scripted-local-only', url: modelUrl },
   },
 ]
 
@@ -772,6 +810,7 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
   let sandbox: SandboxProcess | undefined
   let shopServer: Postgres | undefined
   let mail: Mail | undefined
+  let model: ScriptedModel | undefined
   let shopTemp: string | undefined
   const processes: Array<N8nProcess> = []
   // The task runners beside the processes that run Code nodes.
@@ -796,6 +835,7 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
       ...runners.map((r) => r.stop()),
       stopGroup(sandbox?.child, 2000),
       mail?.stop(),
+      model?.stop(),
       shopServer?.stop(),
     ])
     await Promise.all(logFiles.map((f) => f.close()))
@@ -837,8 +877,16 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
           log: logFile('mail').write,
         })
       })(),
+      (async () => {
+        model = await startScriptedModel({
+          script: JSON.parse(readFileSync(AGENT_SCRIPT, 'utf8')) as Script,
+          port: options.modelPort ?? (await freePort()),
+          log: logFile('model').write,
+        })
+      })(),
     ])
-    if (sandbox === undefined || mail === undefined) throw new Error('not started')
+    if (sandbox === undefined || mail === undefined || model === undefined)
+      throw new Error('not started')
     log(
       `paykit-sandbox: ${sandbox.url} (order events signed, sent to every Paykit Trigger: ${triggerUrls.join(', ')})`,
     )
@@ -849,6 +897,7 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
       `shop tables: ${tablesOf(shopTablesSql()).join(', ')} (template 2's note Tables) and ${tablesOf(claimTableSql()).join(', ')} (the exactly-once example's note Table), created if missing`,
     )
     log(`mail: SMTP 127.0.0.1:${String(mail.smtpPort)}, read it at ${mail.url}`)
+    log(`model: a scripted chat model (OpenAI-compatible, local) at ${model.url}`)
     serviceUrl = (await options.serviceUrl?.(sandbox.url)) ?? sandbox.url
     const version = installPackage(userFolder)
     log(
@@ -860,6 +909,7 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
       const credentials = [
         ...exampleCredentials(serviceUrl),
         ...shopCredentials(shop, mail.smtpPort),
+        ...modelCredentials(model.url),
       ]
       const missing = await missingCredentials(
         userFolder,
@@ -1043,6 +1093,7 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
       processes,
       shop,
       mail,
+      model,
       stop,
     }
   } catch (error) {

@@ -7,7 +7,8 @@
  * `--queue` (n8n's queue mode, see queue.ts: Postgres, Redis, workers and a webhook
  * processor; its data in `.tools/n8n-queue-home`), `--workers <n>` (default 2),
  * `--postgres-port <n>` (default 5433; in regular mode the shop's own Postgres), `--smtp-port
- * <n>` (MailDev's SMTP, default 1025), `--mail-port <n>` (its mail page, default 1080). `--backup <dir>` writes n8n's database to `dir` and
+ * <n>` (MailDev's SMTP, default 1025), `--mail-port <n>` (its mail page, default 1080),
+ * `--model-port <n>` (the scripted chat model of the sales assistant, default 4020). `--backup <dir>` writes n8n's database to `dir` and
  * `--restore <dir>` loads one back (backup.ts), without starting n8n.
  */
 import { existsSync, rmSync } from 'node:fs'
@@ -31,6 +32,7 @@ const OPTIONS = {
   'postgres-port': { type: 'string', default: '5433' },
   'smtp-port': { type: 'string', default: '1025' },
   'mail-port': { type: 'string', default: '1080' },
+  'model-port': { type: 'string', default: '4020' },
   backup: { type: 'string' },
   restore: { type: 'string' },
 } as const
@@ -46,7 +48,14 @@ const parsed = (() => {
 const { values } = parsed
 /** A port or count option as a number; a clear error naming the option otherwise. */
 const integerOption = (
-  name: 'port' | 'sandbox-port' | 'postgres-port' | 'smtp-port' | 'mail-port' | 'workers',
+  name:
+    | 'port'
+    | 'sandbox-port'
+    | 'postgres-port'
+    | 'smtp-port'
+    | 'mail-port'
+    | 'model-port'
+    | 'workers',
 ): number => {
   const n = Number(values[name])
   if (!Number.isSafeInteger(n) || n < 0 || n > 65535) {
@@ -148,6 +157,7 @@ try {
     sandboxPort: integerOption('sandbox-port'),
     smtpPort: integerOption('smtp-port'),
     mailPort: integerOption('mail-port'),
+    modelPort: integerOption('model-port'),
     publish: PUBLISHED_ON_START,
   }
   if (values.queue) {
