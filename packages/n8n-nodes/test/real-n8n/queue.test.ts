@@ -14,11 +14,15 @@
  *    1,000 references a second run links again (records lost to n8n's unlocked writes);
  * 3. each of 5 signed events delivered 50 times at once to both processes that take webhooks;
  *    a stale or forged one starts nothing;
- * 4. a worker SIGKILLed in the middle of 500 links and 500 charges: what n8n does with the
+ * 4. 300 orders paid at once: the sandbox's 300 signed events to each Paykit Trigger are each
+ *    accepted on their first attempt and run once, with no database timeout or aborted body
+ *    in any log (the stack's Postgres pool, queue.ts, and the sandbox holding back to 4
+ *    events in flight per trigger, stack.ts);
+ * 5. a worker SIGKILLed in the middle of 500 links and 500 charges: what n8n does with the
  *    execution, and what a re-run of the workflow costs (no order charged twice);
- * 5. the stack's own settings (stack.ts `n8nEnv`): Code nodes run in the task runner beside
- *    each worker, and over the whole run no n8n process logged a deprecation notice or the
- *    Python runner's failure.
+ * 6. the stack's own settings (stack.ts `n8nEnv`): Code nodes run in the task runner beside
+ *    each worker, and over the whole run no n8n process logged a deprecation notice, the
+ *    Python runner's failure, a database timeout or an aborted body.
  *
  * The figures are printed ("queue:" lines) for the README's "Queue mode" section.
  */
@@ -28,9 +32,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { createClient, OrderDetails } from '@paykit/core'
 import { signWebhook } from '@paykit/core/webhook'
-import { defaultCredentials, testCards, type LoggedRequest } from '@paykit/testkit'
+import { defaultCredentials, testCards, type Delivery, type LoggedRequest } from '@paykit/testkit'
 import { startCountingProxy, type CountingProxy } from '@paykit/tools/lib/countingProxy'
 import { startQueueStack, type QueueStack } from '@paykit/tools/n8n/queue'
+import { paykitTriggers } from '@paykit/tools/n8n/stack'
 import {
   batchOrders,
   batchWorkflow,
@@ -146,9 +151,33 @@ const hookUrl = (i: number, path: string) =>
 const client = () =>
   createClient({ baseUrl: stack.sandboxUrl, credentials: { ...defaultCredentials } })
 
+/** The sandbox's delivery attempts of order events, oldest first. */
+const deliveries = async (): Promise<ReadonlyArray<Delivery>> =>
+  (await (await fetch(`${stack.sandboxUrl}/__sandbox/deliveries`)).json()) as Array<Delivery>
+
 /** The lines of an n8n process's log file (`<logsDir>/<name>.log`). */
 const linesOf = (name: string): ReadonlyArray<string> =>
   readFileSync(join(stack.logsDir, `${name}.log`), 'utf8').split('\n')
+
+/** How many lines each n8n process has logged so far. */
+const logLines = (): ReadonlyMap<string, number> =>
+  new Map(stack.processes.map((p) => [p.name, linesOf(p.name).length]))
+
+/**
+ * What a pool too small for a burst makes n8n log (its database monitor's ping timing out,
+ * then its recovery; a request whose sender gave up while it waited for a connection).
+ */
+const DATABASE_ERRORS =
+  /Database connection timed out|Database ping failed|database connection recovery|Postgres pool client error|Request body stream was aborted/
+
+/** Per n8n process, the lines matching `DATABASE_ERRORS` logged after `before` (line counts). */
+const logErrors = (before: ReadonlyMap<string, number>): Record<string, number> =>
+  Object.fromEntries(
+    stack.processes
+      .map((p) => [p.name, linesOf(p.name).slice(before.get(p.name) ?? 0)] as const)
+      .map(([name, lines]) => [name, lines.filter((l) => DATABASE_ERRORS.test(l)).length] as const)
+      .filter(([, n]) => n > 0),
+  )
 
 /**
  * A process's deprecation notices (n8n's DeprecationService: a header, then one ` - ` line per
@@ -187,6 +216,8 @@ beforeAll(async () => {
     concurrency: CONCURRENCY,
     // Every request of the test kept (a 2,000-link run alone sends 2,000).
     sandboxArgs: ['--request-log-size', '100000'],
+    // Every Paykit Trigger the sandbox sends its order events to, as `npm run n8n` has them.
+    publish: paykitTriggers('').map((t) => t.file),
     serviceUrl: async (sandboxUrl) => {
       proxy = await startCountingProxy(sandboxUrl)
       return proxy.url
@@ -421,6 +452,85 @@ describe('one signed event delivered 50 times at once to the main process and th
   }, 60_000)
 })
 
+describe('a burst of 300 paid orders: the sandbox delivers 300 signed events to each Paykit Trigger at once', () => {
+  it('every event accepted by each trigger on its first attempt and run once; no database timeout or aborted body in any log', async () => {
+    const codes = (
+      await Promise.all(
+        Array.from({ length: 6 }, (_, chunk) =>
+          Promise.all(
+            Array.from({ length: 50 }, async (_, i) => {
+              const link = await client().createPaymentLink({
+                amount: 20 + i,
+                orderReference: `paid-burst-${String(chunk * 50 + i + 1)}`,
+              })()
+              if (E.isLeft(link)) throw new Error(link.left.message)
+              return link.right.orderCode
+            }),
+          ),
+        ),
+      )
+    ).flat()
+    const triggers = paykitTriggers(stack.editorUrl)
+    expect(triggers.map((t) => t.url)).toEqual(stack.triggerUrls)
+    const rowsBefore = new Map(
+      await Promise.all(
+        triggers.map(async (t) => [t.id, (await executionRows(t.id)).length] as const),
+      ),
+    )
+    const requestsBefore = (await sandboxRequests()).length
+    const deliveriesBefore = (await deliveries()).length
+    const linesBefore = logLines()
+    const started = Date.now()
+    const paid = await Promise.all(
+      codes.map((code) =>
+        fetch(`${stack.sandboxUrl}/__sandbox/orders/${code}/pay`, { method: 'POST' }).then(
+          (r) => r.status,
+        ),
+      ),
+    )
+    expect(paid).toEqual(codes.map(() => 200))
+    // Every event's delivery to every trigger settled: delivered, or given up.
+    const attemptsNow = async () => (await deliveries()).slice(deliveriesBefore)
+    const settled = (ds: ReadonlyArray<Delivery>) =>
+      new Set(ds.filter((d) => !d.willRetry).map((d) => `${d.eventId} ${d.url}`)).size
+    const deadline = Date.now() + 360_000
+    let attempts = await attemptsNow()
+    while (settled(attempts) < codes.length * triggers.length && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500))
+      attempts = await attemptsNow()
+    }
+    const deliveredIn = (Date.now() - started) / 1000
+    const runs = await Promise.all(
+      triggers.map(async (t) => {
+        const before = rowsBefore.get(t.id) ?? 0
+        await ended(t.id, before + codes.length, 360_000)
+        await new Promise((r) => setTimeout(r, 2000))
+        const rows = (await executionRows(t.id)).slice(before)
+        return { file: t.file, statuses: tally(rows.map((r) => r.status)) }
+      }),
+    )
+    const reads = tally(
+      (await sandboxRequests())
+        .slice(requestsBefore)
+        .filter((r) => r.method === 'GET' && r.path.startsWith('/paymentlink/order/'))
+        .map((r) => r.path.slice('/paymentlink/order/'.length)),
+    )
+    const errors = logErrors(linesBefore)
+    const outcomes = tally(
+      attempts.map((d) => (d.status === null ? String(d.error) : String(d.status))),
+    )
+    report(
+      `300 orders paid at once: ${String(new Set(attempts.map((d) => d.eventId)).size)} events to ${String(triggers.length)} triggers, ${String(attempts.length)} delivery attempts (${JSON.stringify(Object.fromEntries(outcomes))}) settled in ${deliveredIn.toFixed(1)} s; executions ${runs.map((r) => `${r.file} ${JSON.stringify(Object.fromEntries(r.statuses))}`).join(', ')}; the example's Read Order ran for ${String(reads.size)} orders, ${String([...reads.values()].filter((n) => n > 1).length)} more than once; errors per log ${JSON.stringify(errors)}`,
+    )
+    expect(attempts).toHaveLength(codes.length * triggers.length)
+    expect(attempts.every((d) => d.attempt === 1 && d.delivered)).toBe(true)
+    for (const run of runs) expect(Object.fromEntries(run.statuses)).toEqual({ success: 300 })
+    expect([...reads.keys()].sort()).toEqual([...codes].sort())
+    expect([...reads.values()].every((n) => n === 1)).toBe(true)
+    expect(errors).toEqual({})
+  }, 900_000)
+})
+
 describe('a worker SIGKILLed in the middle of 500 links and 500 charges', () => {
   it('n8n leaves the execution running and never runs it again; a re-run charges no order twice, and creates no second link with One Link per Order Reference', async () => {
     const card = await client().createPaymentMethod({
@@ -545,11 +655,12 @@ describe("the stack's own settings", () => {
     )
   }, 120_000)
 
-  it('no n8n process logged a deprecation notice or the Python runner failure during the whole run', () => {
+  it('no n8n process logged a deprecation notice, the Python runner failure, a database timeout or an aborted body during the whole run', () => {
     const notices = stack.processes.flatMap((p) =>
       noticesOf(linesOf(p.name)).map((line) => `${p.name}: ${line.trim()}`),
     )
     report(`notices over the run: ${notices.length === 0 ? 'none' : notices.join(' | ')}`)
     expect(notices).toEqual([])
+    expect(logErrors(new Map())).toEqual({})
   })
 })
