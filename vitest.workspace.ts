@@ -106,7 +106,8 @@ const slowestFirst = [
   '/real-n8n/stack-fresh-clone.test.ts', // 204, R then Q
   '/real-n8n/queueCrash.test.ts', // Q (4 workers), three kill rounds
   '/real-n8n/templates-form.test.ts', // 80, R
-  '/real-n8n/queue.test.ts', // 93, Q
+  '/real-n8n/queue.test.ts', // 93 (before the burst of 300 paid orders), Q
+  '/real-n8n/templatesAgent.test.ts', // ~180, R
   '/real-n8n/templates.test.ts', // 49, R
   '/real-n8n/templatesQueue.test.ts', // 85, Q
   '/real-n8n/n8n.test.ts', // 37, R
