@@ -133,7 +133,8 @@ const runAndStop = async (
   home: string,
   logs: ReadonlyArray<string>,
 ) => {
-  const [port, sandboxPort, postgresPort, smtpPort, mailPort] = [
+  const [port, sandboxPort, postgresPort, smtpPort, mailPort, modelPort] = [
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -153,6 +154,8 @@ const runAndStop = async (
     String(smtpPort),
     '--mail-port',
     String(mailPort),
+    '--model-port',
+    String(modelPort),
   ])
   await waitForOutput(command, 'with n8n-nodes-paykit is running.', 15 * 60_000)
   await waitForOutput(command, 'Ctrl-C stops n8n and the sandbox.', 5_000)
@@ -162,6 +165,7 @@ const runAndStop = async (
   const output = command.output()
   expect(output).not.toContain('ERR_MODULE_NOT_FOUND')
   expect(output).toContain(`editor   http://127.0.0.1:${String(port)}/`)
+  expect(output).toContain(`model    http://127.0.0.1:${String(modelPort)}/v1`)
 
   const editor = await fetch(`http://127.0.0.1:${String(port)}/`)
   expect(editor.status).toBe(200)
