@@ -74,7 +74,7 @@ export interface SandboxOptions extends Omit<SimulatorOptions, 'baseUrl'> {
  *
  * @example
  * ```ts
- * import { DEFAULT_HEADERS_TIMEOUT_MS, startSandbox } from '@paykit/testkit'
+ * import { DEFAULT_HEADERS_TIMEOUT_MS, startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(DEFAULT_HEADERS_TIMEOUT_MS, 10_000)
@@ -97,7 +97,7 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000
  *
  * @example
  * ```ts
- * import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from '@paykit/testkit'
+ * import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(DEFAULT_REQUEST_TIMEOUT_MS, 30_000)
@@ -158,10 +158,13 @@ const bodyOf = (chunks: ReadonlyArray<Buffer>): Body => {
   }
 }
 
+/** How long the rest of a body refused with 413 is read (and dropped) before the connection is closed. */
+const LINGER_MS = 2000
+
 /**
  * Reads the body up to `limit` bytes. Past it (or when the declared length is past it)
- * it stops reading at once and answers `tooLarge`: the 413 goes out before the client has
- * finished sending, and the connection is then closed.
+ * it stops keeping it and answers `tooLarge`: the 413 goes out before the client has
+ * finished sending.
  */
 const readBody = (req: IncomingMessage, limit: number): Promise<Body> =>
   new Promise((resolve, reject) => {
@@ -242,7 +245,8 @@ const urlHost = (host: string): string => {
  * ```ts
  * import * as E from 'fp-ts/lib/Either.js'
  * import { createClient } from '@paykit/core'
- * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox() // port 0: a free port on 127.0.0.1
@@ -314,9 +318,14 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     if (hasNoBody(req)) return answer(live, req, res, '')
     return readBody(req, limit).then((read) => {
       if (read._tag === 'tooLarge') {
-        send(res, problem(413, `The body is larger than ${limit} bytes.`), true)
-        // Do not wait for the rest of the body: close once the answer is written.
-        res.once('finish', () => req.socket.destroySoon())
+        // A lingering close (RFC 9112 9.6): the answer goes out now, and the rest of the body
+        // is read and dropped for up to LINGER_MS, so a client or proxy still sending reads
+        // the 413 instead of a reset. A body still coming after that loses its connection.
+        send(res, problem(413, `The body is larger than ${limit} bytes.`))
+        const linger = setTimeout(() => req.socket.destroy(), LINGER_MS)
+        req.socket.once('close', () => clearTimeout(linger))
+        req.once('end', () => clearTimeout(linger))
+        req.resume()
         return undefined
       }
       if (read._tag === 'notUtf8') {

@@ -58,6 +58,27 @@ describe('sandbox limits on real sockets', () => {
     expect(await waitFor(c.closed, 5000)).toBe(true)
   })
 
+  it('a client that sends all of a large body before reading (as a proxy does) gets the 413, not a reset', async () => {
+    const s = await start({ maxBodyBytes: 1024 })
+    const body = 'a'.repeat(4 * 1024 * 1024)
+    // Several at once: a reset is a race between the close and the client's last writes.
+    const tries = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const c = raw(s.port)
+        let reset = ''
+        c.socket.on('error', (e: NodeJS.ErrnoException) => (reset = e.code ?? e.message))
+        await c.connected
+        c.socket.write(
+          `POST /paymentlink/checkout HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\nauthorization: Bearer ${defaultCredentials.apiKey}\r\ncontent-length: ${body.length}\r\n\r\n`,
+        )
+        c.socket.write(body)
+        await waitFor(() => c.received().includes('"status":413') || reset !== '', 10_000)
+        return { received: c.received().slice(0, 12), reset }
+      }),
+    )
+    expect(tries).toEqual(tries.map(() => ({ received: 'HTTP/1.1 413', reset: '' })))
+  })
+
   it('a client sending half of its headers gets 408 (and the socket closed) within the timeout', async () => {
     const s = await start({ headersTimeoutMs: 300, requestTimeoutMs: 600 })
     const c = raw(s.port)
