@@ -1,3 +1,4 @@
+// @paykit-test own-worker: the Trigger's replay memory (the engine demo)
 /**
  * The workflow section of `npm start` (tools/n8n/engine-demo.ts), run as the demo runs it:
  * the built package through the real n8n engine against a `paykit-sandbox` process.

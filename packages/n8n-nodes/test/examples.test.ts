@@ -1,3 +1,4 @@
+// @paykit-test own-worker: the Trigger's replay memory
 /**
  * Every workflow of examples/ run as a user would import it, through the real n8n engine,
  * against the sandbox over HTTP.

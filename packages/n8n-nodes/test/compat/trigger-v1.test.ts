@@ -1,3 +1,4 @@
+// @paykit-test own-worker: the Trigger's replay memory
 /**
  * Workflows saved with the Paykit Trigger at type version 1 (its only version) followed by
  * Accept Once: the trigger's `webhook()` called through n8n-core's real `WebhookContext`,

@@ -1,3 +1,4 @@
+// @paykit-test own-worker: the packed nodes required into this process
 /**
  * The published package as n8n gets it: `pnpm pack` of packages/n8n-nodes (run
  * `pnpm --filter n8n-nodes-paykit run bundle` first), unpacked into a temporary folder, then

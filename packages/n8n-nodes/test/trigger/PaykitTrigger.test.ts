@@ -1,3 +1,4 @@
+// @paykit-test own-worker: the Trigger's replay memory
 /**
  * Paykit Trigger as n8n runs it: the BUILT node's `webhook()` called through n8n-core's real
  * `WebhookContext` (`@paykit/testkit/n8n`'s `runWebhook`), its credential resolved by the

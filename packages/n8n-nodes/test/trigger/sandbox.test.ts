@@ -1,3 +1,4 @@
+// @paykit-test own-worker: the Trigger's replay memory
 /**
  * Paykit Trigger against the real sandbox: the sandbox POSTs its signed order events over
  * HTTP to a small receiver that hands the exact request (bytes and headers) to the BUILT

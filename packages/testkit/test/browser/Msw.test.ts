@@ -1,3 +1,4 @@
+// @paykit-test own-worker: MSW's module (msw 2 here, msw 3 in testkit-msw3)
 // @paykit/testkit/msw in a real browser: headless Chromium loads a merchant page (bundled by
 // esbuild from msw/page.ts) that starts MSW's service worker (msw's own
 // mockServiceWorker.js, served here) with paykitHandlers on the page's origin. The core's

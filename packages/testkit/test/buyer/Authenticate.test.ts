@@ -1,3 +1,4 @@
+// @paykit-test own-worker: nock's interceptors
 // Every headless 3DS ending against the sandbox over real HTTP: through the core client's
 // chargeWith3ds (one message per call), and posted to a window where the core's own 3DS
 // listener (listenForFrameMessage, the browser edge, on a Node EventTarget) picks from.

@@ -1,3 +1,4 @@
+// @paykit-test own-worker: nock's interceptors
 import { nockFake } from './fakes.js'
 import { describeClientAgainst } from './suite.js'
 

@@ -1,3 +1,4 @@
+// @paykit-test own-worker: nock's interceptors, MSW's patched fetch
 /**
  * Issue 18: `outcomeUnknown` means exactly "a request that changes state may have been
  * processed". The whole matrix, operation x failure point, measured against the

@@ -1,3 +1,4 @@
+// @paykit-test own-worker: nock's interceptors, MSW's patched fetch
 /**
  * One table of scenarios (suite.ts `scenarios`), each with its expected result, run on the
  * three fakes (the nock mock, the sandbox over real HTTP, MSW's setupServer): every cell

@@ -1,3 +1,4 @@
+// @paykit-test own-worker: nock's interceptors
 // Conformance through the nock mock (`mockPaymentService` from the package root) with
 // native fetch only: the same contract as the sandbox, at a made-up base URL.
 import {

@@ -1,3 +1,4 @@
+// @paykit-test own-worker: nock's interceptors (the nock service)
 /**
  * The model's runner and its vitest form: the same stories on the in-memory service, the
  * nock mock and the sandbox over HTTP; a failure replays from its seed and path; a story

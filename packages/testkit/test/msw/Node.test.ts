@@ -1,3 +1,4 @@
+// @paykit-test own-worker: MSW's patched fetch
 // @paykit/testkit/msw with setupServer beside the testkit's root, as a user's test file has
 // it (signedWebhook and payOnCheckoutPage come from `@paykit/testkit`): run on MSW 2 and on
 // MSW 3 (project testkit-msw3). The root used to load nock, which takes over `fetch` as it

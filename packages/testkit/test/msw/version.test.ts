@@ -1,3 +1,4 @@
+// @paykit-test own-worker: MSW's module (the major under test)
 // The MSW major these tests drive the handlers with: 2 in the testkit project, 3 in
 // testkit-msw3 (vitest.workspace.ts resolves `msw` to the msw3 devDependency there). Without
 // this check a broken alias would run MSW 2 twice and say nothing.

@@ -1,3 +1,4 @@
+// @paykit-test own-worker: n8n's engine in this process
 import type {
   ICredentialType,
   IHttpRequestHelper,

@@ -1,3 +1,4 @@
+// @paykit-test own-worker: n8n's engine in this process
 import { describe, expect, it } from 'vitest'
 import { baseNodeType, baseNodeTypes, nodeTypesOf } from '../../src/n8n/index.js'
 import { BASE_NODES_FROM, getOrderNode } from './fixtures.js'

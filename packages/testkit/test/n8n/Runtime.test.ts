@@ -1,3 +1,4 @@
+// @paykit-test own-worker: n8n's engine in this process, vi.spyOn
 import type { IExecuteFunctions, INodeType } from 'n8n-workflow'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Sandbox } from '../../src/sandbox/startSandbox.js'

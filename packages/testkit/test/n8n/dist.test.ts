@@ -1,3 +1,4 @@
+// @paykit-test own-worker: n8n's engine in this process
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

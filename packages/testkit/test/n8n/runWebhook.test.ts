@@ -1,3 +1,4 @@
+// @paykit-test own-worker: n8n's engine in this process, the webhook replay
 import { describe, expect, it } from 'vitest'
 import { runWebhook, WEBHOOK_BASE_URL } from '../../src/n8n/index.js'
 import { webhookTriggerNode } from './fixtures.js'

@@ -1,3 +1,4 @@
+// @paykit-test own-worker: n8n's engine in this process
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Sandbox } from '../../src/sandbox/startSandbox.js'
 import {

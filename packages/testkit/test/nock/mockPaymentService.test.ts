@@ -1,3 +1,4 @@
+// @paykit-test own-worker: nock's interceptors
 import { spawnSync } from 'node:child_process'
 import { request as httpsRequest } from 'node:https'
 import { fileURLToPath } from 'node:url'

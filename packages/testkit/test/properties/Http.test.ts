@@ -1,3 +1,4 @@
+// @paykit-test own-worker: nock's interceptors
 import * as E from 'fp-ts/lib/Either.js'
 import { createClient, PaymentLinkRequest, PaymentMethodRequest, validate } from '@paykit/core'
 import * as fc from 'fast-check'

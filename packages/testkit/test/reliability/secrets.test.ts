@@ -1,3 +1,4 @@
+// @paykit-test own-worker: vi.spyOn on console
 // Issue 10, secrets: distinctive credentials (client secret, `sk_live_` API key, the access
 // token the sandbox issues) and card data (a Luhn-valid distinctive number and its CVV)
 // go through every path, success and failure, and never come out: not in the client's

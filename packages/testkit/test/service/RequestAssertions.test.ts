@@ -1,3 +1,4 @@
+// @paykit-test own-worker: nock's interceptors
 import * as E from 'fp-ts/lib/Either.js'
 import { createClient, fetchTransport, type Client, type Transport } from '@paykit/core'
 import { afterEach, describe, expect, it } from 'vitest'

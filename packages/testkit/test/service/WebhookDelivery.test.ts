@@ -1,3 +1,4 @@
+// @paykit-test own-worker: nock's interceptors, MSW's patched fetch
 import * as E from 'fp-ts/lib/Either.js'
 import { once } from 'node:events'
 import { createServer, type IncomingHttpHeaders } from 'node:http'

@@ -1,3 +1,4 @@
+// @paykit-test own-worker: fake timers, nock's interceptors
 // One clock for client, service and webhooks: vitest's fake Date drives the core client's
 // token cache (Date.now), the simulator's clock (new Date() plus its offset) and webhook
 // timestamps (signing and the receiver's check). Only Date is faked: fetch, nock and the

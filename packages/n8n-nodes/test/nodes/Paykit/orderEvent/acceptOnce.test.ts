@@ -1,3 +1,4 @@
+// @paykit-test own-worker: n8n's de-duplication store
 /**
  * Order Event → Accept Once through the real n8n engine and n8n's de-duplication helpers
  * (in-process over the testkit's memoryDeduplicator, as n8n's database holds them): what

@@ -1,3 +1,4 @@
+// @paykit-test own-worker: n8n's de-duplication store (its own store set)
 /**
  * Order Event → Accept Once over a store that reads and writes back as n8n's does, with
  * no lock (../rowStore.ts), while another process (a queue-mode worker) inserts the node's

@@ -1,3 +1,4 @@
+// @paykit-test own-worker: n8n's de-duplication store
 /**
  * Payment Link → Create, One Link per Order Reference: a re-run of the same orders (n8n's
  * retry of a crashed execution, the user's) creates no second link, counted at the
