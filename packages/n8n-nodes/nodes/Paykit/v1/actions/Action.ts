@@ -43,13 +43,15 @@ export interface WholeBatch {
 }
 
 /**
- * The outputs of an operation that has more than one, for the node's parameters (its
- * version's defaults filled in); `null` for the one main output. n8n evaluates it from
- * the description as an expression, so it stands alone: no import, no closure.
+ * The outputs of an operation that has more than one, as data: their names, shown when the
+ * node's field `field` (its version's default filled in) `is` a value, or, with `isNot`,
+ * whenever it is not that value; one main output otherwise. The description hands it to n8n
+ * as JSON (`outputs.ts`), as n8n's Code node hands its connector types.
  */
-export type Outputs = (
-  parameters: Readonly<Record<string, unknown>>,
-) => Array<{ type: 'main'; displayName?: string }> | null
+export type Outputs = {
+  readonly field: string
+  readonly names: ReadonlyArray<string>
+} & ({ readonly is: string | boolean } | { readonly isNot: string | boolean })
 
 /** The items of an operation that declares `outputs`, on those outputs. */
 export type Route = (ctx: IExecuteFunctions, items: INodeExecutionData[]) => INodeExecutionData[][]
@@ -82,6 +84,16 @@ export interface Resource {
   readonly properties: ReadonlyArray<INodeProperties>
   readonly actions: Readonly<Record<string, Action>>
 }
+
+// -------------------------------------------------------------------------------------
+// rules
+// -------------------------------------------------------------------------------------
+
+/** Whether an operation's `outputs` are shown when its field has the value `value`. */
+export const outputsShown =
+  (outputs: Outputs) =>
+  (value: unknown): boolean =>
+    'is' in outputs ? value === outputs.is : value !== outputs.isNot
 
 // -------------------------------------------------------------------------------------
 // constructors

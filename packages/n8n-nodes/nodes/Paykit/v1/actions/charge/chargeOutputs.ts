@@ -6,6 +6,7 @@
  */
 import type { INodeExecutionData, INodeProperties } from 'n8n-workflow'
 import type { Outputs, Route } from '../Action'
+import { outputsShown } from '../Action'
 
 // -------------------------------------------------------------------------------------
 // description
@@ -21,7 +22,7 @@ type ChargeOutputs = 'byStatus' | 'single'
 export const chargeOutputsDefault = (typeVersion: number): ChargeOutputs =>
   typeVersion < 1.1 ? 'single' : 'byStatus'
 
-const chargeOutputs: INodeProperties = {
+const chargeOutputsField: INodeProperties = {
   displayName: 'Outputs',
   name: 'chargeOutputs',
   type: 'options',
@@ -45,9 +46,9 @@ const chargeOutputs: INodeProperties = {
 
 /** The Outputs field, per version: n8n saves only the values that differ from their default. */
 export const chargeOutputsByVersion: ReadonlyArray<INodeProperties> = [
-  { ...chargeOutputs, displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } } },
+  { ...chargeOutputsField, displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } } },
   {
-    ...chargeOutputs,
+    ...chargeOutputsField,
     default: chargeOutputsDefault(1),
     displayOptions: { show: { '@version': [1] } },
   },
@@ -58,14 +59,11 @@ export const chargeOutputsByVersion: ReadonlyArray<INodeProperties> = [
 // -------------------------------------------------------------------------------------
 
 /** Succeeded, Authentication Required and Failed unless the Outputs field says Single. */
-export const outputs: Outputs = (parameters) =>
-  parameters.chargeOutputs !== 'single'
-    ? [
-        { type: 'main', displayName: 'Succeeded' },
-        { type: 'main', displayName: 'Authentication Required' },
-        { type: 'main', displayName: 'Failed' },
-      ]
-    : null
+export const outputs: Outputs = {
+  field: chargeOutputsField.name,
+  isNot: 'single' satisfies ChargeOutputs,
+  names: ['Succeeded', 'Authentication Required', 'Failed'],
+}
 
 /**
  * Charge items by outcome: SUCCEEDED, AUTHENTICATION_REQUIRED, and everything else
@@ -83,7 +81,8 @@ const byChargeStatus = (items: ReadonlyArray<INodeExecutionData>): INodeExecutio
 
 /** The items by outcome, or all on one output when the node's Outputs field says Single. */
 export const route: Route = (ctx, items) =>
-  ctx.getNodeParameter('chargeOutputs', 0, chargeOutputsDefault(ctx.getNode().typeVersion)) !==
-  'single'
+  outputsShown(outputs)(
+    ctx.getNodeParameter(outputs.field, 0, chargeOutputsDefault(ctx.getNode().typeVersion)),
+  )
     ? byChargeStatus(items)
     : [items]

@@ -16,6 +16,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { ReferenceMemory } from '../../helpers/deduplication'
 import { DEFAULT_HISTORY_SIZE, referenceMemory } from '../../helpers/deduplication'
 import type { Outputs } from '../Action'
+import { outputsShown } from '../Action'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -94,13 +95,11 @@ export const settleClaims = async (ctx: IExecuteFunctions): Promise<void> => {
 // -------------------------------------------------------------------------------------
 
 /** Created and Already Requested, when One Link per Order Reference is on. */
-export const outputs: Outputs = (parameters) =>
-  parameters.oneLinkPerReference === true
-    ? [
-        { type: 'main', displayName: 'Created' },
-        { type: 'main', displayName: 'Already Requested' },
-      ]
-    : null
+export const outputs: Outputs = {
+  field: 'oneLinkPerReference',
+  is: true,
+  names: ['Created', 'Already Requested'],
+}
 
 /**
  * Link creation items: created links (and error items of Continue On Fail) on Created,
@@ -119,6 +118,6 @@ export const route = (
   ctx: IExecuteFunctions,
   items: INodeExecutionData[],
 ): INodeExecutionData[][] =>
-  ctx.getNodeParameter('oneLinkPerReference', 0, false) === true && !ctx.isToolExecution()
+  outputsShown(outputs)(ctx.getNodeParameter(outputs.field, 0, false)) && !ctx.isToolExecution()
     ? byAlreadyRequested(items)
     : [items]
