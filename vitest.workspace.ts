@@ -1,8 +1,9 @@
-import { globSync, readFileSync } from 'node:fs'
+import { globSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
+import { ownsWorker } from '@paykit/tools/lib/ownWorker'
 
 // The one file that lists the test projects (vitest 5 reads no workspace file by itself).
 // Tests that drive the n8n engine load n8n-core (and its isolated-vm expression engine) cold
@@ -41,36 +42,22 @@ const alone = ['test/reliability/load.test.ts']
 /** Whether the test file at `path` boots the full n8n (see `needsFullN8n`). */
 const bootsFullN8n = (path: string): boolean =>
   path.includes('/real-n8n/') || path.endsWith('test/bench.test.ts')
-// Files that change or rely on what a process shares keep a fresh worker each; the others
-// of their package share one (the projects `<package>-shared`, isolate: false). A file is told
-// by what it holds (the patterns below): one that holds process state another way needs its
-// mark added here.
+// A test file whose first line is the marker `// @paykit-test own-worker: <why>` runs in a
+// worker of its own: it changes or relies on what its process shares (tools/lib/ownWorker.ts;
+// its test names a file that shows such a use without the marker). Every other file of its
+// package shares one worker's modules (the projects `<package>-shared`, isolate: false).
 /** The test files under `root` (a package folder) matching `patterns`. */
 const filesOf = (root: string, patterns: Array<string>): Array<string> =>
   globSync(patterns, { cwd: fileURLToPath(new URL(root, import.meta.url)) })
-/** Whether `file` under `root` holds a match of `marks`. */
-const holds = (root: string, marks: RegExp) => (file: string) =>
-  marks.test(readFileSync(fileURLToPath(new URL(`${root}/${file}`, import.meta.url)), 'utf8'))
-// Nock's interceptors, MSW's patched fetch, module mocks, fake timers, stubbed globals (left
-// shared, the testkit's socket tests failed under nock's state).
-const MOCKS = String.raw`\b(nock|msw|setupServer|vi\.(mock|stub\w*|useFakeTimers|spyOn))\b`
+/** Whether `file` under `root` has the marker. */
+const marked = (root: string) => (file: string) =>
+  ownsWorker(fileURLToPath(new URL(`${root}/${file}`, import.meta.url)))
 const testkitFiles = filesOf('packages/testkit', ['test/**/*.test.ts', 'examples/**/*.test.ts'])
-const testkitMocks = holds('packages/testkit', new RegExp(MOCKS))
-// test/n8n: the n8n engine loaded in the process (its environment, its de-duplication store).
-const touchesProcess = (file: string): boolean => file.startsWith('test/n8n/') || testkitMocks(file)
-// The n8n package's: also the Paykit Trigger's replay memory and n8n's de-duplication store
-// (One Link per Order Reference, Accept Once; in-process, the testkit's memory store) are the
-// process's, as in n8n (a shared worker's demo.test got 0 items for an event id another
-// file's sandbox had sent).
+const testkitOwn = marked('packages/testkit')
 const nodesFiles = filesOf('packages/n8n-nodes', ['test/**/*.test.ts']).filter(
   (f) => !bootsFullN8n(f),
 )
-const sharesState = holds(
-  'packages/n8n-nodes',
-  new RegExp(
-    `PaykitTrigger|paykitTrigger|engine-demo|runWebhook|oneLinkPerReference|acceptOnce|[Dd]eduplicat|${MOCKS}`,
-  ),
-)
+const nodesOwn = marked('packages/n8n-nodes')
 /** A project of the testkit's files `include`, each file in a worker of its own or not. */
 const testkitProject = (name: string, include: Array<string>, isolate: boolean) => ({
   test: {
@@ -159,11 +146,11 @@ export default defineConfig({
           ...skipWhenQuick(slow.core),
         },
       },
-      testkitProject('testkit', testkitFiles.filter(touchesProcess), true),
+      testkitProject('testkit', testkitFiles.filter(testkitOwn), true),
       // The testkit's other files share a worker's modules, as the core's.
       testkitProject(
         'testkit-shared',
-        testkitFiles.filter((f) => !touchesProcess(f)),
+        testkitFiles.filter((f) => !testkitOwn(f)),
         false,
       ),
       {
@@ -188,7 +175,7 @@ export default defineConfig({
           include: [
             'test/**/real-n8n/*.test.ts',
             'test/bench.test.ts',
-            ...nodesFiles.filter(sharesState),
+            ...nodesFiles.filter(nodesOwn),
           ],
           setupFiles,
           testTimeout: 30_000,
@@ -200,7 +187,7 @@ export default defineConfig({
         test: {
           name: 'n8n-nodes-shared',
           root: 'packages/n8n-nodes',
-          include: nodesFiles.filter((f) => !sharesState(f)),
+          include: nodesFiles.filter((f) => !nodesOwn(f)),
           setupFiles,
           testTimeout: 30_000,
           isolate: false,

@@ -41,6 +41,13 @@ describe('the own-worker marker', () => {
     expect(
       processStateUses("import nock from 'nock'\nimport { setupServer } from 'msw/node'\n"),
     ).toEqual(["nock's interceptors", "MSW's patched fetch"])
+    // Nock is loaded by the first mockPaymentService call, not by the testkit's import.
+    expect(
+      processStateUses("import type Nock from 'nock'\nimport * as n from '../src/nock/index.js'\n"),
+    ).toEqual([])
+    expect(processStateUses('const mock = mockPaymentService({ baseUrl })\n')).toEqual([
+      "nock's interceptors",
+    ])
     expect(processStateUses("  vi.useFakeTimers()\n  vi.stubGlobal('fetch', f)\n")).toEqual([
       'fake timers (vi.useFakeTimers)',
       'a stubbed global (vi.stubGlobal, vi.stubEnv)',
