@@ -18,6 +18,11 @@ afterAll(() => {
   for (const dir of [packs, ...projects]) rmSync(dir, { recursive: true, force: true })
 }, 120_000)
 
+/** The two tarballs, packed once for both cases (each `pnpm pack` costs ~1.2 CPU-s). */
+let packed: Promise<readonly [string, string]> | undefined
+const tarballs = (): Promise<readonly [string, string]> =>
+  (packed ??= Promise.all([pack('core', packs), pack('testkit', packs)]))
+
 const common = {
   'fast-check': '4.10.2',
   '@types/node': '24.19.2',
@@ -41,8 +46,7 @@ const cases = [
 
 describe.each(cases)('a clean project installing the tarballs with $manager', (c) => {
   it('installs, type-checks and runs every README snippet', { timeout: 600_000 }, async () => {
-    const core = await pack('core', packs)
-    const testkit = await pack('testkit', packs)
+    const [core, testkit] = await tarballs()
     const project = mkdtempSync(join(tmpdir(), `paykit-clean-${c.manager}-`))
     projects.push(project)
     writeFileSync(
