@@ -12,6 +12,9 @@ import { checkSnippets } from '@paykit/tools/docs-check/snippets'
 // type-checks the README snippets under strict with the workspace's TypeScript 6.0.3 and
 // runs them: with npm (the lowest fp-ts / io-ts the peer ranges allow) and with pnpm's
 // strict layout (the versions the workspace uses). Uses the registry's cache first.
+// The pnpm case is also the docs check's one run of the README and docs pages' snippets
+// (readme-snippets.test.ts says why not a second one against the workspace):
+// `--project docs install.test.ts -t pnpm` while editing a page.
 const packs = mkdtempSync(join(tmpdir(), 'paykit-packs-'))
 const projects: Array<string> = []
 afterAll(() => {

@@ -1,15 +1,13 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ROOT } from '@paykit/tools/lib/root'
 import {
   README_FILES,
   extractSnippets,
   readmeSnippets,
 } from '@paykit/tools/docs-check/readme-snippets'
-import { checkSnippets } from '@paykit/tools/docs-check/snippets'
 
 describe('extractSnippets', () => {
   it('takes ```ts blocks with their mode and the line of the fence, and nothing else', () => {
@@ -41,19 +39,16 @@ describe('extractSnippets', () => {
   })
 })
 
-// Against the workspace's built packages (run after `pnpm run build`), through a project
-// outside the repository whose node_modules is the workspace root's.
+// The snippets are type-checked under strict and run in install.test.ts: its pnpm case is a
+// project with the workspace's versions (TypeScript, Node, fp-ts, io-ts, vitest, msw) and the
+// packed tarballs under pnpm's strict layout, so it fails wherever a run against the
+// workspace's own node_modules would, and also where the tarballs lack something. One run,
+// not two (~78 CPU-s saved).
 describe('the snippets of the READMEs and the docs pages', () => {
-  const project = mkdtempSync(join(tmpdir(), 'paykit-snippets-'))
-  symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'))
-  afterAll(() => rmSync(project, { recursive: true, force: true }), 60_000)
-
-  it('type-check under strict and run', { timeout: 300_000 }, async () => {
+  it('include node, vitest and browser snippets', () => {
     const snippets = readmeSnippets(ROOT)
     expect(snippets.filter((s) => s.mode === 'node').length).toBeGreaterThan(5)
     expect(snippets.filter((s) => s.mode === 'vitest').length).toBeGreaterThan(2)
     expect(snippets.filter((s) => s.mode === 'browser').length).toBeGreaterThan(0)
-    const report = await checkSnippets(project, snippets)
-    expect(report.failures).toEqual([])
   })
 })

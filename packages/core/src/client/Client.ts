@@ -246,7 +246,8 @@ export interface Client {
    * ```ts
    * import * as E from 'fp-ts/lib/Either.js'
    * import { createClient } from '@paykit/core'
-   * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+   * import { defaultCredentials } from '@paykit/testkit'
+   * import { startSandbox } from '@paykit/testkit/sandbox'
    * import assert from 'node:assert/strict'
    *
    * const sandbox = await startSandbox()
@@ -268,7 +269,8 @@ export interface Client {
    * ```ts
    * import * as E from 'fp-ts/lib/Either.js'
    * import { createClient } from '@paykit/core'
-   * import { defaultCredentials, startSandbox, testCards } from '@paykit/testkit'
+   * import { defaultCredentials, testCards } from '@paykit/testkit'
+   * import { startSandbox } from '@paykit/testkit/sandbox'
    * import assert from 'node:assert/strict'
    *
    * const sandbox = await startSandbox()
@@ -310,7 +312,8 @@ export interface Client {
    * ```ts
    * import * as E from 'fp-ts/lib/Either.js'
    * import { createClient } from '@paykit/core'
-   * import { defaultCredentials, startSandbox, testCards } from '@paykit/testkit'
+   * import { defaultCredentials, testCards } from '@paykit/testkit'
+   * import { startSandbox } from '@paykit/testkit/sandbox'
    * import assert from 'node:assert/strict'
    *
    * const sandbox = await startSandbox()
@@ -349,7 +352,8 @@ export interface Client {
    * ```ts
    * import * as E from 'fp-ts/lib/Either.js'
    * import { ChargeRequest, createClient, validate } from '@paykit/core'
-   * import { defaultCredentials, startSandbox, testCards } from '@paykit/testkit'
+   * import { defaultCredentials, testCards } from '@paykit/testkit'
+   * import { startSandbox } from '@paykit/testkit/sandbox'
    * import assert from 'node:assert/strict'
    *
    * const sandbox = await startSandbox()
@@ -388,7 +392,8 @@ export interface Client {
    * ```ts
    * import * as E from 'fp-ts/lib/Either.js'
    * import { createClient } from '@paykit/core'
-   * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+   * import { defaultCredentials } from '@paykit/testkit'
+   * import { startSandbox } from '@paykit/testkit/sandbox'
    * import assert from 'node:assert/strict'
    *
    * const sandbox = await startSandbox()
@@ -417,7 +422,8 @@ export interface Client {
    * ```ts
    * import * as E from 'fp-ts/lib/Either.js'
    * import { PaymentLinkRequest, createClient, validate } from '@paykit/core'
-   * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+   * import { defaultCredentials } from '@paykit/testkit'
+   * import { startSandbox } from '@paykit/testkit/sandbox'
    * import assert from 'node:assert/strict'
    *
    * const sandbox = await startSandbox()
@@ -443,7 +449,8 @@ export interface Client {
    * ```ts
    * import * as E from 'fp-ts/lib/Either.js'
    * import { createClient } from '@paykit/core'
-   * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+   * import { defaultCredentials } from '@paykit/testkit'
+   * import { startSandbox } from '@paykit/testkit/sandbox'
    * import assert from 'node:assert/strict'
    *
    * const sandbox = await startSandbox()
@@ -478,12 +485,9 @@ export interface Client {
    * ```ts
    * import * as E from 'fp-ts/lib/Either.js'
    * import { createClient } from '@paykit/core'
-   * import {
-   *   authenticateHeadless,
-   *   defaultCredentials,
-   *   startSandbox,
-   *   testCards,
-   * } from '@paykit/testkit'
+   * import { defaultCredentials, testCards } from '@paykit/testkit'
+   * import { startSandbox } from '@paykit/testkit/sandbox'
+   * import { authenticateHeadless } from '@paykit/testkit/buyer'
    * import assert from 'node:assert/strict'
    *
    * const sandbox = await startSandbox()
@@ -518,7 +522,8 @@ export interface Client {
    * ```ts
    * import * as E from 'fp-ts/lib/Either.js'
    * import { createClient } from '@paykit/core'
-   * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+   * import { defaultCredentials } from '@paykit/testkit'
+   * import { startSandbox } from '@paykit/testkit/sandbox'
    * import assert from 'node:assert/strict'
    *
    * const sandbox = await startSandbox()

@@ -24,7 +24,8 @@ import { defaultRuntime } from './DefaultRuntime.js'
  * ```ts
  * import * as E from 'fp-ts/lib/Either.js'
  * import { createClient, type Exchange } from '@paykit/core'
- * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox()

@@ -59,7 +59,8 @@ export const defaultSleep: Sleep = (ms, signal) =>
  * ```ts
  * import * as E from 'fp-ts/lib/Either.js'
  * import { createClientWith, defaultRuntime } from '@paykit/core'
- * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox()

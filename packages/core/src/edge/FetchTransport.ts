@@ -166,7 +166,7 @@ const headersOf = (headers: Headers): Record<string, string> => {
  * ```ts
  * import * as E from 'fp-ts/lib/Either.js'
  * import { fetchTransport } from '@paykit/core'
- * import { startSandbox } from '@paykit/testkit'
+ * import { startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox()
