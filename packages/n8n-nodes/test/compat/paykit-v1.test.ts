@@ -7,7 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FrameMessage } from '@paykit/core'
-import { authenticateHeadless, testCards, type Sandbox } from '@paykit/testkit'
+import { testCards } from '@paykit/testkit'
+import { type Sandbox } from '@paykit/testkit/sandbox'
+import { authenticateHeadless } from '@paykit/testkit/buyer'
 import { useSandbox } from '../support.js'
 import { cardItem, clientOf, itemsOf, runSaved, saved, savedCard, value } from './support.js'
 

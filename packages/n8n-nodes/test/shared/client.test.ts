@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Sandbox } from '@paykit/testkit/sandbox'
 import { executionClient } from '../../shared/client.js'
 import { useSandbox } from '../support.js'
-import { runProbe } from './probe.js'
+import { probeOk } from './probe.js'
 
 let sandbox: Sandbox
 beforeAll(async () => {
@@ -23,7 +23,7 @@ const settled = (result: E.Either<unknown, unknown>): IDataObject =>
   JSON.parse(JSON.stringify(E.isRight(result) ? { value: result.right } : { error: result.left }))
 
 const createLink = (timeoutMs: number, orderReference: string, data?: Record<string, string>) =>
-  runProbe(
+  probeOk(
     sandbox,
     async (ctx) => {
       const { client } = await executionClient(ctx, timeoutMs)

@@ -4,15 +4,29 @@
  * with n8n's own request helpers and the stored `Paykit API` credential (its
  * `preAuthentication` and `authenticate` as n8n runs them), against the sandbox.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow'
+import type {
+  IDataObject,
+  IExecuteFunctions,
+  INodeExecutionData,
+  INodeParameters,
+  INodeProperties,
+  INodeType,
+} from 'n8n-workflow'
 import type { RunWorkflowOptions } from '@paykit/testkit/n8n'
 import { CREDENTIAL_ID, credentialsFor, nodeTypes, run, singleNodeWorkflow } from '../support.js'
 
 /** The type name of the probe node. */
 const PROBE = 'test.probe'
 
-/** A node type whose execution is `body`, its JSON the node's one output item. */
-const probeType = (body: (ctx: IExecuteFunctions) => Promise<IDataObject>): INodeType => ({
+/**
+ * A node type whose execution is `body`: the JSON it gives is the node's one output item,
+ * or the output items themselves when it gives a list of items. `properties` are the
+ * node's fields (for the code under test to read).
+ */
+const probeType = (
+  body: (ctx: IExecuteFunctions) => Promise<IDataObject | INodeExecutionData[]>,
+  properties: INodeProperties[],
+): INodeType => ({
   description: {
     displayName: 'Probe',
     name: 'probe',
@@ -23,38 +37,60 @@ const probeType = (body: (ctx: IExecuteFunctions) => Promise<IDataObject>): INod
     inputs: ['main'],
     outputs: ['main'],
     credentials: [{ name: 'paykitApi', required: true }],
-    properties: [],
+    properties,
   },
   async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-    return [[{ json: await body(this) }]]
+    const given = await body(this)
+    return [Array.isArray(given) ? given : [{ json: given }]]
   },
 })
 
+/** What a probe run may set beside its body. */
+interface ProbeOptions extends Partial<RunWorkflowOptions> {
+  /** The stored credential's fields that differ from the sandbox's defaults. */
+  readonly data?: Readonly<Record<string, string>>
+  /** The node's fields and their values. */
+  readonly properties?: INodeProperties[]
+  readonly parameters?: INodeParameters
+  /** The node's settings (`continueOnFail`, ...). */
+  readonly settings?: Readonly<Record<string, unknown>>
+  /** The node's input items (one empty item by default). */
+  readonly items?: ReadonlyArray<IDataObject>
+}
+
 /**
  * Runs `body` as a node of a workflow through the real engine, with the `Paykit API`
- * credential stored for `sandbox` (its `data` overriding the defaults).
+ * credential stored for `sandbox`. The run's error is the result's; `output` the node's.
  */
 export const runProbe = async (
   sandbox: { readonly url: string },
-  body: (ctx: IExecuteFunctions) => Promise<IDataObject>,
-  options: { readonly data?: Readonly<Record<string, string>> } & Partial<RunWorkflowOptions> = {},
+  body: (ctx: IExecuteFunctions) => Promise<IDataObject | INodeExecutionData[]>,
+  options: ProbeOptions = {},
 ) => {
-  const { data, ...rest } = options
+  const { data, properties = [], parameters = {}, settings = {}, items = [{}], ...rest } = options
   const result = await run(
     sandbox,
     singleNodeWorkflow({
       name: 'Probe',
       type: PROBE,
-      parameters: {},
+      parameters,
       credentials: { paykitApi: { id: CREDENTIAL_ID, name: 'Paykit sandbox' } },
+      ...settings,
     }),
-    [{}],
+    items,
     {
-      nodeTypes: { ...nodeTypes(), [PROBE]: probeType(body) },
+      nodeTypes: { ...nodeTypes(), [PROBE]: probeType(body, properties) },
       credentials: credentialsFor(sandbox, data),
       ...rest,
     },
   )
+  const output = result.nodes['Probe']?.[0] ?? []
+  return { ...result, items: output, output: output[0]?.json ?? {} }
+}
+
+/** `runProbe`, its run's error thrown. */
+export const probeOk = async (...args: Parameters<typeof runProbe>) => {
+  const result = await runProbe(...args)
   if (result.error !== undefined) throw new Error(result.error.message)
-  return { ...result, output: result.nodes['Probe']?.[0]?.[0]?.json ?? {} }
+  return result
 }

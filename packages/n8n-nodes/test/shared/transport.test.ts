@@ -14,7 +14,7 @@ import { defaultCredentials } from '@paykit/testkit'
 import type { Sandbox } from '@paykit/testkit/sandbox'
 import { n8nTransport, PAYKIT_API } from '../../shared/transport.js'
 import { useSandbox } from '../support.js'
-import { runProbe } from './probe.js'
+import { probeOk } from './probe.js'
 
 let sandbox: Sandbox
 beforeAll(async () => {
@@ -77,7 +77,7 @@ const probe = async (
   requests: ReadonlyArray<TransportRequest>,
   data?: Readonly<Record<string, string>>,
 ) => {
-  const result = await runProbe(sandbox, sendAll(requests), data === undefined ? {} : { data })
+  const result = await probeOk(sandbox, sendAll(requests), data === undefined ? {} : { data })
   return { ...result, output: result.output as unknown as Outcomes }
 }
 
@@ -175,7 +175,7 @@ describe('n8nTransport: the access token', () => {
     sandbox.advanceClock(3601 * 1000)
     const orders = Object.keys(sandbox.state().orders).length
     const before = tokenRequests()
-    const second = await runProbe(
+    const second = await probeOk(
       sandbox,
       sendAll(
         Array.from({ length: 10 }, (_, i) =>
