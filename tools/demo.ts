@@ -18,15 +18,9 @@ import {
   type PaykitError,
 } from '@paykit/core'
 import { verifyWebhook } from '@paykit/core/webhook'
-import {
-  authenticateHeadless,
-  defaultCredentials,
-  payOnCheckoutPage,
-  spawnSandbox,
-  startWebhookReceiver,
-  testCards,
-  type CapturedWebhook,
-} from '@paykit/testkit'
+import { defaultCredentials, testCards } from '@paykit/testkit'
+import { spawnSandbox, startWebhookReceiver, type CapturedWebhook } from '@paykit/testkit/sandbox'
+import { authenticateHeadless, payOnCheckoutPage } from '@paykit/testkit/buyer'
 
 const WEBHOOK_SECRET = 'demo-webhook-secret'
 

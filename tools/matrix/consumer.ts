@@ -371,7 +371,8 @@ export const checkCore = async (
 const N8N_SCRIPT = `
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { defaultCredentials, startSandbox } from '@paykit/testkit'
+import { defaultCredentials } from '@paykit/testkit'
+import { startSandbox } from '@paykit/testkit/sandbox'
 import { baseNodeTypes, disposeExpressionEngine, runWorkflow } from '@paykit/testkit/n8n'
 
 const require = createRequire(import.meta.url)

@@ -18,7 +18,8 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname } from 'node:path'
-import { payOnCheckoutPage, spawnSandbox, startWebhookReceiver } from '@paykit/testkit'
+import { spawnSandbox, startWebhookReceiver } from '@paykit/testkit/sandbox'
+import { payOnCheckoutPage } from '@paykit/testkit/buyer'
 import {
   baseNodeTypes,
   disposeExpressionEngine,

@@ -3,7 +3,8 @@
 // `strict` with the flows and probes of ./codegen, run the service's flows against a spawned
 // sandbox, and refuse wrong payment-link bodies at compile time; with PaymentLinkRequest as it
 // was before (bare `anyOf: [{ required: [amount] }, ...]`) the probes fail to compile.
-import { defaultCredentials, spawnSandbox, testCards } from '@paykit/testkit'
+import { defaultCredentials, testCards } from '@paykit/testkit'
+import { spawnSandbox } from '@paykit/testkit/sandbox'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

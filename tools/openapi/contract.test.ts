@@ -2,14 +2,13 @@
 // request as whole records, the problems' `detail` and integer `status`, the failure codes
 // the sandbox sends, `orderDescription`'s default, the URL form the core accepts and the 400
 // of an unknown cardId. Each read from the committed file, against the simulator or the core.
+import { defaultCredentials, testCards } from '@paykit/testkit'
 import {
   completeAuthentication,
-  defaultCredentials,
   Simulator,
   initialState,
   type SimulatorState,
-  testCards,
-} from '@paykit/testkit'
+} from '@paykit/testkit/simulator'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import fc from 'fast-check'
 import { readFileSync } from 'node:fs'

@@ -45,7 +45,7 @@ import {
   WebhookEvent,
   WebhookEventType,
 } from '@paykit/core'
-import { CHARGE_FAILURE_CODES } from '@paykit/testkit'
+import { CHARGE_FAILURE_CODES } from '@paykit/testkit/arbitraries'
 // Internal to the core: the entry it declares for its tools (./schema.ts reads its hints there).
 import { HttpUrl } from '@paykit/core/internal/tools'
 import {

@@ -1,9 +1,9 @@
 // The document's examples: the simulator's real answers to one fixed run of requests (a
 // fixed clock and a fresh state, so the ids and times, and thus the file, never drift).
 import { serverProblem, WebhookEvent } from '@paykit/core'
+import { defaultCredentials, testCards } from '@paykit/testkit'
 import {
   completeAuthentication,
-  defaultCredentials,
   eventsOf,
   frameMessageOf,
   Simulator,
@@ -11,8 +11,7 @@ import {
   payOrder,
   type SimRequest,
   type SimulatorState,
-  testCards,
-} from '@paykit/testkit'
+} from '@paykit/testkit/simulator'
 import * as E from 'fp-ts/lib/Either.js'
 
 /** The base URL of the examples: the sandbox's usual address (`paykit-sandbox --port 4010`). */

@@ -2,7 +2,8 @@
 // conformance) run once with Prism validating every answer against openapi.yaml
 // (./prismProxy.ts), with 0 violations; and an answer off the contract (the sandbox's
 // offContractBody fault) is caught, so the check can fail.
-import { defaultCredentials, spawnSandbox } from '@paykit/testkit'
+import { defaultCredentials } from '@paykit/testkit'
+import { spawnSandbox } from '@paykit/testkit/sandbox'
 import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -20,7 +20,7 @@ import {
   paymentMethodRequest,
   setAt,
   tokenRequest,
-} from '@paykit/testkit'
+} from '@paykit/testkit/arbitraries'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import * as E from 'fp-ts/lib/Either.js'
 import fc from 'fast-check'

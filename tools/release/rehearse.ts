@@ -252,7 +252,8 @@ const startRegistry = async (dir: string): Promise<Registry> => {
 /** The core's client against the testkit's sandbox, over HTTP. */
 const CORE_SNIPPET = `
 import { createClient, validate, PaymentLinkRequest } from '@paykit/core'
-import { startSandbox, defaultCredentials } from '@paykit/testkit'
+import { defaultCredentials } from '@paykit/testkit'
+import { startSandbox } from '@paykit/testkit/sandbox'
 const sandbox = await startSandbox()
 try {
   const client = createClient({ baseUrl: sandbox.url, credentials: defaultCredentials })
@@ -271,7 +272,7 @@ try {
 const TESTKIT_SNIPPET = `
 import fc from 'fast-check'
 import { PaymentLinkRequest, validate } from '@paykit/core'
-import { paymentLinkRequest } from '@paykit/testkit'
+import { paymentLinkRequest } from '@paykit/testkit/arbitraries'
 const values = fc.sample(paymentLinkRequest(), { numRuns: 50, seed: 1 })
 const valid = values.filter((v) => validate(PaymentLinkRequest)(v)._tag === 'Right').length
 console.log(JSON.stringify({ sampled: values.length, valid }))

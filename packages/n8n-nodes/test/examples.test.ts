@@ -8,13 +8,10 @@ import type { IDataObject } from 'n8n-workflow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { FrameMessage } from '@paykit/core'
-import type { Sandbox } from '@paykit/testkit'
-import {
-  authenticateHeadless,
-  startWebhookReceiver,
-  testCards,
-  type WebhookReceiver,
-} from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
+import { testCards } from '@paykit/testkit'
+import { startWebhookReceiver, type WebhookReceiver } from '@paykit/testkit/sandbox'
+import { authenticateHeadless } from '@paykit/testkit/buyer'
 import type { CredentialStore, WorkflowJson } from '@paykit/testkit/n8n'
 import { runWebhook, runWorkflow } from '@paykit/testkit/n8n'
 import { sandboxCredentials } from '@paykit/tools/n8n/credentials'

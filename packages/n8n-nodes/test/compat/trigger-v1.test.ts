@@ -10,7 +10,7 @@
  */
 import type { IDataObject } from 'n8n-workflow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Sandbox } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
 import { runWebhook, type WebhookRunResult, type WorkflowJson } from '@paykit/testkit/n8n'
 import { PAYKIT_TRIGGER, dist, useSandbox } from '../support.js'
 import { orderEvent, signed } from '../trigger/fixtures.js'

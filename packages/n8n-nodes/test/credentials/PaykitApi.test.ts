@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow'
-import type { Sandbox } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
 import { defaultCredentials } from '@paykit/testkit'
 import { TestCredentialsHelper } from '@paykit/testkit/n8n'
 import {

@@ -17,7 +17,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { FrameMessage, createClient } from '@paykit/core'
-import { authenticateHeadless, defaultCredentials, testCards } from '@paykit/testkit'
+import { defaultCredentials, testCards } from '@paykit/testkit'
+import { authenticateHeadless } from '@paykit/testkit/buyer'
 import { postJson } from '@paykit/tools/n8n/batch'
 import {
   SCREENSHOTS_DIR,

@@ -20,7 +20,7 @@
 import { readFileSync } from 'node:fs'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { LoggedRequest } from '@paykit/testkit'
+import type { LoggedRequest } from '@paykit/testkit/service'
 import { startQueueStack, type QueueStack } from '@paykit/tools/n8n/queue'
 import {
   batchOrders,

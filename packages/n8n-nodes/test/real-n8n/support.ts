@@ -20,9 +20,9 @@ export {
 } from '@paykit/tools/n8n/stack'
 // Headless Chromium as the testkit's browser tests launch it; the buyer's checkout payment.
 export { launchChromium } from '@paykit/tools/lib/chromium'
-export { payOnCheckoutPage } from '@paykit/testkit'
+export { payOnCheckoutPage } from '@paykit/testkit/buyer'
 import { N8N_DIR, type Stack } from '@paykit/tools/n8n/stack'
-import type { LoggedRequest } from '@paykit/testkit'
+import type { LoggedRequest } from '@paykit/testkit/service'
 
 /** The sandbox's request log, oldest first (as long as its `--request-log-size`). */
 export const sandboxRequests = async (

@@ -56,6 +56,8 @@ interface ProbeOptions extends Partial<RunWorkflowOptions> {
   readonly settings?: Readonly<Record<string, unknown>>
   /** The node's input items (one empty item by default). */
   readonly items?: ReadonlyArray<IDataObject>
+  /** The workflow's id (n8n keys a node's de-duplication records by it). */
+  readonly workflowId?: string
 }
 
 /**
@@ -67,16 +69,25 @@ export const runProbe = async (
   body: (ctx: IExecuteFunctions) => Promise<IDataObject | INodeExecutionData[]>,
   options: ProbeOptions = {},
 ) => {
-  const { data, properties = [], parameters = {}, settings = {}, items = [{}], ...rest } = options
+  const {
+    data,
+    properties = [],
+    parameters = {},
+    settings = {},
+    items = [{}],
+    workflowId,
+    ...rest
+  } = options
+  const workflow = singleNodeWorkflow({
+    name: 'Probe',
+    type: PROBE,
+    parameters,
+    credentials: { paykitApi: { id: CREDENTIAL_ID, name: 'Paykit sandbox' } },
+    ...settings,
+  })
   const result = await run(
     sandbox,
-    singleNodeWorkflow({
-      name: 'Probe',
-      type: PROBE,
-      parameters,
-      credentials: { paykitApi: { id: CREDENTIAL_ID, name: 'Paykit sandbox' } },
-      ...settings,
-    }),
+    workflowId === undefined ? workflow : { ...workflow, id: workflowId },
     items,
     {
       nodeTypes: { ...nodeTypes(), [PROBE]: probeType(body, properties) },

@@ -9,7 +9,8 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { defaultCredentials, startSandbox, type Sandbox } from '@paykit/testkit'
+import { defaultCredentials } from '@paykit/testkit'
+import { startSandbox, type Sandbox } from '@paykit/testkit/sandbox'
 import { runWebhook } from '@paykit/testkit/n8n'
 import type { IDataObject } from 'n8n-workflow'
 import { afterEach, describe, expect, it } from 'vitest'

@@ -43,7 +43,7 @@ export interface FrameMessageArbitraryOptions {
  *
  * @example
  * ```ts
- * import { messageTypesOf } from '@paykit/testkit'
+ * import { messageTypesOf } from '@paykit/testkit/arbitraries'
  * import assert from 'node:assert/strict'
  *
  * assert.deepEqual(messageTypesOf('SUCCESS'), ['authentication.complete'])
@@ -71,7 +71,7 @@ export const messageTypesOf = (status: AuthenticationStatus): ReadonlyArray<Fram
  *
  * @example
  * ```ts
- * import { frameMessage } from '@paykit/testkit'
+ * import { frameMessage } from '@paykit/testkit/arbitraries'
  * import { FrameMessage, isAuthenticationSuccess, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'

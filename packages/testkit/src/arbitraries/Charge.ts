@@ -82,7 +82,7 @@ const ALPHA_3 = ['USA', 'CAN', 'CRI', 'MEX', 'GBR', 'DEU', 'FRA', 'ESP', 'JPN', 
  *
  * @example
  * ```ts
- * import { countryCode } from '@paykit/testkit'
+ * import { countryCode } from '@paykit/testkit/arbitraries'
  * import { BillingInfo, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -110,7 +110,7 @@ export const countryCode = (): fc.Arbitrary<string> =>
  *
  * @example
  * ```ts
- * import { billingInfo } from '@paykit/testkit'
+ * import { billingInfo } from '@paykit/testkit/arbitraries'
  * import { BillingInfo, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *
@@ -142,7 +142,7 @@ export const billingInfo = (): fc.Arbitrary<BillingInfoInput> =>
  *
  * @example
  * ```ts
- * import { chargeOrder } from '@paykit/testkit'
+ * import { chargeOrder } from '@paykit/testkit/arbitraries'
  * import { ChargeRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -196,7 +196,7 @@ const charge = (
  *
  * @example
  * ```ts
- * import { chargeRequest } from '@paykit/testkit'
+ * import { chargeRequest } from '@paykit/testkit/arbitraries'
  * import { ChargeRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *
@@ -219,7 +219,7 @@ export const chargeRequest = (): fc.Arbitrary<ChargeRequestInput> =>
  *
  * @example
  * ```ts
- * import { chargeRequestForPaymentMethod } from '@paykit/testkit'
+ * import { chargeRequestForPaymentMethod } from '@paykit/testkit/arbitraries'
  * import { chargeRequestFor, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -342,7 +342,7 @@ const invalidCharge = (
  *
  * @example
  * ```ts
- * import { invalidChargeRequest } from '@paykit/testkit'
+ * import { invalidChargeRequest } from '@paykit/testkit/arbitraries'
  * import { ChargeRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -368,7 +368,7 @@ export const invalidChargeRequest = (): fc.Arbitrary<Invalid> =>
  *
  * @example
  * ```ts
- * import { invalidChargeRequestFor } from '@paykit/testkit'
+ * import { invalidChargeRequestFor } from '@paykit/testkit/arbitraries'
  * import { chargeRequestFor, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -419,7 +419,7 @@ export interface ChargeResponseArbitraryOptions {
  *
  * @example
  * ```ts
- * import { CHARGE_FAILURE_CODES } from '@paykit/testkit'
+ * import { CHARGE_FAILURE_CODES } from '@paykit/testkit/arbitraries'
  * import assert from 'node:assert/strict'
  *
  * assert.ok(CHARGE_FAILURE_CODES.includes('FRAUD_PREVENT')) // the spec's sample code
@@ -446,7 +446,7 @@ const serviceId = (prefix: string): fc.Arbitrary<string> =>
  *
  * @example
  * ```ts
- * import { chargeResponse } from '@paykit/testkit'
+ * import { chargeResponse } from '@paykit/testkit/arbitraries'
  * import { ChargeResponse, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'

@@ -43,7 +43,7 @@ export type Key = string | number
  *
  * @example
  * ```ts
- * import { pathOfKeys } from '@paykit/testkit'
+ * import { pathOfKeys } from '@paykit/testkit/arbitraries'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(pathOfKeys(['lineItems', 2, 'product', 'price']), 'lineItems[2].product.price')
@@ -66,7 +66,7 @@ export const pathOfKeys = (keys: ReadonlyArray<Key>): string =>
  *
  * @example
  * ```ts
- * import { namedFields, type Invalid } from '@paykit/testkit'
+ * import { namedFields, type Invalid } from '@paykit/testkit/arbitraries'
  * import assert from 'node:assert/strict'
  *
  * const neither: Invalid = {
@@ -96,7 +96,7 @@ export const namedFields = (invalid: Invalid): ReadonlyArray<string> => [
  *
  * @example
  * ```ts
- * import { Arbitraries, breakAt, setAt } from '@paykit/testkit'
+ * import { Arbitraries, breakAt, setAt } from '@paykit/testkit/arbitraries'
  * import assert from 'node:assert/strict'
  *
  * const body = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }
@@ -133,7 +133,7 @@ const edit = (u: unknown, keys: ReadonlyArray<Key>, value: unknown): unknown => 
  *
  * @example
  * ```ts
- * import { setAt } from '@paykit/testkit'
+ * import { setAt } from '@paykit/testkit/arbitraries'
  * import assert from 'node:assert/strict'
  *
  * const charge = { order: { id: 'order-1', amount: 10 }, cardId: 'pm_000001' }
@@ -159,7 +159,7 @@ export const setAt = (u: unknown, keys: ReadonlyArray<Key>, value: unknown): unk
  *
  * @example
  * ```ts
- * import { removeAt } from '@paykit/testkit'
+ * import { removeAt } from '@paykit/testkit/arbitraries'
  * import assert from 'node:assert/strict'
  *
  * const link = {
@@ -188,7 +188,7 @@ export const removeAt = (u: unknown, keys: ReadonlyArray<Key>): unknown => edit(
  *
  * @example
  * ```ts
- * import { breakAt } from '@paykit/testkit'
+ * import { breakAt } from '@paykit/testkit/arbitraries'
  * import { TokenRequest, validate } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
@@ -234,7 +234,7 @@ const letter = fc.constantFrom(...LETTERS)
  *
  * @example
  * ```ts
- * import { Arbitraries } from '@paykit/testkit'
+ * import { Arbitraries } from '@paykit/testkit/arbitraries'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -258,7 +258,7 @@ export const text = (maxLength: number, minLength = 1): fc.Arbitrary<string> =>
  *
  * @example
  * ```ts
- * import { textOfLength } from '@paykit/testkit'
+ * import { textOfLength } from '@paykit/testkit/arbitraries'
  * import { PaymentLinkRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -280,7 +280,7 @@ export const textOfLength = (length: number): fc.Arbitrary<string> => text(lengt
  *
  * @example
  * ```ts
- * import { asciiOfLength } from '@paykit/testkit'
+ * import { asciiOfLength } from '@paykit/testkit/arbitraries'
  * import { PaymentLinkRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -308,7 +308,7 @@ export const asciiOfLength = (length: number): fc.Arbitrary<string> =>
  *
  * @example
  * ```ts
- * import { Arbitraries } from '@paykit/testkit'
+ * import { Arbitraries } from '@paykit/testkit/arbitraries'
  * import { TokenRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -333,7 +333,7 @@ export const blank: fc.Arbitrary<string> = fc.constantFrom('', ' ', '   ', '\t',
  *
  * @example
  * ```ts
- * import { httpUrl } from '@paykit/testkit'
+ * import { httpUrl } from '@paykit/testkit/arbitraries'
  * import { PaymentLinkRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -358,7 +358,7 @@ export const httpUrl = (maxLength = 512): fc.Arbitrary<string> =>
  *
  * @example
  * ```ts
- * import { httpUrlOfLength } from '@paykit/testkit'
+ * import { httpUrlOfLength } from '@paykit/testkit/arbitraries'
  * import { PaymentLinkRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -388,7 +388,7 @@ export const httpUrlOfLength = (length: number): fc.Arbitrary<string> =>
  *
  * @example
  * ```ts
- * import { notAString } from '@paykit/testkit'
+ * import { notAString } from '@paykit/testkit/arbitraries'
  * import { TokenRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -419,7 +419,7 @@ export const notAString: fc.Arbitrary<unknown> = fc.oneof(
  *
  * @example
  * ```ts
- * import { notANumber } from '@paykit/testkit'
+ * import { notANumber } from '@paykit/testkit/arbitraries'
  * import { PaymentLinkRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -450,7 +450,7 @@ export const notANumber: fc.Arbitrary<unknown> = fc.oneof(
  *
  * @example
  * ```ts
- * import { notAnObject } from '@paykit/testkit'
+ * import { notAnObject } from '@paykit/testkit/arbitraries'
  * import { TokenRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -481,7 +481,7 @@ export const notAnObject: fc.Arbitrary<unknown> = fc.oneof(
  *
  * @example
  * ```ts
- * import { Arbitraries } from '@paykit/testkit'
+ * import { Arbitraries } from '@paykit/testkit/arbitraries'
  * import { Money } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -507,7 +507,7 @@ export const amount = (minCents: number, maxCents: number): fc.Arbitrary<number>
  *
  * @example
  * ```ts
- * import { isoDateTime } from '@paykit/testkit'
+ * import { isoDateTime } from '@paykit/testkit/arbitraries'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *

@@ -40,7 +40,7 @@ export interface PricedItem {
  *
  * @example
  * ```ts
- * import { Arbitraries } from '@paykit/testkit'
+ * import { Arbitraries } from '@paykit/testkit/arbitraries'
  * import assert from 'node:assert/strict'
  *
  * assert.ok(Arbitraries.trickyAmounts.includes(19.99))
@@ -77,7 +77,7 @@ const offCentsList = (): ReadonlyArray<number> =>
  *
  * @example
  * ```ts
- * import { Arbitraries } from '@paykit/testkit'
+ * import { Arbitraries } from '@paykit/testkit/arbitraries'
  * import { Money } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -113,7 +113,7 @@ export const trickyAmount = (): fc.Arbitrary<number> =>
  *
  * @example
  * ```ts
- * import { Arbitraries } from '@paykit/testkit'
+ * import { Arbitraries } from '@paykit/testkit/arbitraries'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -151,7 +151,7 @@ export const trickyLineItems = (): fc.Arbitrary<ReadonlyArray<PricedItem>> =>
  *
  * @example
  * ```ts
- * import { Arbitraries } from '@paykit/testkit'
+ * import { Arbitraries } from '@paykit/testkit/arbitraries'
  * import assert from 'node:assert/strict'
  *
  * const items = [

@@ -115,7 +115,7 @@ const lineItemWithSubtotal: fc.Arbitrary<readonly [OrderLineItemJson, Money.Mone
  *
  * @example
  * ```ts
- * import { orderLineItem } from '@paykit/testkit'
+ * import { orderLineItem } from '@paykit/testkit/arbitraries'
  * import { Money, OrderLineItem, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -142,7 +142,7 @@ export const orderLineItem = (): fc.Arbitrary<OrderLineItemJson> =>
  *
  * @example
  * ```ts
- * import { orderDetails } from '@paykit/testkit'
+ * import { orderDetails } from '@paykit/testkit/arbitraries'
  * import { Money, OrderDetails, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'

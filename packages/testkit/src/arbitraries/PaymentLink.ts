@@ -110,7 +110,7 @@ const MAX_QUANTITY = 1000
  *
  * @example
  * ```ts
- * import { upTo } from '@paykit/testkit'
+ * import { upTo } from '@paykit/testkit/arbitraries'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -135,7 +135,7 @@ export const upTo = (max: number): fc.Arbitrary<string> =>
  *
  * @example
  * ```ts
- * import { product } from '@paykit/testkit'
+ * import { product } from '@paykit/testkit/arbitraries'
  * import { PaymentLinkRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -176,7 +176,8 @@ const quantity = (): fc.Arbitrary<number> =>
  *
  * @example
  * ```ts
- * import { defaultProducts, skuLineItem } from '@paykit/testkit'
+ * import { defaultProducts } from '@paykit/testkit'
+ * import { skuLineItem } from '@paykit/testkit/arbitraries'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -207,7 +208,7 @@ export const skuLineItem = (
  *
  * @example
  * ```ts
- * import { productLineItem } from '@paykit/testkit'
+ * import { productLineItem } from '@paykit/testkit/arbitraries'
  * import { PaymentLinkRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *
@@ -232,7 +233,7 @@ export const productLineItem = (): fc.Arbitrary<{
  *
  * @example
  * ```ts
- * import { lineItem } from '@paykit/testkit'
+ * import { lineItem } from '@paykit/testkit/arbitraries'
  * import { PaymentLinkRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -255,7 +256,8 @@ export const lineItem = (options: PaymentLinkArbitraryOptions = {}): fc.Arbitrar
  *
  * @example
  * ```ts
- * import { defaultProducts, jsonLineItemsTotal } from '@paykit/testkit'
+ * import { defaultProducts } from '@paykit/testkit'
+ * import { jsonLineItemsTotal } from '@paykit/testkit/arbitraries'
  * import assert from 'node:assert/strict'
  *
  * const items = [
@@ -291,7 +293,7 @@ export const jsonLineItemsTotal = (
  *
  * @example
  * ```ts
- * import { optionalFields } from '@paykit/testkit'
+ * import { optionalFields } from '@paykit/testkit/arbitraries'
  * import { PaymentLinkRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *
@@ -358,7 +360,8 @@ const orderOf = (
  *
  * @example
  * ```ts
- * import { defaultProducts, paymentLinkRequest } from '@paykit/testkit'
+ * import { defaultProducts } from '@paykit/testkit'
+ * import { paymentLinkRequest } from '@paykit/testkit/arbitraries'
  * import { PaymentLinkRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *
@@ -388,7 +391,7 @@ export const paymentLinkRequest = (
  *
  * @example
  * ```ts
- * import { orderShapeOf, paymentLinkRequest } from '@paykit/testkit'
+ * import { orderShapeOf, paymentLinkRequest } from '@paykit/testkit/arbitraries'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -519,7 +522,7 @@ const lineItemBreaks = (
  *
  * @example
  * ```ts
- * import { invalidPaymentLinkRequest, namedFields } from '@paykit/testkit'
+ * import { invalidPaymentLinkRequest, namedFields } from '@paykit/testkit/arbitraries'
  * import { PaymentLinkRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -663,7 +666,7 @@ export const invalidPaymentLinkRequest = (
  *
  * @example
  * ```ts
- * import { paymentLinkResponse } from '@paykit/testkit'
+ * import { paymentLinkResponse } from '@paykit/testkit/arbitraries'
  * import { PaymentLinkResponse, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'

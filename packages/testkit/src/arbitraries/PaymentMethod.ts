@@ -76,7 +76,7 @@ export type PaymentMethodOutput = t.OutputOf<typeof PaymentMethod>
  *
  * @example
  * ```ts
- * import { luhnCompletion } from '@paykit/testkit'
+ * import { luhnCompletion } from '@paykit/testkit/arbitraries'
  * import { luhn } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *
@@ -95,7 +95,8 @@ export const luhnCompletion = (partial: string): string =>
  *
  * @example
  * ```ts
- * import { testCardNumber, testCardTable } from '@paykit/testkit'
+ * import { testCardTable } from '@paykit/testkit'
+ * import { testCardNumber } from '@paykit/testkit/arbitraries'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -115,7 +116,7 @@ export const testCardNumber = (): fc.Arbitrary<string> =>
  *
  * @example
  * ```ts
- * import { luhnCardNumber } from '@paykit/testkit'
+ * import { luhnCardNumber } from '@paykit/testkit/arbitraries'
  * import { luhn } from '@paykit/core'
  * import fc from 'fast-check'
  *
@@ -149,7 +150,7 @@ export const luhnCardNumber = (): fc.Arbitrary<string> =>
  *
  * @example
  * ```ts
- * import { cardNumber } from '@paykit/testkit'
+ * import { cardNumber } from '@paykit/testkit/arbitraries'
  * import { luhn } from '@paykit/core'
  * import fc from 'fast-check'
  *
@@ -181,7 +182,7 @@ export const cardNumber = (): fc.Arbitrary<string> =>
  *
  * @example
  * ```ts
- * import { nonLuhnCardNumber } from '@paykit/testkit'
+ * import { nonLuhnCardNumber } from '@paykit/testkit/arbitraries'
  * import { luhn, paymentMethodRequestAt, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -223,7 +224,7 @@ const monthsFrom = (now: Date, offset: number): { month: string; year: string } 
  *
  * @example
  * ```ts
- * import { futureExpiry } from '@paykit/testkit'
+ * import { futureExpiry } from '@paykit/testkit/arbitraries'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -260,7 +261,7 @@ const digits = (min: number, max: number): fc.Arbitrary<string> =>
  *
  * @example
  * ```ts
- * import { Arbitraries } from '@paykit/testkit'
+ * import { Arbitraries } from '@paykit/testkit/arbitraries'
  * import fc from 'fast-check'
  *
  * fc.assert(
@@ -280,7 +281,7 @@ export const cvv = (): fc.Arbitrary<string> =>
  *
  * @example
  * ```ts
- * import { Arbitraries, customer } from '@paykit/testkit'
+ * import { Arbitraries, customer } from '@paykit/testkit/arbitraries'
  * import { paymentMethodRequestAt, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *
@@ -318,7 +319,7 @@ export const customer = (): fc.Arbitrary<CustomerInput> =>
  *
  * @example
  * ```ts
- * import { Arbitraries } from '@paykit/testkit'
+ * import { Arbitraries } from '@paykit/testkit/arbitraries'
  * import { paymentMethodRequestAt, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *
@@ -359,7 +360,7 @@ export const card = (options: PaymentMethodArbitraryOptions = {}): fc.Arbitrary<
  *
  * @example
  * ```ts
- * import { paymentMethodRequest } from '@paykit/testkit'
+ * import { paymentMethodRequest } from '@paykit/testkit/arbitraries'
  * import { paymentMethodRequestAt, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *
@@ -387,7 +388,7 @@ export const paymentMethodRequest = (
  *
  * @example
  * ```ts
- * import { paymentMethod } from '@paykit/testkit'
+ * import { paymentMethod } from '@paykit/testkit/arbitraries'
  * import { PaymentMethod, requiresBillingInfo, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -444,7 +445,7 @@ const setAtYear = (base: PaymentMethodRequestInput, year: string): PaymentMethod
  *
  * @example
  * ```ts
- * import { cardSecretsOf, invalidPaymentMethodRequest } from '@paykit/testkit'
+ * import { cardSecretsOf, invalidPaymentMethodRequest } from '@paykit/testkit/arbitraries'
  * import { paymentMethodRequestAt, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -549,7 +550,7 @@ export const invalidPaymentMethodRequest = (
  *
  * @example
  * ```ts
- * import { cardSecretsOf } from '@paykit/testkit'
+ * import { cardSecretsOf } from '@paykit/testkit/arbitraries'
  * import assert from 'node:assert/strict'
  *
  * const body = {

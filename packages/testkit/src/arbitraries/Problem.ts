@@ -53,7 +53,7 @@ const FIELDS = [
  *
  * @example
  * ```ts
- * import { validationProblemDetails } from '@paykit/testkit'
+ * import { validationProblemDetails } from '@paykit/testkit/arbitraries'
  * import { ValidationProblem, fieldErrorsOf, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -85,7 +85,7 @@ export const validationProblemDetails = (): fc.Arbitrary<ValidationProblem> =>
  *
  * @example
  * ```ts
- * import { serverProblemDetails } from '@paykit/testkit'
+ * import { serverProblemDetails } from '@paykit/testkit/arbitraries'
  * import { ServerProblem, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -111,7 +111,7 @@ export const serverProblemDetails = (): fc.Arbitrary<ServerProblem> =>
  *
  * @example
  * ```ts
- * import { problemDetails } from '@paykit/testkit'
+ * import { problemDetails } from '@paykit/testkit/arbitraries'
  * import { ProblemDetails, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'

@@ -32,7 +32,7 @@ export type TokenRequestInput = t.OutputOf<typeof TokenRequest>
  *
  * @example
  * ```ts
- * import { tokenRequest } from '@paykit/testkit'
+ * import { tokenRequest } from '@paykit/testkit/arbitraries'
  * import { TokenRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *
@@ -58,7 +58,7 @@ export const tokenRequest = (): fc.Arbitrary<TokenRequestInput> =>
  *
  * @example
  * ```ts
- * import { invalidTokenRequest } from '@paykit/testkit'
+ * import { invalidTokenRequest } from '@paykit/testkit/arbitraries'
  * import { TokenRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -97,7 +97,7 @@ export const invalidTokenRequest = (): fc.Arbitrary<Invalid> =>
  *
  * @example
  * ```ts
- * import { accessToken } from '@paykit/testkit'
+ * import { accessToken } from '@paykit/testkit/arbitraries'
  * import { AccessToken, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'

@@ -46,7 +46,7 @@ export interface WebhookEventArbitraryOptions extends Pick<
  *
  * @example
  * ```ts
- * import { WEBHOOK_EVENT_STATUS } from '@paykit/testkit'
+ * import { WEBHOOK_EVENT_STATUS } from '@paykit/testkit/arbitraries'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(WEBHOOK_EVENT_STATUS['order.paid'], 'PAID')
@@ -73,7 +73,7 @@ export const WEBHOOK_EVENT_STATUS: Readonly<Record<WebhookEventType, OrderStatus
  *
  * @example
  * ```ts
- * import { webhookEvent } from '@paykit/testkit'
+ * import { webhookEvent } from '@paykit/testkit/arbitraries'
  * import { WebhookEvent, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'

@@ -99,7 +99,7 @@ const RESULTS: ReadonlyArray<AuthenticationResult> = ['success', 'failed', 'erro
  *
  * @example
  * ```ts
- * import { headlessEndings } from '@paykit/testkit'
+ * import { headlessEndings } from '@paykit/testkit/buyer'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(headlessEndings.length, 13)
@@ -254,7 +254,9 @@ const firstOf = (ending: HeadlessEnding): 'pending' | 'other' | undefined =>
  * import * as E from 'fp-ts/lib/Either.js'
  * import { listenForFrameMessage, type MessageTarget } from '@paykit/core/browser'
  * import { createClient } from '@paykit/core'
- * import { defaultCredentials, headlessFrame, startSandbox, testCards } from '@paykit/testkit'
+ * import { defaultCredentials, testCards } from '@paykit/testkit'
+ * import { startSandbox } from '@paykit/testkit/sandbox'
+ * import { headlessFrame } from '@paykit/testkit/buyer'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox()
@@ -328,7 +330,9 @@ export const headlessFrame =
  * ```ts
  * import * as E from 'fp-ts/lib/Either.js'
  * import { createClient } from '@paykit/core'
- * import { authenticateHeadless, defaultCredentials, startSandbox, testCards } from '@paykit/testkit'
+ * import { defaultCredentials, testCards } from '@paykit/testkit'
+ * import { startSandbox } from '@paykit/testkit/sandbox'
+ * import { authenticateHeadless } from '@paykit/testkit/buyer'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox()

@@ -38,7 +38,9 @@ export interface CheckoutForm {
  *
  * @example
  * ```ts
- * import { defaultCredentials, payOnCheckoutPage, startSandbox, testCards } from '@paykit/testkit'
+ * import { defaultCredentials, testCards } from '@paykit/testkit'
+ * import { startSandbox } from '@paykit/testkit/sandbox'
+ * import { payOnCheckoutPage } from '@paykit/testkit/buyer'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox()

@@ -69,7 +69,9 @@ const done = (
  * ```ts
  * import * as E from 'fp-ts/lib/Either.js'
  * import { createClient } from '@paykit/core'
- * import { Faults, defaultCredentials, memoryPaymentService } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
+ * import { memoryPaymentService } from '@paykit/testkit/memory'
  * import assert from 'node:assert/strict'
  *
  * const service = memoryPaymentService({ baseUrl: 'https://paykit.memory' })

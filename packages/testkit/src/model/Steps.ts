@@ -155,7 +155,7 @@ export const portal = (action: 'finalize' | 'cancel', reference: string): Step =
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import { Steps } from '@paykit/testkit/model'
  * import assert from 'node:assert/strict'
  *

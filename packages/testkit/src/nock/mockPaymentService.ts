@@ -69,7 +69,8 @@ export interface PaymentServiceMock extends ServiceControls {
  *
  * @example
  * ```ts
- * import { Faults, HANG_MS, mockPaymentService } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
+ * import { HANG_MS, mockPaymentService } from '@paykit/testkit/nock'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(HANG_MS, 10 * 60 * 1000)
@@ -99,7 +100,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as 
  *
  * @example
  * ```ts
- * import { MOCK_ROUTES, unmatchedProblem } from '@paykit/testkit'
+ * import { MOCK_ROUTES, unmatchedProblem } from '@paykit/testkit/nock'
  * import assert from 'node:assert/strict'
  *
  * assert.ok(MOCK_ROUTES.includes('POST /charges'))
@@ -140,7 +141,8 @@ const isUnder = (prefix: string, path: string): boolean =>
  *
  * @example
  * ```ts
- * import { defaultCredentials, isUnknownRoute, mockPaymentService } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { isUnknownRoute, mockPaymentService } from '@paykit/testkit/nock'
  * import assert from 'node:assert/strict'
  *
  * const mock = mockPaymentService({ baseUrl: 'https://paykit.test' })
@@ -181,7 +183,7 @@ export const isUnknownRoute = (status: number, body: string): boolean => {
  *
  * @example
  * ```ts
- * import { mockPaymentService, unmatchedProblem } from '@paykit/testkit'
+ * import { mockPaymentService, unmatchedProblem } from '@paykit/testkit/nock'
  * import assert from 'node:assert/strict'
  *
  * const mock = mockPaymentService({ baseUrl: 'https://paykit.test/v1' })
@@ -241,7 +243,8 @@ const loadNock = (): typeof Nock =>
  * ```ts
  * import * as E from 'fp-ts/lib/Either.js'
  * import { createClient } from '@paykit/core'
- * import { defaultCredentials, mockPaymentService } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { mockPaymentService } from '@paykit/testkit/nock'
  * import assert from 'node:assert/strict'
  *
  * const mock = mockPaymentService({ baseUrl: 'https://paykit.test' })

@@ -54,7 +54,7 @@ const forEach = <A>(
  *
  * @example
  * ```ts
- * import { chargeValidationProperties } from '@paykit/testkit'
+ * import { chargeValidationProperties } from '@paykit/testkit/properties'
  * import { chargeRequestFor, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *

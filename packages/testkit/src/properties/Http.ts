@@ -96,7 +96,8 @@ export interface RefusesBeforeSendingOptions<A = unknown> {
  *
  * @example
  * ```ts
- * import { invalidPaymentLinkRequest, mapInvalid } from '@paykit/testkit'
+ * import { invalidPaymentLinkRequest } from '@paykit/testkit/arbitraries'
+ * import { mapInvalid } from '@paykit/testkit/properties'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -134,7 +135,8 @@ export const mapInvalid = <A>(
  *
  * @example
  * ```ts
- * import { mapValid, paymentLinkRequest } from '@paykit/testkit'
+ * import { paymentLinkRequest } from '@paykit/testkit/arbitraries'
+ * import { mapValid } from '@paykit/testkit/properties'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -158,7 +160,7 @@ export const mapValid = <A>(
  *
  * @example
  * ```ts
- * import { suiteInputs } from '@paykit/testkit'
+ * import { suiteInputs } from '@paykit/testkit/properties'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -191,7 +193,7 @@ export const suiteInputs = <A>(
  *
  * @example
  * ```ts
- * import { refusesBeforeSending, type Send } from '@paykit/testkit'
+ * import { refusesBeforeSending, type Send } from '@paykit/testkit/properties'
  * import { PaymentLinkRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -234,7 +236,7 @@ export const refusesBeforeSending = <A = unknown>(
  *
  * @example
  * ```ts
- * import { sendsValid, type Send } from '@paykit/testkit'
+ * import { sendsValid, type Send } from '@paykit/testkit/properties'
  * import { PaymentLinkRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'

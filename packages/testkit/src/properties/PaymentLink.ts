@@ -34,7 +34,8 @@ export interface PaymentLinkSuiteOptions extends ValidationSuiteOptions {
  *
  * @example
  * ```ts
- * import { defaultProducts, paymentLinkValidationProperties } from '@paykit/testkit'
+ * import { defaultProducts } from '@paykit/testkit'
+ * import { paymentLinkValidationProperties } from '@paykit/testkit/properties'
  * import { PaymentLinkRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *

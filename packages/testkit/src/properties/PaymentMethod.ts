@@ -38,7 +38,7 @@ export interface PaymentMethodSuiteOptions
  *
  * @example
  * ```ts
- * import { paymentMethodValidationProperties } from '@paykit/testkit'
+ * import { paymentMethodValidationProperties } from '@paykit/testkit/properties'
  * import { paymentMethodRequestAt, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *

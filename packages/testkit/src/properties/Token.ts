@@ -18,7 +18,7 @@ import { validationProperties } from './Validation.js'
  *
  * @example
  * ```ts
- * import { tokenValidationProperties } from '@paykit/testkit'
+ * import { tokenValidationProperties } from '@paykit/testkit/properties'
  * import { TokenRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *

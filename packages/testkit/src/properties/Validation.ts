@@ -84,7 +84,7 @@ export interface ValidationProperties {
  *
  * @example
  * ```ts
- * import { concerns } from '@paykit/testkit'
+ * import { concerns } from '@paykit/testkit/properties'
  * import assert from 'node:assert/strict'
  *
  * assert.ok(concerns('lineItems', 'lineItems'))
@@ -108,7 +108,8 @@ const listed = (errors: ReadonlyArray<FieldError>): string =>
  *
  * @example
  * ```ts
- * import { assertNamesField, type Invalid } from '@paykit/testkit'
+ * import { type Invalid } from '@paykit/testkit/arbitraries'
+ * import { assertNamesField } from '@paykit/testkit/properties'
  * import assert from 'node:assert/strict'
  *
  * const invalid: Invalid = {
@@ -151,7 +152,8 @@ export const assertNamesField = (invalid: Invalid, errors: ReadonlyArray<FieldEr
  *
  * @example
  * ```ts
- * import { assertNoSecrets, cardSecretsOf } from '@paykit/testkit'
+ * import { cardSecretsOf } from '@paykit/testkit/arbitraries'
+ * import { assertNoSecrets } from '@paykit/testkit/properties'
  * import assert from 'node:assert/strict'
  *
  * const body = { card: { number: '4000000000000002', cvv: '123' } }
@@ -197,7 +199,8 @@ const isValidation = (u: unknown): u is Validation =>
  *
  * @example
  * ```ts
- * import { acceptsValid, tokenRequest } from '@paykit/testkit'
+ * import { tokenRequest } from '@paykit/testkit/arbitraries'
+ * import { acceptsValid } from '@paykit/testkit/properties'
  * import { TokenRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -228,7 +231,8 @@ export const acceptsValid = (
  *
  * @example
  * ```ts
- * import { invalidTokenRequest, refusesInvalid } from '@paykit/testkit'
+ * import { invalidTokenRequest } from '@paykit/testkit/arbitraries'
+ * import { refusesInvalid } from '@paykit/testkit/properties'
  * import { TokenRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -264,7 +268,7 @@ export const refusesInvalid = (
  *
  * @example
  * ```ts
- * import { neverThrows } from '@paykit/testkit'
+ * import { neverThrows } from '@paykit/testkit/properties'
  * import { PaymentLinkRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -295,7 +299,8 @@ export const neverThrows = (
  *
  * @example
  * ```ts
- * import { anythingAnd, invalidTokenRequest, neverThrows } from '@paykit/testkit'
+ * import { invalidTokenRequest } from '@paykit/testkit/arbitraries'
+ * import { anythingAnd, neverThrows } from '@paykit/testkit/properties'
  * import { TokenRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
@@ -321,7 +326,8 @@ export const anythingAnd = (invalid: fc.Arbitrary<Invalid>): fc.Arbitrary<unknow
  *
  * @example
  * ```ts
- * import { invalidTokenRequest, tokenRequest, validationProperties } from '@paykit/testkit'
+ * import { invalidTokenRequest, tokenRequest } from '@paykit/testkit/arbitraries'
+ * import { validationProperties } from '@paykit/testkit/properties'
  * import { TokenRequest, validate } from '@paykit/core'
  * import fc from 'fast-check'
  *
@@ -355,7 +361,7 @@ export const validationProperties = (
  *
  * @example
  * ```ts
- * import { parametersOf } from '@paykit/testkit'
+ * import { parametersOf } from '@paykit/testkit/properties'
  * import assert from 'node:assert/strict'
  *
  * assert.deepEqual(parametersOf({ numRuns: 20, seed: 42 }), { numRuns: 20, seed: 42 })

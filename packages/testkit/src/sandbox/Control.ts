@@ -26,7 +26,7 @@ import type { WebhookDispatcher } from './Webhooks.js'
  *
  * @example
  * ```ts
- * import { CONTROL_PREFIX, startSandbox } from '@paykit/testkit'
+ * import { CONTROL_PREFIX, startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox({ control: true }) // off by default: then 404
@@ -54,7 +54,7 @@ export const CONTROL_PREFIX = '/__sandbox/'
  *
  * @example
  * ```ts
- * import { MAX_CLOCK_OFFSET_SECONDS, startSandbox } from '@paykit/testkit'
+ * import { MAX_CLOCK_OFFSET_SECONDS, startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox({ control: true })
@@ -85,7 +85,7 @@ export const MAX_CLOCK_OFFSET_SECONDS = 1000 * 365.25 * 24 * 60 * 60
  *
  * @example
  * ```ts
- * import { ClockAdvance } from '@paykit/testkit'
+ * import { ClockAdvance } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  * import * as E from 'fp-ts/lib/Either.js'
  *
@@ -109,7 +109,7 @@ export const ClockAdvance = t.type(
  *
  * @example
  * ```ts
- * import { AuthenticationCompletion } from '@paykit/testkit'
+ * import { AuthenticationCompletion } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  * import * as E from 'fp-ts/lib/Either.js'
  *
@@ -133,7 +133,7 @@ export const AuthenticationCompletion = t.type(
  *
  * @example
  * ```ts
- * import { OrderPaymentBody } from '@paykit/testkit'
+ * import { OrderPaymentBody } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  * import * as E from 'fp-ts/lib/Either.js'
  *
@@ -163,7 +163,7 @@ export const OrderPaymentBody = t.partial(
  *
  * @example
  * ```ts
- * import { isControlPath } from '@paykit/testkit'
+ * import { isControlPath } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(isControlPath('/__sandbox/events'), true)
@@ -210,7 +210,9 @@ const fold = (result: E.Either<SimResponse, SimResponse>): SimResponse =>
  *
  * @example
  * ```ts
- * import { defaultCredentials, handleControl, makeLiveService } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { makeLiveService } from '@paykit/testkit/service'
+ * import { handleControl } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const live = makeLiveService({ baseUrl: 'http://paykit.test' })

@@ -172,7 +172,9 @@ const asDelivery =
  *
  * @example
  * ```ts
- * import { defaultCredentials, makeLiveService, makeWebhookDispatcher } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { makeLiveService } from '@paykit/testkit/service'
+ * import { makeWebhookDispatcher } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  * import { once } from 'node:events'
  * import { createServer } from 'node:http'

@@ -62,7 +62,7 @@ export interface SandboxProcess {
  *
  * @example
  * ```ts
- * import { SANDBOX_BIN } from '@paykit/testkit'
+ * import { SANDBOX_BIN } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * assert.match(SANDBOX_BIN, /dist[/\\]bin[/\\]paykit-sandbox\.js$/)
@@ -87,7 +87,8 @@ const LISTENING = /^listening on (http:\/\/\S+:(\d+))$/m
  *
  * @example
  * ```ts
- * import { defaultCredentials, spawnSandbox } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { spawnSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await spawnSandbox({ args: ['--control'] })

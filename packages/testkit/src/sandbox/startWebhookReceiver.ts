@@ -69,7 +69,8 @@ export interface WebhookReceiver {
  *
  * @example
  * ```ts
- * import { defaultCredentials, startSandbox, startWebhookReceiver } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { startSandbox, startWebhookReceiver } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const receiver = await startWebhookReceiver()

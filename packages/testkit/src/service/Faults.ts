@@ -175,7 +175,8 @@ export interface RequestLine {
  *
  * @example
  * ```ts
- * import { Faults, startSandbox } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
+ * import { startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox()
@@ -202,7 +203,9 @@ export const status500: Failure = { kind: 'status500' }
  *
  * @example
  * ```ts
- * import { Faults, defaultCredentials, startSandbox } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
+ * import { startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox()
@@ -236,7 +239,8 @@ export const processedThen500: Failure = { kind: 'processedThen500' }
  *
  * @example
  * ```ts
- * import { Faults, startSandbox } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
+ * import { startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox()
@@ -262,7 +266,9 @@ export const malformedBody: Failure = { kind: 'malformedBody' }
  *
  * @example
  * ```ts
- * import { Faults, defaultCredentials, mockPaymentService } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
+ * import { mockPaymentService } from '@paykit/testkit/nock'
  * import assert from 'node:assert/strict'
  *
  * const mock = mockPaymentService({ baseUrl: 'https://paykit.test' })
@@ -292,7 +298,8 @@ export const offContractBody: Failure = { kind: 'offContractBody' }
  *
  * @example
  * ```ts
- * import { Faults, startSandbox } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
+ * import { startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox()
@@ -316,7 +323,8 @@ export const truncatedBody: Failure = { kind: 'truncatedBody' }
  *
  * @example
  * ```ts
- * import { Faults, startSandbox } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
+ * import { startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox()
@@ -339,7 +347,8 @@ export const connectionReset: Failure = { kind: 'connectionReset' }
  *
  * @example
  * ```ts
- * import { Faults, startSandbox } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
+ * import { startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox()
@@ -365,7 +374,7 @@ export const hang: Failure = { kind: 'hang' }
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(Faults.processedThenReset, Faults.connectionReset)
@@ -383,7 +392,7 @@ export const processedThenReset: Failure = connectionReset
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(Faults.processedThenTimeout, Faults.hang)
@@ -401,7 +410,7 @@ export const processedThenTimeout: Failure = hang
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * assert.deepEqual(Faults.latency(250), { kind: 'latency', ms: 250 })
@@ -426,7 +435,7 @@ export const latency = (ms: number): Latency => ({
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * assert.deepEqual(
@@ -466,7 +475,7 @@ export const failures: ReadonlyArray<Failure> = [
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const [decision, plan] = Faults.take({ method: 'POST', path: '/charges' })(Faults.empty)
@@ -502,7 +511,7 @@ const Probability = t.refinement(t.number, (n) => n >= 0 && n <= 1, 'Probability
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  * import * as E from 'fp-ts/lib/Either.js'
  *
@@ -571,7 +580,7 @@ export type FaultInjection = t.TypeOf<typeof FaultInjection>
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * assert.deepEqual(Faults.ruleOf({ fault: 'latency', ms: 300, path: '/paymentlink/**' }), {
@@ -621,7 +630,7 @@ const targetOf = (target: Target): Target => {
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const plan = Faults.inject(Faults.status500, { method: 'POST', path: '/charges', times: 1 })(
@@ -650,7 +659,7 @@ export const inject =
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const plan = Faults.add({ fault: Faults.hang, path: '/token', remaining: 2 })(Faults.empty)
@@ -674,7 +683,7 @@ export const add =
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const plan = Faults.inject(Faults.status500)(Faults.empty)
@@ -694,7 +703,7 @@ export const clear = (plan: FaultPlan): FaultPlan =>
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const plan = Faults.inject(Faults.processedThen500, { operation: 'charge', probability: 0.5 })(
@@ -764,7 +773,7 @@ const jsonOf = (body: string | undefined): Record<string, unknown> | undefined =
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const first = { method: 'POST', path: '/charges', body: '{"authenticationId":null}' }
@@ -796,7 +805,7 @@ export const operationOf = (request: RequestLine): Operation | undefined => {
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const charge = { method: 'POST', path: '/charges', body: '{"order":{"id":"o1","amount":5}}' }
@@ -829,7 +838,7 @@ export const orderIdOf = (request: RequestLine): string | undefined => {
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const order = { method: 'get', path: '/paymentlink/order/OC00001001?x=1' }
@@ -873,7 +882,7 @@ const draw = (seed: number): readonly [number, number] => {
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const plan = Faults.inject(Faults.latency(100))(
@@ -957,7 +966,7 @@ export const take =
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(Faults.processesRequest(undefined), true)
@@ -982,7 +991,7 @@ export const processesRequest = (failure: Failure | undefined): boolean =>
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(Faults.serverProblem.status, 500)
@@ -1001,7 +1010,7 @@ export const serverProblem: SimResponse = internalError()
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const answer = { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' }
@@ -1024,7 +1033,7 @@ export const malformed = (response: SimResponse): SimResponse => ({
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const answer = { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' }
@@ -1049,7 +1058,7 @@ export const offContract = (response: SimResponse): SimResponse => ({
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const answer = { status: 200, headers: {}, body: '{"orderCode":"OC00001001"}' }
@@ -1084,7 +1093,7 @@ export const answerOf =
  *
  * @example
  * ```ts
- * import { Faults } from '@paykit/testkit'
+ * import { Faults } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(Faults.truncatedPart('{"status":500}').toString(), '{"statu')

@@ -127,7 +127,8 @@ export interface LiveService {
  *
  * @example
  * ```ts
- * import { defaultCredentials, makeLiveService } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { makeLiveService } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  * import * as E from 'fp-ts/lib/Either.js'
  *

@@ -122,7 +122,7 @@ const pathMatches = (path: string, pattern: string | RegExp): boolean => {
  *
  * @example
  * ```ts
- * import { requestMatches, type LoggedRequest } from '@paykit/testkit'
+ * import { requestMatches, type LoggedRequest } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const entry: LoggedRequest = {
@@ -156,7 +156,9 @@ export const requestMatches = (entry: LoggedRequest, pattern: RequestPattern): b
  *
  * @example
  * ```ts
- * import { defaultCredentials, matchingRequests, mockPaymentService } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { matchingRequests } from '@paykit/testkit/service'
+ * import { mockPaymentService } from '@paykit/testkit/nock'
  * import assert from 'node:assert/strict'
  *
  * const mock = mockPaymentService({ baseUrl: 'https://paykit.test' })
@@ -183,7 +185,7 @@ export const matchingRequests = (
  *
  * @example
  * ```ts
- * import { countRequests, makeLiveService } from '@paykit/testkit'
+ * import { countRequests, makeLiveService } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const live = makeLiveService({ baseUrl: 'https://paykit.test' })
@@ -242,7 +244,7 @@ const countFits = (n: number, count: RequestCount): boolean =>
  *
  * @example
  * ```ts
- * import { requestLine } from '@paykit/testkit'
+ * import { requestLine } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const entry = {
@@ -282,7 +284,7 @@ const listed = (entries: ReadonlyArray<LoggedRequest>): string =>
  *
  * @example
  * ```ts
- * import { makeLiveService, verifyRequests } from '@paykit/testkit'
+ * import { makeLiveService, verifyRequests } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const live = makeLiveService({ baseUrl: 'https://paykit.test' })

@@ -61,7 +61,7 @@ export interface RequestLog {
  *
  * @example
  * ```ts
- * import { DEFAULT_REQUEST_LOG_SIZE, makeRequestLog } from '@paykit/testkit'
+ * import { DEFAULT_REQUEST_LOG_SIZE, makeRequestLog } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(DEFAULT_REQUEST_LOG_SIZE, 1000)
@@ -244,7 +244,7 @@ const redactQuery = (query: string, secrets: ReadonlyArray<string>): string =>
  *
  * @example
  * ```ts
- * import { redactPath } from '@paykit/testkit'
+ * import { redactPath } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(
@@ -315,7 +315,7 @@ export const logEntry = (
  *
  * @example
  * ```ts
- * import { makeRequestLog, type LoggedRequest } from '@paykit/testkit'
+ * import { makeRequestLog, type LoggedRequest } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const log = makeRequestLog(2)

@@ -65,7 +65,7 @@ const orThrow = (result: E.Either<string, void>): void => {
  *
  * @example
  * ```ts
- * import { controlsOf, makeLiveService } from '@paykit/testkit'
+ * import { controlsOf, makeLiveService } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  * import * as E from 'fp-ts/lib/Either.js'
  *

@@ -34,7 +34,8 @@ export * from './WebhookOutbox.js'
  * @example
  * ```ts
  * import { verifyWebhookEvent } from '@paykit/core/webhook'
- * import { defaultCredentials, makeLiveService, signedWebhook } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { makeLiveService, signedWebhook } from '@paykit/testkit/service'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -84,7 +85,9 @@ export const signedWebhook = (
  * @example
  * ```ts
  * import { createClient } from '@paykit/core'
- * import { defaultCredentials, makeWebhookOutbox, mockPaymentService } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { makeWebhookOutbox } from '@paykit/testkit/service'
+ * import { mockPaymentService } from '@paykit/testkit/nock'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *

@@ -170,7 +170,9 @@ export interface WebhookOutbox {
  *
  * @example
  * ```ts
- * import { DEFAULT_WEBHOOK_ATTEMPTS, defaultCredentials, startSandbox } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { DEFAULT_WEBHOOK_ATTEMPTS } from '@paykit/testkit/service'
+ * import { startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  * import { once } from 'node:events'
  * import { createServer } from 'node:http'
@@ -206,7 +208,7 @@ export const DEFAULT_WEBHOOK_ATTEMPTS = 5
  *
  * @example
  * ```ts
- * import { DEFAULT_WEBHOOK_ATTEMPTS, DEFAULT_WEBHOOK_INITIAL_DELAY_MS } from '@paykit/testkit'
+ * import { DEFAULT_WEBHOOK_ATTEMPTS, DEFAULT_WEBHOOK_INITIAL_DELAY_MS } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(DEFAULT_WEBHOOK_INITIAL_DELAY_MS, 500)
@@ -233,7 +235,8 @@ export const DEFAULT_WEBHOOK_INITIAL_DELAY_MS = 500
  * @example
  * ```ts
  * import { Money } from '@paykit/core'
- * import { encodeWebhookEvent, makeLiveService, defaultCredentials } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { encodeWebhookEvent, makeLiveService } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const live = makeLiveService({ baseUrl: 'http://paykit.test' })
@@ -261,7 +264,8 @@ export const encodeWebhookEvent = (event: WebhookEvent): string =>
  *
  * @example
  * ```ts
- * import { defaultCredentials, makeLiveService, unsignedWebhook } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { makeLiveService, unsignedWebhook } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'
  *
  * const live = makeLiveService({ baseUrl: 'http://paykit.test' })
@@ -301,7 +305,9 @@ export const unsignedWebhook = (event: WebhookEvent): SignedWebhook => ({
  * @example
  * ```ts
  * import { createClient } from '@paykit/core'
- * import { defaultCredentials, makeWebhookOutboxWith, mockPaymentService, signedWebhook } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { makeWebhookOutboxWith, signedWebhook } from '@paykit/testkit/service'
+ * import { mockPaymentService } from '@paykit/testkit/nock'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *

@@ -70,14 +70,8 @@ const statusOf: Readonly<Record<AuthenticationResult, AuthenticationStatus>> = {
  *
  * @example
  * ```ts
- * import {
- *   completeAuthentication,
- *   defaultCredentials,
- *   frameMessageOf,
- *   initialState,
- *   Simulator,
- *   testCards,
- * } from '@paykit/testkit'
+ * import { defaultCredentials, testCards } from '@paykit/testkit'
+ * import { completeAuthentication, frameMessageOf, initialState, Simulator } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')

@@ -15,7 +15,7 @@ import type { SimulatorState } from './State.js'
  *
  * @example
  * ```ts
- * import { advanceClock, clockMs, initialState } from '@paykit/testkit'
+ * import { advanceClock, clockMs, initialState } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -35,7 +35,7 @@ export const clockMs = (state: SimulatorState, now: Date): number =>
  *
  * @example
  * ```ts
- * import { advanceClock, clockOf, initialState } from '@paykit/testkit'
+ * import { advanceClock, clockOf, initialState } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -53,7 +53,7 @@ export const clockOf = (state: SimulatorState, now: Date): Date => new Date(cloc
  *
  * @example
  * ```ts
- * import { isoOf } from '@paykit/testkit'
+ * import { isoOf } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(isoOf(Date.UTC(2026, 5, 15, 12, 0, 0, 5)), '2026-06-15T12:00:00.005Z')

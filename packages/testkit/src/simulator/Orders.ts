@@ -82,7 +82,8 @@ export const paymentLinkUrlOf = (state: SimulatorState, orderCode: string): stri
  *
  * @example
  * ```ts
- * import { defaultCredentials, initialState, orderDetailsOf, Simulator } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { initialState, orderDetailsOf, Simulator } from '@paykit/testkit/simulator'
  * import { Money } from '@paykit/core'
  * import assert from 'node:assert/strict'
  *

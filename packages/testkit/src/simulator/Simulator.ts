@@ -128,7 +128,8 @@ const split = (
  *
  * @example
  * ```ts
- * import { defaultCredentials, eventsOf, initialState, Simulator } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { eventsOf, initialState, Simulator } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -206,7 +207,8 @@ const route = (
  *
  * @example
  * ```ts
- * import { defaultCredentials, initialState, Simulator } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { initialState, Simulator } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
@@ -255,7 +257,8 @@ export const handle = (
  *
  * @example
  * ```ts
- * import { advanceClock, clockOf, defaultCredentials, initialState, Simulator } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { advanceClock, clockOf, initialState, Simulator } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -290,13 +293,8 @@ export const advanceClock = (state: SimulatorState, ms: number, now: Date): Simu
  *
  * @example
  * ```ts
- * import {
- *   completeAuthentication,
- *   defaultCredentials,
- *   initialState,
- *   Simulator,
- *   testCards,
- * } from '@paykit/testkit'
+ * import { defaultCredentials, testCards } from '@paykit/testkit'
+ * import { completeAuthentication, initialState, Simulator } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -349,7 +347,8 @@ export const completeAuthentication = (
  *
  * @example
  * ```ts
- * import { defaultCredentials, eventsOf, initialState, payOrder, Simulator } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { eventsOf, initialState, payOrder, Simulator } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -390,7 +389,8 @@ export const payOrder = (
  *
  * @example
  * ```ts
- * import { cancelOrder, defaultCredentials, eventsOf, initialState, Simulator } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { cancelOrder, eventsOf, initialState, Simulator } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -431,13 +431,8 @@ export const cancelOrder = (
  * ```ts
  * import * as E from 'fp-ts/lib/Either.js'
  * import { pipe } from 'fp-ts/lib/function.js'
- * import {
- *   defaultCredentials,
- *   finalizeOrder,
- *   initialState,
- *   payOrder,
- *   Simulator,
- * } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { finalizeOrder, initialState, payOrder, Simulator } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')

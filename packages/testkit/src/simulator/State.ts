@@ -229,7 +229,7 @@ export interface SimulatorState {
  *
  * @example
  * ```ts
- * import { DEFAULT_MAX_BODY_BYTES, initialState, Simulator } from '@paykit/testkit'
+ * import { DEFAULT_MAX_BODY_BYTES, initialState, Simulator } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
@@ -250,12 +250,8 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
  *
  * @example
  * ```ts
- * import {
- *   DEFAULT_TOKEN_LIFETIME_SECONDS,
- *   defaultCredentials,
- *   initialState,
- *   Simulator,
- * } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { DEFAULT_TOKEN_LIFETIME_SECONDS, initialState, Simulator } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const state = initialState({ baseUrl: 'http://127.0.0.1:4010' })
@@ -275,14 +271,8 @@ export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600
  *
  * @example
  * ```ts
- * import {
- *   advanceClock,
- *   AUTHENTICATION_LIFETIME_MS,
- *   defaultCredentials,
- *   initialState,
- *   Simulator,
- *   testCards,
- * } from '@paykit/testkit'
+ * import { defaultCredentials, testCards } from '@paykit/testkit'
+ * import { advanceClock, AUTHENTICATION_LIFETIME_MS, initialState, Simulator } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -326,7 +316,7 @@ export const AUTHENTICATION_LIFETIME_MS = 10 * 60 * 1000
  *
  * @example
  * ```ts
- * import { DEFAULT_RETENTION_SECONDS, dropTimeOf, initialState } from '@paykit/testkit'
+ * import { DEFAULT_RETENTION_SECONDS, dropTimeOf, initialState } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * // An order (a token) is dropped 24 h after it expires, unless retentionSeconds says otherwise.
@@ -345,7 +335,7 @@ export const DEFAULT_RETENTION_SECONDS = 24 * 3600
  *
  * @example
  * ```ts
- * import { DEFAULT_EVENT_LOG_SIZE, initialState } from '@paykit/testkit'
+ * import { DEFAULT_EVENT_LOG_SIZE, initialState } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const baseUrl = 'http://127.0.0.1:4010'
@@ -376,7 +366,8 @@ const basePathOf = (baseUrl: string): string => {
  *
  * @example
  * ```ts
- * import { defaultCredentials, eventsOf, initialState } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { eventsOf, initialState } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const state = initialState({ baseUrl: 'http://127.0.0.1:4010/', tokenLifetimeSeconds: 60 })
@@ -441,7 +432,8 @@ export const initialState = (options: SimulatorOptions): SimulatorState => {
  *
  * @example
  * ```ts
- * import { defaultCredentials, eventsOf, initialState, payOrder, Simulator } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { eventsOf, initialState, payOrder, Simulator } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -476,14 +468,8 @@ export const eventsOf = (state: SimulatorState): ReadonlyArray<WebhookEvent> =>
  *
  * @example
  * ```ts
- * import {
- *   cancelOrder,
- *   defaultCredentials,
- *   eventCountOf,
- *   eventsOf,
- *   initialState,
- *   Simulator,
- * } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { cancelOrder, eventCountOf, eventsOf, initialState, Simulator } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -520,15 +506,8 @@ export const eventCountOf = (state: SimulatorState): number => state.events.tota
  *
  * @example
  * ```ts
- * import {
- *   defaultCredentials,
- *   eventCountOf,
- *   eventsSince,
- *   finalizeOrder,
- *   initialState,
- *   payOrder,
- *   Simulator,
- * } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { eventCountOf, eventsSince, finalizeOrder, initialState, payOrder, Simulator } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')
@@ -566,7 +545,7 @@ export const eventsSince = (state: SimulatorState, count: number): ReadonlyArray
  *
  * @example
  * ```ts
- * import { dropTimeOf, initialState } from '@paykit/testkit'
+ * import { dropTimeOf, initialState } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const baseUrl = 'http://127.0.0.1:4010'
@@ -587,7 +566,7 @@ export const dropTimeOf = (state: SimulatorState, expiresAtMs: number): number |
  *
  * @example
  * ```ts
- * import { idOf } from '@paykit/testkit'
+ * import { idOf } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(idOf('pm', 42), 'pm_000042')
@@ -605,7 +584,7 @@ export const idOf = (prefix: string, n: number): string =>
  *
  * @example
  * ```ts
- * import { idOf, initialState, nextId } from '@paykit/testkit'
+ * import { idOf, initialState, nextId } from '@paykit/testkit/simulator'
  * import assert from 'node:assert/strict'
  *
  * const state = initialState({ baseUrl: 'http://127.0.0.1:4010' })

@@ -158,7 +158,8 @@ export const testCardTable: ReadonlyArray<TestCard> = Object.values(testCards)
  *
  * @example
  * ```ts
- * import { defaultCredentials, startSandbox } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *
  * const sandbox = await startSandbox()
@@ -191,7 +192,8 @@ export const defaultCredentials = {
  *
  * @example
  * ```ts
- * import { defaultCredentials, defaultStore, mockPaymentService } from '@paykit/testkit'
+ * import { defaultCredentials, defaultStore } from '@paykit/testkit'
+ * import { mockPaymentService } from '@paykit/testkit/nock'
  * import assert from 'node:assert/strict'
  *
  * const mock = mockPaymentService({ baseUrl: 'https://paykit.test' })
@@ -229,7 +231,8 @@ export const defaultStore: Store = {
  *
  * @example
  * ```ts
- * import { defaultCredentials, defaultProducts, mockPaymentService } from '@paykit/testkit'
+ * import { defaultCredentials, defaultProducts } from '@paykit/testkit'
+ * import { mockPaymentService } from '@paykit/testkit/nock'
  * import assert from 'node:assert/strict'
  *
  * const mug = defaultProducts.find((p) => p.sku === 'MUG-LOGO')

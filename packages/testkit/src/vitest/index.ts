@@ -40,7 +40,7 @@ import { parametersOf, validationProperties } from '../properties/Validation.js'
  * @example
  * ```ts vitest
  * import { TokenRequest, validate } from '@paykit/core'
- * import { tokenValidationProperties } from '@paykit/testkit'
+ * import { tokenValidationProperties } from '@paykit/testkit/properties'
  * import { describeProperties } from '@paykit/testkit/vitest'
  *
  * // Three tests under describe('token request (core)'), 20 runs each.
@@ -80,7 +80,7 @@ export const describeProperties = (
  * @example
  * ```ts vitest
  * import { ChargeRequest, validate } from '@paykit/core'
- * import { chargeRequest, invalidChargeRequest } from '@paykit/testkit'
+ * import { chargeRequest, invalidChargeRequest } from '@paykit/testkit/arbitraries'
  * import { describeValidation } from '@paykit/testkit/vitest'
  *
  * describeValidation(
@@ -222,7 +222,8 @@ export const describePaymentLinkValidation = (options: PaymentLinkSuiteOptions):
  * @example
  * ```ts vitest
  * import { createClient, type PaymentLinkRequestInput } from '@paykit/core'
- * import { defaultCredentials, mockPaymentService } from '@paykit/testkit'
+ * import { defaultCredentials } from '@paykit/testkit'
+ * import { mockPaymentService } from '@paykit/testkit/nock'
  * import { describeRefusesBeforeSending } from '@paykit/testkit/vitest'
  * import { afterAll } from 'vitest'
  *

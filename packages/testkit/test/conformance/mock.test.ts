@@ -1,12 +1,8 @@
 // @paykit-test own-worker: nock's interceptors
 // Conformance through the nock mock (`mockPaymentService` from the package root) with
 // native fetch only: the same contract as the sandbox, at a made-up base URL.
-import {
-  defaultCredentials,
-  mockPaymentService,
-  testCardTable,
-  type PaymentServiceMock,
-} from '@paykit/testkit'
+import { defaultCredentials, testCardTable } from '@paykit/testkit'
+import { mockPaymentService, type PaymentServiceMock } from '@paykit/testkit/nock'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   call,

@@ -4,7 +4,8 @@
 // /paymentmethods and POST /charges take only an access token; the payment-link endpoints take the
 // API key or an access token; POST /token takes the client credentials in its body.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { defaultCredentials, type Sandbox } from '../../src/index.js'
+import { defaultCredentials } from '../../src/index.js'
+import { type Sandbox } from '../../src/sandbox/index.js'
 import { cardOf, jsonCall, rawCall, sandboxWith, type Answer } from './support.js'
 
 let sandbox: Sandbox

@@ -11,13 +11,10 @@ import {
   type ChargeFlowState,
 } from '@paykit/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  authenticateHeadless,
-  Faults,
-  testCards,
-  type Fault,
-  type Sandbox,
-} from '../../src/index.js'
+import { testCards } from '../../src/index.js'
+import { Faults, type Fault } from '../../src/service/index.js'
+import { type Sandbox } from '../../src/sandbox/index.js'
+import { authenticateHeadless } from '../../src/buyer/index.js'
 import {
   RETRY,
   SLACK_MS,

@@ -12,7 +12,7 @@ import {
   type FieldError,
 } from '@paykit/core'
 import { describe, expect, it } from 'vitest'
-import { setAt, type Key } from '../../src/index.js'
+import { setAt, type Key } from '../../src/arbitraries/index.js'
 import { cardOf, deepArray, deepObject, fieldPaths, generalPath, timed } from './support.js'
 
 const TEN_MB = 'x'.repeat(10 * 1024 * 1024)

@@ -10,7 +10,7 @@ import {
   type PaymentLinkResponse,
 } from '@paykit/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Sandbox } from '../../src/index.js'
+import type { Sandbox } from '../../src/sandbox/index.js'
 import { clientFor, sandboxWith } from './support.js'
 
 const LINKS = 10_000

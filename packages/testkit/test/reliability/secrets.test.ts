@@ -8,7 +8,9 @@
 import type * as E from 'fp-ts/lib/Either.js'
 import type { Client, Exchange } from '@paykit/core'
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
-import { Faults, authenticateHeadless, type Fault, type Sandbox } from '../../src/index.js'
+import { Faults, type Fault } from '../../src/service/index.js'
+import { type Sandbox } from '../../src/sandbox/index.js'
+import { authenticateHeadless } from '../../src/buyer/index.js'
 import {
   TIMEOUT_MS,
   cardOf,

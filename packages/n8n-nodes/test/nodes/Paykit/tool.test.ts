@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Sandbox } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
 import { testCards } from '@paykit/testkit'
 import { runAsTool } from '@paykit/testkit/n8n'
 import { CREDENTIAL_ID, PAYKIT, credentialsFor, dist, useSandbox } from '../../support.js'

@@ -1,6 +1,6 @@
 /** Charge → Complete After 3DS through the real n8n engine against the sandbox over real HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Sandbox } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
 import { testCards } from '@paykit/testkit'
 import { run, useSandbox } from '../../../support.js'
 import {

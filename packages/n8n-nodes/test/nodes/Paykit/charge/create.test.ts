@@ -1,7 +1,8 @@
 /** Charge → Create through the real n8n engine against the sandbox over real HTTP. Its Amount given as text: createAmount.test.ts. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Sandbox } from '@paykit/testkit'
-import { Faults, testCards } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
+import { testCards } from '@paykit/testkit'
+import { Faults } from '@paykit/testkit/service'
 import { paykitNode, run, useSandbox } from '../../../support.js'
 import {
   chargeNode,

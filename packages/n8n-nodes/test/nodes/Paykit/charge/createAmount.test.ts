@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '@paykit/core'
-import type { Sandbox } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
 import { defaultCredentials, testCards } from '@paykit/testkit'
 import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../../support.js'
 

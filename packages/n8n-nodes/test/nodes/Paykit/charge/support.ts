@@ -4,7 +4,7 @@
  * the sandbox received.
  */
 import { expect } from 'vitest'
-import type { Sandbox } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
 import { paykitNode, run, singleNodeWorkflow } from '../../../support.js'
 
 /** The CVV of `cardItem`'s card. */

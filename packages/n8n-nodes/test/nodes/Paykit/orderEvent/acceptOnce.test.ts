@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import type { IDataObject } from 'n8n-workflow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Sandbox } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
 import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../../support.js'
 
 let sandbox: Sandbox

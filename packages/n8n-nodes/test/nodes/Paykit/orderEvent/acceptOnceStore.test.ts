@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Sandbox } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
 import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../../support.js'
 import { otherProcess, rowSize, rowStore, useStore } from '../rowStore.js'
 

@@ -7,8 +7,8 @@
 import type { INode, INodeProperties } from 'n8n-workflow'
 import { NodeHelpers } from 'n8n-workflow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Sandbox } from '@paykit/testkit'
-import { Faults } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
+import { Faults } from '@paykit/testkit/service'
 import {
   countingProxy,
   dist,

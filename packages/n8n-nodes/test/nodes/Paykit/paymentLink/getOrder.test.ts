@@ -1,7 +1,7 @@
 /** Payment Link → Get Order through the real n8n engine against the sandbox over real HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Sandbox } from '@paykit/testkit'
-import { Faults } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
+import { Faults } from '@paykit/testkit/service'
 import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../../support.js'
 import { expectNodeWords, newOrder as newOrderIn } from './support.js'
 

@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto'
 import type { ICheckProcessedContextData, IDataObject } from 'n8n-workflow'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Sandbox } from '@paykit/testkit'
-import { Faults } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
+import { Faults } from '@paykit/testkit/service'
 import { loadN8n } from '@paykit/testkit/n8n'
 import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../../support.js'
 

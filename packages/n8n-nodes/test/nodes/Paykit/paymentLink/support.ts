@@ -3,7 +3,7 @@
  * the node, the link creations the sandbox received, and the words no message shows.
  */
 import { expect } from 'vitest'
-import type { Sandbox } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
 import { paykitNode, run, singleNodeWorkflow } from '../../../support.js'
 
 /** Manual Trigger -> Payment Link → Create (`Create Link`) with `parameters`. */

@@ -1,6 +1,6 @@
 /** Payment Link → Wait for Status through the real n8n engine against the sandbox over real HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Sandbox } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
 import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../../support.js'
 import { newOrder as newOrderIn } from './support.js'
 

@@ -5,7 +5,7 @@
  * once the node has read them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Sandbox } from '@paykit/testkit'
+import type { Sandbox } from '@paykit/testkit/sandbox'
 import { testCards } from '@paykit/testkit'
 import { paykitNode, run, singleNodeWorkflow, useSandbox } from '../../../support.js'
 import { CVV as CARD_ITEM_CVV, cardItem, cardParameters } from '../charge/support.js'
