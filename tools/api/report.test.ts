@@ -21,6 +21,14 @@ describe('the packages’ API reports', () => {
       '@paykit/testkit/n8n',
       '@paykit/testkit/model',
       '@paykit/testkit/msw',
+      '@paykit/testkit/simulator',
+      '@paykit/testkit/service',
+      '@paykit/testkit/nock',
+      '@paykit/testkit/sandbox',
+      '@paykit/testkit/memory',
+      '@paykit/testkit/buyer',
+      '@paykit/testkit/arbitraries',
+      '@paykit/testkit/properties',
     ])
   })
 

@@ -115,7 +115,7 @@ describe('the @example blocks of the core and testkit', () => {
       at(40, 'const n: number = "1"\nexport {}'),
       at(
         50,
-        "import { mockPaymentService } from '@paykit/testkit'\n" +
+        "import { mockPaymentService } from '@paykit/testkit/nock'\n" +
           "mockPaymentService({ baseUrl: 'https://paykit.test' })",
       ),
     ]

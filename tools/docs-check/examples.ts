@@ -31,6 +31,19 @@ export const PUBLIC_ENTRIES = [
   { entry: '@paykit/testkit/n8n', file: 'packages/testkit/src/n8n/index.ts' },
   { entry: '@paykit/testkit/model', file: 'packages/testkit/src/model/index.ts' },
   { entry: '@paykit/testkit/msw', file: 'packages/testkit/src/msw/index.ts' },
+  ...[
+    'simulator',
+    'service',
+    'nock',
+    'sandbox',
+    'memory',
+    'buyer',
+    'arbitraries',
+    'properties',
+  ].map((concept) => ({
+    entry: `@paykit/testkit/${concept}`,
+    file: `packages/testkit/src/${concept}/index.ts`,
+  })),
 ] as const
 
 /** The folders whose doc comments are read. */

@@ -160,6 +160,19 @@ export const checkTypes = async (cell: Cell, dir: string, node: string): Promise
       '// @ts-expect-error paykitHandlers needs a baseUrl',
       'testkitMsw.paykitHandlers({})',
       'export const more = [testkitVitest, testkitModel]',
+      ...[
+        'simulator',
+        'service',
+        'nock',
+        'sandbox',
+        'memory',
+        'buyer',
+        'arbitraries',
+        'properties',
+      ].flatMap((entry) => [
+        `import * as testkit_${entry} from '@paykit/testkit/${entry}'`,
+        `export const ${entry} = testkit_${entry}`,
+      ]),
     )
   if (packages.includes('n8n-nodes'))
     lines.push(

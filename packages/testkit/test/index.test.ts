@@ -1,54 +1,100 @@
 import * as core from '@paykit/core'
 import { describe, expect, it } from 'vitest'
+import * as arbitraries from '../src/arbitraries/index.js'
+import * as buyer from '../src/buyer/index.js'
 import * as kit from '../src/index.js'
+import * as memory from '../src/memory/index.js'
+import * as nock from '../src/nock/index.js'
+import * as properties from '../src/properties/index.js'
+import * as sandbox from '../src/sandbox/index.js'
+import * as service from '../src/service/index.js'
+import * as simulator from '../src/simulator/index.js'
 
-describe('the package root', () => {
-  it('exports no value under a name the core uses for something else', () => {
-    const shared = Object.keys(kit).filter((name) => name in core)
-    for (const name of shared) {
-      expect(kit[name as keyof typeof kit], name).toBe(core[name as keyof typeof core])
-    }
-    expect(shared.sort()).toEqual(['REDACTED', 'redactBody', 'redactHeaders'])
+// The entries by concept (issue 38): each holds its own concept's names, the root only what
+// all of them share.
+const entries = { kit, simulator, service, nock, sandbox, memory, buyer, arbitraries, properties }
+
+describe('the package entries', () => {
+  it('export no value under a name the core uses for something else', () => {
+    const shared = Object.entries(entries).flatMap(([entry, module]) =>
+      Object.keys(module)
+        .filter((name) => name in core)
+        .map((name) => {
+          expect(module[name as keyof typeof module], name).toBe(core[name as keyof typeof core])
+          return `${entry}.${name}`
+        }),
+    )
+    expect(shared.sort()).toEqual([
+      'service.REDACTED',
+      'service.redactBody',
+      'service.redactHeaders',
+    ])
   })
 
-  it('exports the arbitraries under names of their own', () => {
-    expect(typeof kit.chargeRequestForPaymentMethod).toBe('function')
-    expect(typeof kit.jsonLineItemsTotal).toBe('function')
-    expect(typeof kit.pathOfKeys).toBe('function')
-    expect('chargeRequestFor' in kit).toBe(false)
-    expect('lineItemsTotal' in kit).toBe(false)
-    expect('pathOf' in kit).toBe(false)
+  it('export each name from one entry', () => {
+    const seen = new Map<string, string>()
+    for (const [entry, module] of Object.entries(entries))
+      for (const name of Object.keys(module)) {
+        expect(seen.get(name), `${entry}.${name}`).toBeUndefined()
+        seen.set(name, entry)
+      }
   })
 
-  it('exports the Node.js floor, the simulator, the adapters and the properties', () => {
-    for (const name of [
+  it('keep the root small: the Node.js floor, the test cards and the credentials', () => {
+    expect(Object.keys(kit).sort()).toEqual([
+      'MIN_NODE_MAJOR',
       'assertSupportedNode',
-      'testCards',
+      'defaultCredentials',
       'defaultProducts',
-      'initialState',
-      'advanceClock',
-      'orderDetailsOf',
-      'frameMessageOf',
-      'mockPaymentService',
-      'startSandbox',
-      'makeLiveService',
-      'paymentLinkRequest',
-      'invalidPaymentLinkRequest',
-      'paymentLinkValidationProperties',
-      'refusesBeforeSending',
-      'authenticateHeadless',
-    ]) {
-      expect(kit[name as keyof typeof kit], name).toBeDefined()
-    }
-    expect(typeof kit.Faults.status500).toBe('object')
-    expect(typeof kit.Simulator.handle).toBe('function')
+      'defaultStore',
+      'isSupportedNodeVersion',
+      'testCardOf',
+      'testCardTable',
+      'testCards',
+      'unsupportedNodeMessage',
+    ])
   })
 
-  it('exports the generic names only through their namespace', () => {
-    const simulator = ['handle', 'expire'] as const
-    const arbitraries = ['amount', 'text', 'blank', 'removed', 'card', 'cvv'] as const
-    for (const name of [...simulator, ...arbitraries, 'own']) expect(name in kit, name).toBe(false)
-    for (const name of simulator) expect(kit.Simulator[name], name).toBeDefined()
-    for (const name of arbitraries) expect(kit.Arbitraries[name], name).toBeDefined()
+  it('export the arbitraries under names of their own', () => {
+    expect(typeof arbitraries.chargeRequestForPaymentMethod).toBe('function')
+    expect(typeof arbitraries.jsonLineItemsTotal).toBe('function')
+    expect(typeof arbitraries.pathOfKeys).toBe('function')
+    expect('chargeRequestFor' in arbitraries).toBe(false)
+    expect('lineItemsTotal' in arbitraries).toBe(false)
+    expect('pathOf' in arbitraries).toBe(false)
+  })
+
+  it('export each concept from its entry', () => {
+    const expected: ReadonlyArray<readonly [Record<string, unknown>, string]> = [
+      [kit, 'assertSupportedNode'],
+      [kit, 'testCards'],
+      [kit, 'defaultProducts'],
+      [simulator, 'initialState'],
+      [simulator, 'advanceClock'],
+      [simulator, 'orderDetailsOf'],
+      [simulator, 'frameMessageOf'],
+      [nock, 'mockPaymentService'],
+      [sandbox, 'startSandbox'],
+      [memory, 'memoryPaymentService'],
+      [service, 'makeLiveService'],
+      [arbitraries, 'paymentLinkRequest'],
+      [arbitraries, 'invalidPaymentLinkRequest'],
+      [properties, 'paymentLinkValidationProperties'],
+      [properties, 'refusesBeforeSending'],
+      [buyer, 'authenticateHeadless'],
+    ]
+    for (const [module, name] of expected) expect(module[name], name).toBeDefined()
+    expect(typeof service.Faults.status500).toBe('object')
+    expect(typeof simulator.Simulator.handle).toBe('function')
+  })
+
+  it('export the generic names only through their namespace', () => {
+    const generic = ['handle', 'expire', 'amount', 'text', 'blank', 'removed', 'card', 'cvv', 'own']
+    for (const [entry, module] of Object.entries(entries))
+      for (const name of generic) expect(name in module, `${entry}.${name}`).toBe(false)
+    for (const name of ['handle', 'expire'] as const)
+      expect(simulator.Simulator[name], name).toBeDefined()
+    for (const name of ['amount', 'text', 'blank', 'removed', 'card', 'cvv'] as const)
+      expect(arbitraries.Arbitraries[name], name).toBeDefined()
   })
 })

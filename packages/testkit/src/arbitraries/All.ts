@@ -1,6 +1,6 @@
 /**
- * Every fast-check arbitrary of the testkit, as one module: the root exports it as the
- * namespace `Arbitraries` (`Arbitraries.card()`, `Arbitraries.amount(1, 100)`), where
+ * Every fast-check arbitrary of the testkit, as one module: `@paykit/testkit/arbitraries`
+ * exports it as the namespace `Arbitraries` (`Arbitraries.card()`, `Arbitraries.amount(1, 100)`), where
  * the generic names of `common.ts` and `PaymentMethod.ts` (`amount`, `text`, `blank`,
  * `removed`, `card`, `cvv`) cannot be mistaken for anything else.
  *

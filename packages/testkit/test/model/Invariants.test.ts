@@ -10,7 +10,7 @@ import {
   fixedCheckout,
   type Mistakes,
 } from '../../examples/checkout/checkoutService.js'
-import * as Arbitraries from '../../src/arbitraries/index.js'
+import * as Arbitraries from '../../src/arbitraries/All.js'
 import type { MakeIntegration, ShopOrder } from '../../src/model/Integration.js'
 import { paidSeenOnce, type ServiceOrder } from '../../src/model/Invariants.js'
 import { checkModel, stories } from '../../src/model/Run.js'

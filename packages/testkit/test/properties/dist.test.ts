@@ -26,12 +26,14 @@ registerHooks({
 })
 const fc = await import('fast-check')
 const core = await import('@paykit/core')
-const kit = await import('@paykit/testkit')
+const entries = ['', '/sandbox', '/nock', '/properties', '/arbitraries']
+const kit = Object.assign({}, ...(await Promise.all(
+  entries.map((entry) => import('@paykit/testkit' + entry)))))
 const rootLoaded = [...vitestSpecifiers]
 const rootNames = ['startSandbox', 'mockPaymentService', 'paymentLinkValidationProperties',
   'refusesBeforeSending', 'paymentLinkRequest', 'invalidPaymentLinkRequest',
   'paymentMethodRequest', 'invalidPaymentMethodRequest', 'chargeRequestForPaymentMethod',
-  'invalidChargeRequestFor', 'tokenRequest', 'invalidTokenRequest']
+  'invalidChargeRequestFor', 'tokenRequest', 'invalidTokenRequest', 'assertSupportedNode']
 const rootMissing = rootNames.filter((name) => typeof kit[name] !== 'function')
 const rootSuites = Object.keys(kit).filter((name) => name.startsWith('describe'))
 const p = kit.paymentLinkValidationProperties(core.validate(core.PaymentLinkRequest))
@@ -69,7 +71,7 @@ describe('built testkit under plain Node ESM', () => {
     result = JSON.parse(stdout) as Result
   }, 60_000)
 
-  it('loads the root without vitest, and its properties run outside vitest', () => {
+  it('loads the root and the other entries without vitest, and the properties run outside vitest', () => {
     expect(result.rootLoaded).toEqual([])
     expect(result.rootMissing).toEqual([])
     expect(result.rootSuites).toEqual([])
