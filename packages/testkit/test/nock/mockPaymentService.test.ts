@@ -76,7 +76,7 @@ describe('mockPaymentService handle', () => {
   it('lets a plain Node process exit after restore(), even with a hanging request', () => {
     // Run from the built dist, as a user's script would import it.
     const script = `
-      import { mockPaymentService } from './dist/index.js'
+      import { mockPaymentService } from './dist/nock/index.js'
       const mock = mockPaymentService({ baseUrl: '${BASE}' })
       mock.injectFault({ kind: 'hang' })
       fetch('${BASE}/token', { method: 'POST', body: '{}' }).catch(() => console.log('released'))
