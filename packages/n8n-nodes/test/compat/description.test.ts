@@ -6,10 +6,10 @@
  * value of the fields they depend on), not as the text of that expression.
  */
 import { readFileSync } from 'node:fs'
-import type { INode, INodeTypeDescription, INodeParameters } from 'n8n-workflow'
-import { NodeHelpers, Workflow } from 'n8n-workflow'
+import type { INodeTypeDescription, INodeParameters } from 'n8n-workflow'
 import { describe, expect, it } from 'vitest'
 import { dist, PAYKIT } from '../support.js'
+import { outputsDrawn } from './support.js'
 
 const paykit = new dist.node.Paykit()
 
@@ -28,28 +28,15 @@ const outputFieldCombinations = (): ReadonlyArray<INodeParameters> =>
   )
 
 /** The outputs n8n draws for a node of `version` saved with `parameters`. */
-const outputsDrawn = (version: number, parameters: INodeParameters) => {
-  const description = paykit.getNodeType(version).description
-  const node: INode = {
+const outputsOf = (version: number, parameters: INodeParameters) =>
+  outputsDrawn({
     id: '1',
     name: 'Paykit',
     type: PAYKIT,
     typeVersion: version,
     position: [0, 0],
     parameters,
-  }
-  const workflow = new Workflow({
-    nodes: [node],
-    connections: {},
-    active: false,
-    nodeTypes: {
-      getByName: () => paykit,
-      getByNameAndVersion: () => paykit.getNodeType(version),
-      getKnownTypes: () => ({}),
-    },
   })
-  return NodeHelpers.getNodeOutputs(workflow, workflow.nodes['Paykit'] as INode, description)
-}
 
 /** The options of the description's field `name` shown for `resource` (any when undefined). */
 const optionValues = (
@@ -87,7 +74,7 @@ const describedAsData = (version: number) => {
   const outputs = operations.flatMap((operation) =>
     outputFieldCombinations().map((fields) => ({
       parameters: { ...operation, ...fields },
-      outputs: outputsDrawn(version, { ...operation, ...fields }),
+      outputs: outputsOf(version, { ...operation, ...fields }),
     })),
   )
   return JSON.parse(JSON.stringify({ ...description, outputs })) as unknown

@@ -8,7 +8,8 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import * as E from 'fp-ts/lib/Either.js'
 import type { TaskEither } from 'fp-ts/lib/TaskEither.js'
-import type { IDataObject } from 'n8n-workflow'
+import type { IDataObject, INode } from 'n8n-workflow'
+import { NodeHelpers, Workflow } from 'n8n-workflow'
 import { createClient, type Client } from '@paykit/core'
 import { defaultCredentials, type testCards } from '@paykit/testkit'
 import { type Sandbox } from '@paykit/testkit/sandbox'
@@ -66,6 +67,27 @@ export const itemsOf = (
   node: string,
   output = 0,
 ): ReadonlyArray<IDataObject> => (result.nodes[node]?.[output] ?? []).map((i) => i.json)
+
+// -------------------------------------------------------------------------------------
+// the editor
+// -------------------------------------------------------------------------------------
+
+/** The outputs n8n draws for a Paykit node: its description's expression, evaluated by n8n. */
+export const outputsDrawn = (node: INode) => {
+  const paykit = new dist.node.Paykit()
+  const description = paykit.getNodeType(node.typeVersion).description
+  const workflow = new Workflow({
+    nodes: [node],
+    connections: {},
+    active: false,
+    nodeTypes: {
+      getByName: () => paykit,
+      getByNameAndVersion: () => paykit.getNodeType(node.typeVersion),
+      getKnownTypes: () => ({}),
+    },
+  })
+  return NodeHelpers.getNodeOutputs(workflow, workflow.nodes[node.name] as INode, description)
+}
 
 // -------------------------------------------------------------------------------------
 // the service side

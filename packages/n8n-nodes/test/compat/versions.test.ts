@@ -6,10 +6,10 @@
  * each saved workflow's nodes show the outputs they are wired to.
  */
 import type { INode, INodeTypeDescription } from 'n8n-workflow'
-import { NodeHelpers, Workflow } from 'n8n-workflow'
+import { NodeHelpers } from 'n8n-workflow'
 import { describe, expect, it } from 'vitest'
 import { dist } from '../support.js'
-import { saved, savedVersions } from './support.js'
+import { outputsDrawn, saved, savedVersions } from './support.js'
 
 const paykit = new dist.node.Paykit()
 const versionsOf = (node: { nodeVersions: Record<number, unknown> }): ReadonlyArray<number> =>
@@ -31,26 +31,9 @@ const parametersOf = (node: INode, description: INodeTypeDescription) =>
     description,
   ) ?? {}
 
-/** The outputs n8n draws for a saved node: its description's expression, evaluated by n8n. */
-const outputNames = (node: INode): ReadonlyArray<string> => {
-  const description = described(node.typeVersion)
-  const workflow = new Workflow({
-    nodes: [node],
-    connections: {},
-    active: false,
-    nodeTypes: {
-      getByName: () => paykit,
-      getByNameAndVersion: () => paykit.getNodeType(node.typeVersion),
-      getKnownTypes: () => ({}),
-    },
-  })
-  const outputs = NodeHelpers.getNodeOutputs(
-    workflow,
-    workflow.nodes[node.name] as INode,
-    description,
-  )
-  return outputs.map((o) => (typeof o === 'string' ? o : (o.displayName ?? o.type)))
-}
+/** The names of the outputs n8n draws for a saved node. */
+const outputNames = (node: INode): ReadonlyArray<string> =>
+  outputsDrawn(node).map((o) => (typeof o === 'string' ? o : (o.displayName ?? o.type)))
 
 describe('the versions the suite covers', () => {
   it('every type version the Paykit node declares has saved workflows; a new node gets the newest', () => {
