@@ -192,6 +192,10 @@ describe('validate finds the errors io-ts gives, without io-ts', () => {
     agrees(codec, sample)
   })
 
+  // The run counts, about 10x what finds a seeded bug: of ten mutants of fastErrors.ts (5 to
+  // 10 seeds each), six were found, within 484 runs here (an empty object's members not
+  // read) and within 94 by the property after it (a null-prototype object refused); the
+  // other four by neither, at these counts too. Cut them and seeds would miss those bugs.
   test.prop(
     [
       fc
