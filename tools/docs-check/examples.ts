@@ -11,40 +11,39 @@
  *   namespace export such as `Money`) that a public entry exports needs an `@example` in
  *   the doc comment of (one of) its declarations. Types and interfaces need none.
  */
-import { readdirSync, statSync } from 'node:fs'
+import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import ts from 'typescript'
+import { ROOT } from '@paykit/tools/lib/root'
 import {
   extractSnippets,
   type Snippet,
   type SnippetMode,
 } from '@paykit/tools/docs-check/readme-snippets'
 
-/** The public entries: the `exports` of each package.json, as source files. */
-export const PUBLIC_ENTRIES = [
-  { entry: '@paykit/core', file: 'packages/core/src/index.ts' },
-  { entry: '@paykit/core/pure', file: 'packages/core/src/pure.ts' },
-  { entry: '@paykit/core/webhook', file: 'packages/core/src/webhook.ts' },
-  { entry: '@paykit/core/browser', file: 'packages/core/src/browser/index.ts' },
-  { entry: '@paykit/testkit', file: 'packages/testkit/src/index.ts' },
-  { entry: '@paykit/testkit/vitest', file: 'packages/testkit/src/vitest/index.ts' },
-  { entry: '@paykit/testkit/n8n', file: 'packages/testkit/src/n8n/index.ts' },
-  { entry: '@paykit/testkit/model', file: 'packages/testkit/src/model/index.ts' },
-  { entry: '@paykit/testkit/msw', file: 'packages/testkit/src/msw/index.ts' },
-  ...[
-    'simulator',
-    'service',
-    'nock',
-    'sandbox',
-    'memory',
-    'buyer',
-    'arbitraries',
-    'properties',
-  ].map((concept) => ({
-    entry: `@paykit/testkit/${concept}`,
-    file: `packages/testkit/src/${concept}/index.ts`,
-  })),
-] as const
+/** The public entries: the `exports` of each package.json that have types, as source files. */
+export const PUBLIC_ENTRIES: ReadonlyArray<{ readonly entry: string; readonly file: string }> = [
+  'core',
+  'testkit',
+].flatMap((name) => {
+  const folder = join('packages', name)
+  const pkg = JSON.parse(readFileSync(join(ROOT, folder, 'package.json'), 'utf8')) as {
+    readonly exports: Readonly<Record<string, string | { readonly types?: string }>>
+  }
+  return Object.entries(pkg.exports).flatMap(([subpath, target]) =>
+    typeof target === 'string' || target.types === undefined
+      ? []
+      : [
+          {
+            entry: `@paykit/${name}${subpath.slice(1)}`,
+            file: join(
+              folder,
+              target.types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts'),
+            ),
+          },
+        ],
+  )
+})
 
 /** The folders whose doc comments are read. */
 export const SOURCE_DIRS = ['packages/core/src', 'packages/testkit/src'] as const

@@ -126,6 +126,13 @@ const resultOf = (check: CheckResult['check'], r: RunResult, note: string): Chec
 // checks
 // -------------------------------------------------------------------------------------
 
+/** The testkit's `exports`, read from its package.json (the entries the type check imports). */
+const testkitExports = (
+  JSON.parse(readFileSync(join(ROOT, 'packages', 'testkit', 'package.json'), 'utf8')) as {
+    readonly exports: Readonly<Record<string, unknown>>
+  }
+).exports
+
 /**
  * `types`: a file importing every entry of the installed packages, using a few of their
  * types, and `@ts-expect-error` lines that must stay errors; tsc with `skipLibCheck` off,
@@ -160,19 +167,16 @@ export const checkTypes = async (cell: Cell, dir: string, node: string): Promise
       '// @ts-expect-error paykitHandlers needs a baseUrl',
       'testkitMsw.paykitHandlers({})',
       'export const more = [testkitVitest, testkitModel]',
-      ...[
-        'simulator',
-        'service',
-        'nock',
-        'sandbox',
-        'memory',
-        'buyer',
-        'arbitraries',
-        'properties',
-      ].flatMap((entry) => [
-        `import * as testkit_${entry} from '@paykit/testkit/${entry}'`,
-        `export const ${entry} = testkit_${entry}`,
-      ]),
+      // The testkit's other entries by concept, as its package.json lists them.
+      ...Object.keys(testkitExports)
+        .map((subpath) => subpath.slice(2))
+        .filter(
+          (entry) => /^[a-z]+$/.test(entry) && !['vitest', 'msw', 'model', 'n8n'].includes(entry),
+        )
+        .flatMap((entry) => [
+          `import * as testkit_${entry} from '@paykit/testkit/${entry}'`,
+          `export const ${entry} = testkit_${entry}`,
+        ]),
     )
   if (packages.includes('n8n-nodes'))
     lines.push(
