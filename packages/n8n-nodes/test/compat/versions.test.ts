@@ -1,4 +1,3 @@
-// @paykit-test own-worker: to try shared: it names the Trigger, runs none
 /**
  * What the suite covers and what the editor shows a saved node, per type version, read with
  * n8n's own helpers from the BUILT nodes: every version a node declares has saved

@@ -1,4 +1,3 @@
-// @paykit-test own-worker: to try shared: only a comment names nock
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

@@ -1,4 +1,3 @@
-// @paykit-test own-worker: to try shared: only a comment names nock
 // Issue 10, sandbox input: every hostile or broken request gets a problem-details 4xx
 // (never a crash or a hang), and the sandbox goes on serving: after each case a GET of an
 // existing order still answers 200.

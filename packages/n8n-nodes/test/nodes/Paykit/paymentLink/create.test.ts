@@ -1,4 +1,3 @@
-// @paykit-test own-worker: to try shared: only a comment names One Link per Order Reference
 /**
  * Payment Link → Create through the real n8n engine against the sandbox over real HTTP:
  * the request from the fields or the item, amounts given as text, the line-item form, and
