@@ -103,7 +103,6 @@ const slowestFirst = [
   '/real-n8n/postgresCardData.test.ts', // 26, Q
   'tools/docs-check/install.test.ts', // 252
   'tools/docs-check/examples.test.ts', // 117
-  'tools/docs-check/readme-snippets.test.ts', // 91
   'tools/matrix/matrix.test.ts', // 81
   'tools/release/rehearse.test.ts', // 77
   'tools/openapi/prism.test.ts', // 39
