@@ -85,10 +85,10 @@ module.exports = {
       name: 'testkit-simulator-is-pure',
       severity: 'error',
       comment:
-        "The testkit's simulator (a pure function over its state, its data beside it) runs with no I/O and in a browser: it imports `@paykit/core/pure`, not the root with its fetch transport and timers, no Node built-in (the rule below), and nothing of the testkit outside src/simulator/.",
+        "The testkit's simulator (a pure function over its state, its data beside it) runs with no I/O and in a browser: it imports `@paykit/core/pure`, not the root or `/client` with their fetch transport and timers, no Node built-in (the rule below), and nothing of the testkit outside src/simulator/.",
       from: { path: '^packages/testkit/src/simulator/' },
       to: {
-        path: '^@paykit/core$|^packages/core/(src|dist)/index|^packages/testkit/',
+        path: '^@paykit/core(/client)?$|^packages/core/(src|dist)/(index|client)\\.|^packages/testkit/',
         pathNot: '^packages/testkit/src/simulator/',
       },
     },

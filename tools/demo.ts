@@ -6,17 +6,10 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import type * as TE from 'fp-ts/lib/TaskEither.js'
-import {
-  ChargeFlow,
-  ChargeResponse,
-  FrameMessage,
-  PaymentLinkRequest,
-  WebhookEvent,
-  createClient,
-  validate,
-  type ChargeFlowState,
-  type PaykitError,
-} from '@paykit/core'
+import { createClient, validate, type PaykitError } from '@paykit/core'
+import { ChargeResponse, PaymentLinkRequest } from '@paykit/core/codecs'
+import { ChargeFlow, FrameMessage, type ChargeFlowState } from '@paykit/core/machines'
+import { WebhookEvent } from '@paykit/core/webhook'
 import { verifyWebhook } from '@paykit/core/webhook'
 import { defaultCredentials, testCards } from '@paykit/testkit'
 import { spawnSandbox, startWebhookReceiver, type CapturedWebhook } from '@paykit/testkit/sandbox'

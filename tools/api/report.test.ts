@@ -13,6 +13,10 @@ describe('the packages’ API reports', () => {
   it('cover every entry with types of @paykit/core and @paykit/testkit', () => {
     expect(ENTRIES.map((e) => e.importPath)).toEqual([
       '@paykit/core',
+      '@paykit/core/client',
+      '@paykit/core/codecs',
+      '@paykit/core/money',
+      '@paykit/core/machines',
       '@paykit/core/pure',
       '@paykit/core/webhook',
       '@paykit/core/browser',

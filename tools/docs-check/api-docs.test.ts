@@ -43,7 +43,7 @@ describe('docs/api (the API reference from the doc comments)', () => {
     }
     const generated = files(out)
     expect(generated).toContain('README.md')
-    expect(generated).toContain('@paykit/core/README.md')
+    expect(generated).toContain('@paykit/core.md')
     expect(files(PUBLISHED), 'files of docs/api: run `pnpm run docs`').toEqual(generated)
     const stale = generated.filter(
       (f) => readFileSync(join(out, f), 'utf8') !== readFileSync(join(PUBLISHED, f), 'utf8'),

@@ -144,15 +144,19 @@ export const checkTypes = async (cell: Cell, dir: string, node: string): Promise
   const lines = [
     "import * as E from 'fp-ts/lib/Either.js'",
     "import * as core from '@paykit/core'",
+    "import * as client from '@paykit/core/client'",
+    "import * as codecs from '@paykit/core/codecs'",
+    "import * as money from '@paykit/core/money'",
+    "import * as machines from '@paykit/core/machines'",
     "import * as pure from '@paykit/core/pure'",
     "import * as webhook from '@paykit/core/webhook'",
     "import * as browser from '@paykit/core/browser'",
-    'const link = core.validate(core.PaymentLinkRequest)({ amount: 10 })',
+    'const link = core.validate(codecs.PaymentLinkRequest)({ amount: 10 })',
     'export const decoded: boolean = E.isRight(link)',
     "export const header: string = webhook.signWebhook({ secret: 's', body: '{}', timestamp: new Date() })",
     '// @ts-expect-error baseUrl is a string',
     'core.createClient({ baseUrl: 1, credentials: { clientId: "c", clientSecret: "s" } })',
-    'export const entries = [core, pure, webhook, browser]',
+    'export const entries = [core, client, codecs, money, machines, pure, webhook, browser]',
   ]
   if (packages.includes('testkit'))
     lines.push(
@@ -321,9 +325,10 @@ export const checkSnippets = async (
 /** The core's work, as CommonJS (`load` = require) or an ES module (`load` = await import). */
 const coreWork = (load: string): string => `
 const core = ${load}('@paykit/core')
+const codecs = ${load}('@paykit/core/codecs')
 const webhook = ${load}('@paykit/core/webhook')
 const main = async () => {
-  const bad = core.validate(core.PaymentLinkRequest)({ lineItems: [{ sku: 'A', quantity: 0 }] })
+  const bad = core.validate(codecs.PaymentLinkRequest)({ lineItems: [{ sku: 'A', quantity: 0 }] })
   const client = core.createClient({
     baseUrl: process.env.PAYKIT_URL,
     credentials: { clientId: process.env.PAYKIT_CLIENT_ID, clientSecret: process.env.PAYKIT_CLIENT_SECRET },

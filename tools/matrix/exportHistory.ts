@@ -1,7 +1,7 @@
 /**
  * The public names `@paykit/core` has exported, over the repository's history: for each
  * commit that changed `packages/core/src`, the runtime and type exports of each entry
- * (`.`, `./pure`, `./webhook`, `./browser`), read by TypeScript's checker from that
+ * (`.`, the concept entries, `./pure`, `./webhook`, `./browser`), read by TypeScript's checker from that
  * commit's sources. Writes `core-exports-history.json` beside this file, which
  * `moved.test.ts` holds docs/core/layout.md's "What moved" table to (CI's checkout has no
  * history, so the list of names is committed). Run after a change to the core's entries:
@@ -18,6 +18,10 @@ import { ROOT } from '@paykit/tools/lib/root'
 /** The core's entries and their source files under `packages/core/src`. */
 export const ENTRIES: Readonly<Record<string, string>> = {
   '@paykit/core': 'index.ts',
+  '@paykit/core/client': 'client.ts',
+  '@paykit/core/codecs': 'codecs.ts',
+  '@paykit/core/money': 'money.ts',
+  '@paykit/core/machines': 'machines.ts',
   '@paykit/core/pure': 'pure.ts',
   '@paykit/core/webhook': 'webhook.ts',
   '@paykit/core/browser': 'browser/index.ts',

@@ -5,7 +5,6 @@
 // `description`s, in the words of the core's doc comments.
 import {
   AccessToken,
-  AuthenticationStatus,
   BILLING_INFO_COUNTRIES,
   BillingInfo,
   Bin,
@@ -19,8 +18,6 @@ import {
   ChargeRequest,
   ChargeResponse,
   ChargeSucceeded,
-  FrameMessage,
-  FrameMessageType,
   LineItem,
   Metadata,
   OrderDetails,
@@ -41,10 +38,9 @@ import {
   TokenRequest,
   TotalDetails,
   ValidationProblem,
-  WEBHOOK_SIGNATURE_HEADER,
-  WebhookEvent,
-  WebhookEventType,
-} from '@paykit/core'
+} from '@paykit/core/codecs'
+import { AuthenticationStatus, FrameMessage, FrameMessageType } from '@paykit/core/machines'
+import { WEBHOOK_SIGNATURE_HEADER, WebhookEvent, WebhookEventType } from '@paykit/core/webhook'
 import { CHARGE_FAILURE_CODES } from '@paykit/testkit/arbitraries'
 // Internal to the core: the entry it declares for its tools (./schema.ts reads its hints there).
 import { HttpUrl } from '@paykit/core/internal/tools'

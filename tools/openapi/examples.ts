@@ -1,6 +1,7 @@
 // The document's examples: the simulator's real answers to one fixed run of requests (a
 // fixed clock and a fresh state, so the ids and times, and thus the file, never drift).
-import { serverProblem, WebhookEvent } from '@paykit/core'
+import { serverProblem } from '@paykit/core/codecs'
+import { WebhookEvent } from '@paykit/core/webhook'
 import { defaultCredentials, testCards } from '@paykit/testkit'
 import {
   completeAuthentication,

@@ -1,6 +1,6 @@
 // The codec walk on its own: limits read from the codecs, defaults and required members,
 // references to components, and a codec it cannot read stops the generator.
-import { Metadata, PaymentLinkRequest, Product, ValidationProblem } from '@paykit/core'
+import { Metadata, PaymentLinkRequest, Product, ValidationProblem } from '@paykit/core/codecs'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { schemaOf } from '@paykit/tools/openapi/schema'

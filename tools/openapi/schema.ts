@@ -4,7 +4,7 @@
 // (packages/core/src/internal/schemaHint.ts: the rule, the pattern, the alternatives), so
 // that every limit comes from the codec itself. A codec this cannot read is an error, not a
 // guess: a new combinator records its hint or the generator stops.
-import { fieldErrorMessage, type FieldIssue } from '@paykit/core'
+import { fieldErrorMessage, type FieldIssue } from '@paykit/core/codecs'
 import * as E from 'fp-ts/lib/Either.js'
 // The core's introspection is internal: the entry it declares for its tools re-exports the
 // modules the codecs were made with, so the WeakMaps are the same.

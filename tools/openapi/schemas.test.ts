@@ -2,14 +2,14 @@
 // 2020-12): every valid request of the testkit's arbitraries validates, and every request the
 // codec refuses for a rule a schema can say is refused by the schema too. Both read the JSON
 // text a client sends (what JSON.stringify makes of the value).
+import { validate } from '@paykit/core'
 import {
   ChargeRequest,
   type FieldErrorCode,
   PaymentLinkRequest,
   paymentMethodRequestAt,
   TokenRequest,
-  validate,
-} from '@paykit/core'
+} from '@paykit/core/codecs'
 import {
   chargeRequest,
   invalidChargeRequest,

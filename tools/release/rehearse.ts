@@ -251,7 +251,8 @@ const startRegistry = async (dir: string): Promise<Registry> => {
 
 /** The core's client against the testkit's sandbox, over HTTP. */
 const CORE_SNIPPET = `
-import { createClient, validate, PaymentLinkRequest } from '@paykit/core'
+import { createClient, validate } from '@paykit/core'
+import { PaymentLinkRequest } from '@paykit/core/codecs'
 import { defaultCredentials } from '@paykit/testkit'
 import { startSandbox } from '@paykit/testkit/sandbox'
 const sandbox = await startSandbox()
@@ -271,7 +272,8 @@ try {
 /** The testkit's arbitraries, each value judged valid by the core. */
 const TESTKIT_SNIPPET = `
 import fc from 'fast-check'
-import { PaymentLinkRequest, validate } from '@paykit/core'
+import { validate } from '@paykit/core'
+import { PaymentLinkRequest } from '@paykit/core/codecs'
 import { paymentLinkRequest } from '@paykit/testkit/arbitraries'
 const values = fc.sample(paymentLinkRequest(), { numRuns: 50, seed: 1 })
 const valid = values.filter((v) => validate(PaymentLinkRequest)(v)._tag === 'Right').length

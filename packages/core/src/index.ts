@@ -1,21 +1,17 @@
 /**
  * @paykit/core: codecs, rules, exact money and state machines for the card-payment
- * service (no I/O), and a client over an injected transport. This entry is
- * `@paykit/core/pure` plus the Node/browser edge: the fetch transport, the default runtime
- * and `createClient`, which fills the runtime a config leaves out.
+ * service (no I/O), and a client over an injected transport. The root holds what the quick
+ * start needs; every other name is in its concept's entry: `@paykit/core/client`,
+ * `/codecs`, `/money`, `/machines`, `/webhook` (and `/browser` for the 3DS frame listener).
  *
  * @module @paykit/core
  * @since 0.2.0
  */
 
 // -------------------------------------------------------------------------------------
-// everything without globals (one list, so the two entries cannot drift)
+// the client and the validation of a request
 // -------------------------------------------------------------------------------------
-export * from './pure.js'
-
-// -------------------------------------------------------------------------------------
-// the Node/browser edge: fetch, Date.now, setTimeout
-// -------------------------------------------------------------------------------------
-export * from './edge/FetchTransport.js'
-export * from './edge/DefaultRuntime.js'
 export { createClient } from './edge/DefaultClient.js'
+export type { Client, ClientConfig, Credentials } from './client/Client.js'
+export type { PaykitError } from './client/PaykitError.js'
+export { validate, type FieldError } from './model/FieldError.js'

@@ -1,10 +1,9 @@
 /**
- * @paykit/core/webhook: webhook signatures, for servers. `signWebhook`, `verifyWebhook`,
- * `receiveWebhookEvent`, `verifyWebhookEvent` and `parseSignatureHeader` (HMAC-SHA256
- * with `node:crypto`), and again the order-event codec and the header constants that
- * `@paykit/core` also exports, so that a receiver imports from one place. `@paykit/core`
- * and `@paykit/core/pure` do not reach this entry: they bundle for a browser with no
- * `node:crypto` to stub.
+ * @paykit/core/webhook: webhook events and their signatures, for servers. The order-event
+ * codec and the header constants, and `signWebhook`, `verifyWebhook`, `receiveWebhookEvent`,
+ * `verifyWebhookEvent` and `parseSignatureHeader` (HMAC-SHA256 with `node:crypto`), so that
+ * a receiver imports from one place. `@paykit/core/pure` takes the codec and the constants
+ * but not the signing: it bundles for a browser with no `node:crypto` to stub.
  *
  * @module @paykit/core/webhook
  * @since 0.2.0

@@ -27,14 +27,17 @@ const publicApi = [
 ]
 
 const script = `
-import * as core from '@paykit/core'
+import * as root from '@paykit/core'
+import * as codecs from '@paykit/core/codecs'
+import * as machines from '@paykit/core/machines'
+const core = { ...root, ...codecs, ...machines }
 const missing = ${JSON.stringify(publicApi)}.filter((name) => !(name in core))
 const bad = core.validate(core.PaymentLinkRequest)({ lineItems: [{ quantity: 0 }] })
 console.log(JSON.stringify({ missing, bad }))
 `
 
 describe('built dist under plain Node ESM', () => {
-  it('loads from the package root and exports the public API', async () => {
+  it('loads from the package root and its entries and exports the public API', async () => {
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
       cwd: packageRoot,
     })

@@ -28,11 +28,12 @@ beforeAll(async () => {
 // The same work, as CommonJS (`load` = require) and as an ES module (`load` = import).
 const work = (load: string): string => `
 const core = ${load}('@paykit/core')
+const codecs = ${load}('@paykit/core/codecs')
 const pure = ${load}('@paykit/core/pure')
 const webhook = ${load}('@paykit/core/webhook')
 const main = async () => {
-  const valid = core.validate(core.PaymentLinkRequest)({ amount: 10 })
-  const bad = core.validate(core.PaymentLinkRequest)({ lineItems: [{ sku: 'A', quantity: 0 }] })
+  const valid = core.validate(codecs.PaymentLinkRequest)({ amount: 10 })
+  const bad = core.validate(codecs.PaymentLinkRequest)({ lineItems: [{ sku: 'A', quantity: 0 }] })
   const client = pure.createClientWith({
     baseUrl: 'https://pay.example.test',
     credentials: { clientId: 'c', clientSecret: 's' },

@@ -1,4 +1,4 @@
-import * as core from '@paykit/core'
+import * as core from '@paykit/core/pure'
 import { describe, expect, it } from 'vitest'
 import * as arbitraries from '../src/arbitraries/index.js'
 import * as buyer from '../src/buyer/index.js'

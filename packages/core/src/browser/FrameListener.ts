@@ -447,7 +447,7 @@ export const listenForFrameMessage =
  * @example
  * ```ts browser
  * import * as E from 'fp-ts/lib/Either.js'
- * import type { ChargeAuthenticationRequired } from '@paykit/core'
+ * import type { ChargeAuthenticationRequired } from '@paykit/core/codecs'
  * import { openAuthenticationFrame } from '@paykit/core/browser'
  *
  * // `charge` is the AUTHENTICATION_REQUIRED answer of POST /charges (from your server).

@@ -351,7 +351,8 @@ export interface Client {
    * @example
    * ```ts
    * import * as E from 'fp-ts/lib/Either.js'
-   * import { ChargeRequest, createClient, validate } from '@paykit/core'
+   * import { createClient, validate } from '@paykit/core'
+   * import { ChargeRequest } from '@paykit/core/codecs'
    * import { defaultCredentials, testCards } from '@paykit/testkit'
    * import { startSandbox } from '@paykit/testkit/sandbox'
    * import assert from 'node:assert/strict'
@@ -421,7 +422,8 @@ export interface Client {
    * @example
    * ```ts
    * import * as E from 'fp-ts/lib/Either.js'
-   * import { PaymentLinkRequest, createClient, validate } from '@paykit/core'
+   * import { createClient, validate } from '@paykit/core'
+   * import { PaymentLinkRequest } from '@paykit/core/codecs'
    * import { defaultCredentials } from '@paykit/testkit'
    * import { startSandbox } from '@paykit/testkit/sandbox'
    * import assert from 'node:assert/strict'

@@ -23,7 +23,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js'
  * ```ts
  * import * as E from 'fp-ts/lib/Either.js'
  * import type * as TE from 'fp-ts/lib/TaskEither.js'
- * import { traverseWithConcurrency } from '@paykit/core'
+ * import { traverseWithConcurrency } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * let inFlight = 0

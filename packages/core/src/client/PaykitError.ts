@@ -177,7 +177,7 @@ const ADVICE: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
- * import { changesState } from '@paykit/core'
+ * import { changesState } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(changesState('POST /charges'), true)
@@ -206,7 +206,7 @@ export const changesState = (operation: string): boolean =>
  *
  * @example
  * ```ts
- * import { unknownOutcomeAdvice } from '@paykit/core'
+ * import { unknownOutcomeAdvice } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * assert.match(unknownOutcomeAdvice('POST /charges') ?? '', /same order id.*DUPLICATE_ORDER/)
@@ -236,7 +236,7 @@ const statusLeavesOutcomeUnknown = (status: number): boolean => status < 400 || 
  *
  * @example
  * ```ts
- * import { validationError } from '@paykit/core'
+ * import { validationError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const e = validationError(
@@ -285,7 +285,7 @@ const hint = (status: number): string =>
  *
  * @example
  * ```ts
- * import { httpError } from '@paykit/core'
+ * import { httpError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const declined = httpError('POST /paymentmethods', 400, {
@@ -331,7 +331,7 @@ export const httpError = (operation: string, status: number, problem?: HttpProbl
  *
  * @example
  * ```ts
- * import { decodeError } from '@paykit/core'
+ * import { decodeError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const e = decodeError('POST /token', 200, [{ path: 'expiresIn', message: 'must be a number' }])
@@ -377,7 +377,7 @@ export const decodeError = (
  *
  * @example
  * ```ts
- * import { networkError } from '@paykit/core'
+ * import { networkError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const refused = networkError('POST /charges', 'no', 'refused', 'ECONNREFUSED')
@@ -426,7 +426,7 @@ export const networkError = (
  *
  * @example
  * ```ts
- * import { timeoutError } from '@paykit/core'
+ * import { timeoutError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const e = timeoutError('POST /token', 30_000)
@@ -477,7 +477,7 @@ const byTransport = (operation: string, credential: Unauthorized['credential']):
  *
  * @example
  * ```ts
- * import { unauthorizedError } from '@paykit/core'
+ * import { unauthorizedError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(
@@ -524,7 +524,7 @@ const TAGS: ReadonlySet<string> = new Set([
  *
  * @example
  * ```ts
- * import { isPaykitError, timeoutError, transportError } from '@paykit/core'
+ * import { isPaykitError, timeoutError, transportError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(isPaykitError(timeoutError('POST /token', 1000)), true)
@@ -551,7 +551,8 @@ export const isPaykitError = (u: unknown): u is PaykitError =>
  *
  * @example
  * ```ts
- * import { httpError, matchError, networkError, timeoutError, type PaykitError } from '@paykit/core'
+ * import type { PaykitError } from '@paykit/core'
+ * import { httpError, matchError, networkError, timeoutError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * // Every error carries `outcomeUnknown`: "may the request have changed state?"
@@ -604,7 +605,7 @@ const FAILURES: Readonly<Record<TransportFailure, string>> = {
  *
  * @example
  * ```ts
- * import { networkError, transportFailureText } from '@paykit/core'
+ * import { networkError, transportFailureText } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(transportFailureText('refused'), 'the connection was refused')
@@ -623,7 +624,7 @@ export const transportFailureText = (failure: TransportFailure): string => FAILU
  *
  * @example
  * ```ts
- * import { toError, unauthorizedError } from '@paykit/core'
+ * import { toError, unauthorizedError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const e = unauthorizedError('POST /token', 'clientCredentials')

@@ -19,7 +19,7 @@ import type { PaykitError } from './PaykitError.js'
  *
  * @example
  * ```ts
- * import { REDACTED, redactHeaders } from '@paykit/core'
+ * import { REDACTED, redactHeaders } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(REDACTED, '[redacted]')
@@ -92,7 +92,7 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
  *
  * @example
  * ```ts
- * import { redact } from '@paykit/core'
+ * import { redact } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const clean = redact(['sandbox-secret', '123'])
@@ -174,7 +174,7 @@ const redactLooseText = (secrets: ReadonlyArray<string>): ((text: string) => str
  *
  * @example
  * ```ts
- * import { redactValue } from '@paykit/core'
+ * import { redactValue } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const request = {
@@ -226,7 +226,7 @@ export const redactValue = (value: unknown, secrets: ReadonlyArray<string> = [])
  *
  * @example
  * ```ts
- * import { httpError, redactError } from '@paykit/core'
+ * import { httpError, redactError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const e = httpError('POST /token', 400, {
@@ -265,7 +265,7 @@ const parseJson = (body: string): E.Either<unknown, J.Json> =>
  *
  * @example
  * ```ts
- * import { redactJsonText } from '@paykit/core'
+ * import { redactJsonText } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(
@@ -310,7 +310,7 @@ const redactForm = (body: string, secrets: ReadonlyArray<string>): string => {
  *
  * @example
  * ```ts
- * import { redactBody } from '@paykit/core'
+ * import { redactBody } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(
@@ -350,7 +350,7 @@ const mayHoldSecret = (value: string, hasSecrets: boolean): boolean =>
  *
  * @example
  * ```ts
- * import { redactHeaders } from '@paykit/core'
+ * import { redactHeaders } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * assert.deepEqual(
@@ -427,7 +427,7 @@ const redactPart =
  *
  * @example
  * ```ts
- * import { redactUrl } from '@paykit/core'
+ * import { redactUrl } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(

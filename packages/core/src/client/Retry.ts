@@ -69,7 +69,7 @@ export type Decision =
  *
  * @example
  * ```ts
- * import { Retry, defaultRetryPolicy } from '@paykit/core'
+ * import { Retry, defaultRetryPolicy } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(defaultRetryPolicy.maxAttempts, 3)
@@ -93,7 +93,7 @@ export const defaultRetryPolicy: RetryPolicy = {
  *
  * @example
  * ```ts
- * import { Retry, noRetry, transportError } from '@paykit/core'
+ * import { Retry, noRetry, transportError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * // Even a read that never reached the service is not repeated.
@@ -111,7 +111,7 @@ export const noRetry: RetryPolicy = { maxAttempts: 1, baseDelayMs: 0, maxDelayMs
  *
  * @example
  * ```ts
- * import { Retry, transportError } from '@paykit/core'
+ * import { Retry, transportError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const dropped = Retry.failure(transportError('reset', 'ECONNRESET'))
@@ -130,7 +130,7 @@ export const failure = (error: TransportError): Outcome => ({ _tag: 'Failure', e
  *
  * @example
  * ```ts
- * import { Retry } from '@paykit/core'
+ * import { Retry } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * assert.deepEqual(Retry.response(503), { _tag: 'Response', status: 503 })
@@ -161,7 +161,7 @@ const safeToRepeat = (kind: RequestKind, optIn: boolean): boolean =>
  *
  * @example
  * ```ts
- * import { Retry, transportError } from '@paykit/core'
+ * import { Retry, transportError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const dropped = Retry.failure(transportError('reset')) // may have reached the service
@@ -193,7 +193,7 @@ export const isRetryable =
  *
  * @example
  * ```ts
- * import { Retry } from '@paykit/core'
+ * import { Retry } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const delay = Retry.delayMs({ maxAttempts: 6, baseDelayMs: 100, maxDelayMs: 1_000, factor: 2 })
@@ -222,7 +222,7 @@ export const delayMs =
  *
  * @example
  * ```ts
- * import { Retry, defaultRetryPolicy } from '@paykit/core'
+ * import { Retry, defaultRetryPolicy } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const decide = Retry.decide(defaultRetryPolicy, 'token')

@@ -65,7 +65,7 @@ export interface TokenCache<E = PaykitError> {
  *
  * @example
  * ```ts
- * import { refreshMarginMs } from '@paykit/core'
+ * import { refreshMarginMs } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(refreshMarginMs(3600), 60_000) // an hour's token: one minute early
@@ -85,7 +85,7 @@ export const refreshMarginMs = (expiresInSeconds: number): number =>
  *
  * @example
  * ```ts
- * import { usableUntil } from '@paykit/core'
+ * import { usableUntil } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const token = { accessToken: 'tok_1', tokenType: 'Bearer', expiresIn: 3600 }
@@ -122,7 +122,7 @@ interface Held {
  * ```ts
  * import * as E from 'fp-ts/lib/Either.js'
  * import * as TE from 'fp-ts/lib/TaskEither.js'
- * import { createTokenCache } from '@paykit/core'
+ * import { createTokenCache } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * let requests = 0

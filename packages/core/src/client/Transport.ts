@@ -104,7 +104,7 @@ export type Transport = (
  *
  * @example
  * ```ts
- * import { transportError } from '@paykit/core'
+ * import { transportError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * // A refused connection never reached the service; a dropped one may have.
@@ -135,7 +135,7 @@ export const transportError = (
  *
  * @example
  * ```ts
- * import { isTransportError, transportError } from '@paykit/core'
+ * import { isTransportError, transportError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(isTransportError(transportError('timeout')), true)

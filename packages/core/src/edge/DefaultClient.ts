@@ -23,7 +23,8 @@ import { defaultRuntime } from './DefaultRuntime.js'
  * @example
  * ```ts
  * import * as E from 'fp-ts/lib/Either.js'
- * import { createClient, type Exchange } from '@paykit/core'
+ * import { createClient } from '@paykit/core'
+ * import type { Exchange } from '@paykit/core/client'
  * import { defaultCredentials } from '@paykit/testkit'
  * import { startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'

@@ -21,7 +21,7 @@ import { fetchTransport } from './FetchTransport.js'
  *
  * @example
  * ```ts
- * import { defaultSleep } from '@paykit/core'
+ * import { defaultSleep } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const start = performance.now()
@@ -58,7 +58,7 @@ export const defaultSleep: Sleep = (ms, signal) =>
  * @example
  * ```ts
  * import * as E from 'fp-ts/lib/Either.js'
- * import { createClientWith, defaultRuntime } from '@paykit/core'
+ * import { createClientWith, defaultRuntime } from '@paykit/core/client'
  * import { defaultCredentials } from '@paykit/testkit'
  * import { startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'

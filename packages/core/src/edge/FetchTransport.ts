@@ -80,7 +80,7 @@ const codesOf = (u: unknown, depth = 0): ReadonlyArray<string> => {
  *
  * @example
  * ```ts
- * import { classifyFetchError } from '@paykit/core'
+ * import { classifyFetchError } from '@paykit/core/client'
  * import assert from 'node:assert/strict'
  *
  * const connecting = { timedOut: false, aborted: false, reading: false }
@@ -165,7 +165,7 @@ const headersOf = (headers: Headers): Record<string, string> => {
  * @example
  * ```ts
  * import * as E from 'fp-ts/lib/Either.js'
- * import { fetchTransport } from '@paykit/core'
+ * import { fetchTransport } from '@paykit/core/client'
  * import { startSandbox } from '@paykit/testkit/sandbox'
  * import assert from 'node:assert/strict'
  *

@@ -151,7 +151,7 @@ const CODES = {
  *
  * @example
  * ```ts
- * import { fieldErrorCodes } from '@paykit/core'
+ * import { fieldErrorCodes } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.ok(fieldErrorCodes.includes('required'))
@@ -193,7 +193,7 @@ const literalInWords = (value: Literal): string =>
  *
  * @example
  * ```ts
- * import { fieldErrorMessage } from '@paykit/core'
+ * import { fieldErrorMessage } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(fieldErrorMessage({ code: 'required' }), 'is required')

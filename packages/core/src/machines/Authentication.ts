@@ -23,7 +23,7 @@ import { NonEmptyString, oneOf } from '../internal/codec.js'
  *
  * @example
  * ```ts
- * import { Authentication } from '@paykit/core'
+ * import { Authentication } from '@paykit/core/machines'
  * import assert from 'node:assert/strict'
  *
  * assert.deepEqual(Authentication.AUTHENTICATION_STATUSES, [
@@ -61,7 +61,7 @@ export type AuthenticationStatus = (typeof AUTHENTICATION_STATUSES)[number]
  *
  * @example
  * ```ts
- * import { Authentication, FrameMessageType } from '@paykit/core'
+ * import { Authentication, FrameMessageType } from '@paykit/core/machines'
  * import assert from 'node:assert/strict'
  *
  * assert.deepEqual(Authentication.FRAME_MESSAGE_TYPES, [
@@ -93,7 +93,8 @@ export type FrameMessageType = (typeof FRAME_MESSAGE_TYPES)[number]
  *
  * @example
  * ```ts
- * import { AuthenticationStatus, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { AuthenticationStatus } from '@paykit/core/machines'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -112,7 +113,7 @@ export const AuthenticationStatus: t.Type<AuthenticationStatus, AuthenticationSt
  *
  * @example
  * ```ts
- * import { FrameMessageType } from '@paykit/core'
+ * import { FrameMessageType } from '@paykit/core/machines'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(FrameMessageType.is('authentication.complete'), true)
@@ -133,7 +134,9 @@ export const FrameMessageType: t.Type<FrameMessageType, FrameMessageType, unknow
  *
  * @example
  * ```ts
- * import { FrameMessage, Money, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
+ * import { FrameMessage } from '@paykit/core/machines'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -189,7 +192,8 @@ export type FrameMessageOutput = t.OutputOf<typeof FrameMessage>
  *
  * @example
  * ```ts
- * import { Money, isAuthenticationSuccess, type FrameMessage } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
+ * import { isAuthenticationSuccess, type FrameMessage } from '@paykit/core/machines'
  * import assert from 'node:assert/strict'
  *
  * const message: FrameMessage = {
@@ -214,7 +218,7 @@ export const isAuthenticationSuccess = (message: FrameMessage): boolean =>
  *
  * @example
  * ```ts
- * import { Authentication } from '@paykit/core'
+ * import { Authentication } from '@paykit/core/machines'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(Authentication.isFinal('PENDING'), false)
@@ -236,7 +240,7 @@ export const isFinal = (status: AuthenticationStatus): boolean => status !== 'PE
  *
  * @example
  * ```ts
- * import { Authentication } from '@paykit/core'
+ * import { Authentication } from '@paykit/core/machines'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -269,7 +273,7 @@ export const reduce = (
  *
  * @example
  * ```ts
- * import { Authentication } from '@paykit/core'
+ * import { Authentication } from '@paykit/core/machines'
  * import * as E from 'fp-ts/lib/Either.js'
  * import { pipe } from 'fp-ts/lib/function.js'
  * import assert from 'node:assert/strict'

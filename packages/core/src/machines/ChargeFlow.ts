@@ -162,7 +162,8 @@ export type ChargeFlowEvent = ChargeResponded | FrameMessageReceived
  *
  * @example
  * ```ts
- * import { ChargeFlow, Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
+ * import { ChargeFlow } from '@paykit/core/machines'
  * import * as O from 'fp-ts/lib/Option.js'
  * import assert from 'node:assert/strict'
  *
@@ -189,7 +190,8 @@ export const start = (request: ChargeRequest): ChargeFlowState => ({
  *
  * @example
  * ```ts
- * import { ChargeFlow, Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
+ * import { ChargeFlow } from '@paykit/core/machines'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -224,7 +226,8 @@ export const chargeResponded = (response: ChargeResponse): ChargeFlowEvent => ({
  *
  * @example
  * ```ts
- * import { ChargeFlow, Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
+ * import { ChargeFlow } from '@paykit/core/machines'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -262,7 +265,8 @@ export const frameMessageReceived = (message: FrameMessage): ChargeFlowEvent => 
  *
  * @example
  * ```ts
- * import { ChargeFlow, Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
+ * import { ChargeFlow } from '@paykit/core/machines'
  * import assert from 'node:assert/strict'
  *
  * const request = {
@@ -352,7 +356,8 @@ const onFrameMessage = (
  *
  * @example
  * ```ts
- * import { ChargeFlow, Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
+ * import { ChargeFlow } from '@paykit/core/machines'
  * import * as E from 'fp-ts/lib/Either.js'
  * import { pipe } from 'fp-ts/lib/function.js'
  * import assert from 'node:assert/strict'
@@ -422,7 +427,8 @@ export const reduce = (
  *
  * @example
  * ```ts
- * import { ChargeFlow, Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
+ * import { ChargeFlow } from '@paykit/core/machines'
  * import * as E from 'fp-ts/lib/Either.js'
  * import { pipe } from 'fp-ts/lib/function.js'
  * import assert from 'node:assert/strict'
@@ -473,7 +479,8 @@ export const transition =
  *
  * @example
  * ```ts
- * import { ChargeFlow, Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
+ * import { ChargeFlow } from '@paykit/core/machines'
  * import * as O from 'fp-ts/lib/Option.js'
  * import assert from 'node:assert/strict'
  *

@@ -29,7 +29,7 @@ const next: Readonly<Record<OrderStatus, ReadonlyArray<OrderStatus>>> = {
  *
  * @example
  * ```ts
- * import { OrderFlow } from '@paykit/core'
+ * import { OrderFlow } from '@paykit/core/machines'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(OrderFlow.isTerminal('CANCELLED'), true)
@@ -46,7 +46,7 @@ export const isTerminal = (status: OrderStatus): boolean => next[status].length 
  *
  * @example
  * ```ts
- * import { OrderFlow } from '@paykit/core'
+ * import { OrderFlow } from '@paykit/core/machines'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(OrderFlow.canTransition('PAID')('PENDING'), true)
@@ -72,7 +72,7 @@ export const canTransition =
  *
  * @example
  * ```ts
- * import { OrderFlow } from '@paykit/core'
+ * import { OrderFlow } from '@paykit/core/machines'
  * import * as E from 'fp-ts/lib/Either.js'
  * import { pipe } from 'fp-ts/lib/function.js'
  * import assert from 'node:assert/strict'
@@ -107,7 +107,7 @@ export const transition =
  *
  * @example
  * ```ts
- * import { OrderFlow } from '@paykit/core'
+ * import { OrderFlow } from '@paykit/core/machines'
  * import * as E from 'fp-ts/lib/Either.js'
  * import { pipe } from 'fp-ts/lib/function.js'
  * import assert from 'node:assert/strict'

@@ -31,7 +31,7 @@ export interface TransitionError {
  *
  * @example
  * ```ts
- * import { transitionError } from '@paykit/core'
+ * import { transitionError } from '@paykit/core/machines'
  * import assert from 'node:assert/strict'
  *
  * const error = transitionError('CANCELLED', 'PAID', 'order status CANCELLED is terminal')

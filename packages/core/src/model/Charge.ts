@@ -37,7 +37,9 @@ import {
  *
  * @example
  * ```ts
- * import { ChargeAmount, Money, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ChargeAmount } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -62,7 +64,8 @@ export const ChargeAmount = Money.PositiveMoney
  *
  * @example
  * ```ts
- * import { ChargeOrderRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ChargeOrderRequest } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -90,7 +93,8 @@ export const ChargeOrderRequest = exactStruct(
  *
  * @example
  * ```ts
- * import { CountryCode, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { CountryCode } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -130,7 +134,8 @@ export const CountryCode: t.Type<string, string, unknown> = hinted(
  *
  * @example
  * ```ts
- * import { BillingInfo, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { BillingInfo } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -158,7 +163,9 @@ export const BillingInfo = exactStruct(
  *
  * @example
  * ```ts
- * import { ChargeRequest, Json, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ChargeRequest } from '@paykit/core/codecs'
+ * import { Json } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -200,7 +207,7 @@ export const ChargeRequest = nullAsAbsent(
  *
  * @example
  * ```ts
- * import { BILLING_INFO_COUNTRIES, requiresBillingInfo } from '@paykit/core'
+ * import { BILLING_INFO_COUNTRIES, requiresBillingInfo } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.deepEqual(BILLING_INFO_COUNTRIES, ['USA', 'CAN'])
@@ -220,7 +227,7 @@ export const BILLING_INFO_COUNTRIES: ReadonlyArray<string> = ['USA', 'CAN']
  *
  * @example
  * ```ts
- * import { requiresBillingInfo } from '@paykit/core'
+ * import { requiresBillingInfo } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(requiresBillingInfo({ bin: { countryCode: 'usa' } }), true)
@@ -241,7 +248,8 @@ export const requiresBillingInfo = (paymentMethod: {
  *
  * @example
  * ```ts
- * import { chargeRequestFor, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { chargeRequestFor } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -295,7 +303,7 @@ export const chargeRequestFor = (paymentMethod: {
  *
  * @example
  * ```ts
- * import { ChargeError } from '@paykit/core'
+ * import { ChargeError } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(
@@ -316,7 +324,8 @@ export const ChargeError = t.type({ code: t.string, message: t.string }, 'Charge
  *
  * @example
  * ```ts
- * import { ChargeAuthentication, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ChargeAuthentication } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -343,7 +352,9 @@ export const ChargeAuthentication = t.type(
  *
  * @example
  * ```ts
- * import { ChargeOrder, Money, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ChargeOrder } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -377,7 +388,7 @@ export const ChargeOrder = t.type(
  *
  * @example
  * ```ts
- * import { CHARGE_STATUSES, type ChargeStatus } from '@paykit/core'
+ * import { CHARGE_STATUSES, type ChargeStatus } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * const isChargeStatus = (s: string): s is ChargeStatus =>
@@ -414,7 +425,8 @@ const nullWhen = (status: ChargeStatus): t.Type<null, null, unknown> =>
  *
  * @example
  * ```ts
- * import { ChargeFailed, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ChargeFailed } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -461,7 +473,9 @@ export const ChargeFailed = t.type(
  *
  * @example
  * ```ts
- * import { ChargeSucceeded, Money, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ChargeSucceeded } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -504,7 +518,8 @@ export const ChargeSucceeded = t.type(
  *
  * @example
  * ```ts
- * import { ChargeAuthenticationRequired, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ChargeAuthenticationRequired } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -551,7 +566,8 @@ const isChargeStatus = (u: unknown): u is ChargeStatus =>
  *
  * @example
  * ```ts
- * import { ChargeResponse, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ChargeResponse } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *

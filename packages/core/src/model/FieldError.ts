@@ -99,7 +99,7 @@ export type FieldErrorMap = Readonly<Record<string, ReadonlyArray<string>>>
  *
  * @example
  * ```ts
- * import { fieldError, formatFieldErrors } from '@paykit/core'
+ * import { fieldError, formatFieldErrors } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * const error = fieldError('orderName', { code: 'maxLength', maximum: 255 })
@@ -270,7 +270,7 @@ const issueOfMessage = (message: string): FieldIssue => {
  *
  * @example
  * ```ts
- * import { pathOf } from '@paykit/core'
+ * import { pathOf } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import * as t from 'io-ts'
  * import assert from 'node:assert/strict'
@@ -293,7 +293,7 @@ export const pathOf = (context: t.Context): string => contextPath(context)
  *
  * @example
  * ```ts
- * import { messageOf } from '@paykit/core'
+ * import { messageOf } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import * as t from 'io-ts'
  * import assert from 'node:assert/strict'
@@ -316,7 +316,7 @@ export const messageOf = (error: t.ValidationError): string =>
  *
  * @example
  * ```ts
- * import { fromValidationErrors } from '@paykit/core'
+ * import { fromValidationErrors } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import * as t from 'io-ts'
  * import assert from 'node:assert/strict'
@@ -347,7 +347,7 @@ export const fromValidationErrors = (errors: t.Errors): ReadonlyArray<CodedField
  *
  * @example
  * ```ts
- * import { fieldError, toErrorMap } from '@paykit/core'
+ * import { fieldError, toErrorMap } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * const map = toErrorMap([
@@ -376,7 +376,7 @@ export const toErrorMap = (errors: ReadonlyArray<FieldError>): FieldErrorMap => 
  *
  * @example
  * ```ts
- * import { issueOf } from '@paykit/core'
+ * import { issueOf } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.deepEqual(issueOf({ path: 'orderName', message: 'must be at most 255 characters' }), {
@@ -401,7 +401,7 @@ export const issueOf = (error: FieldError): FieldIssue => {
  *
  * @example
  * ```ts
- * import { fromErrorMap, toErrorMap } from '@paykit/core'
+ * import { fromErrorMap, toErrorMap } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * // the `errors` of a 400 problem from the service
@@ -430,7 +430,7 @@ export const fromErrorMap = (map: FieldErrorMap): ReadonlyArray<CodedFieldError>
  *
  * @example
  * ```ts
- * import { formatFieldErrors } from '@paykit/core'
+ * import { formatFieldErrors } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * const line = formatFieldErrors([
@@ -464,7 +464,8 @@ const UNREADABLE: FieldIssue = { code: 'unreadable' }
  *
  * @example
  * ```ts
- * import { TokenRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TokenRequest } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *

@@ -47,7 +47,7 @@ export type JsonValue =
  *
  * @example
  * ```ts
- * import { Json, Money, MoneyFromNumber } from '@paykit/core'
+ * import { Json, Money, MoneyFromNumber } from '@paykit/core/money'
  * import { pipe } from 'fp-ts/lib/function.js'
  * import * as t from 'io-ts'
  * import assert from 'node:assert/strict'
@@ -73,7 +73,7 @@ export const encode =
  *
  * @example
  * ```ts
- * import { Json, Money, MoneyFromNumber } from '@paykit/core'
+ * import { Json, Money, MoneyFromNumber } from '@paykit/core/money'
  * import { pipe } from 'fp-ts/lib/function.js'
  * import * as t from 'io-ts'
  * import assert from 'node:assert/strict'
@@ -104,7 +104,7 @@ const NOT_JSON: CodedFieldError = fieldError('', { code: 'json' })
  *
  * @example
  * ```ts
- * import { Json, Money, MoneyFromNumber } from '@paykit/core'
+ * import { Json, Money, MoneyFromNumber } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import * as t from 'io-ts'
  * import assert from 'node:assert/strict'

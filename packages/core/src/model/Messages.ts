@@ -78,7 +78,7 @@ const UNREADABLE = 'The details could not be read. Try again.'
  *
  * @example
  * ```ts
- * import { messages } from '@paykit/core'
+ * import { messages } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(messages.luhn({ code: 'luhn' }, 'card number'), 'The card number is not valid.')
@@ -140,7 +140,7 @@ export const messages: MessageCatalogue = {
  *
  * @example
  * ```ts
- * import { fieldLabels } from '@paykit/core'
+ * import { fieldLabels } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(fieldLabels['card.number'], 'card number')
@@ -173,7 +173,7 @@ export const fieldLabels: FieldLabels = {
  *
  * @example
  * ```ts
- * import { buyerMessage, fallbackBuyerMessage } from '@paykit/core'
+ * import { buyerMessage, fallbackBuyerMessage } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * const error = { path: 'lineItems[0].sku', message: 'is required', code: 'required' } as const
@@ -208,7 +208,7 @@ const WITHOUT_FIELD: ReadonlySet<FieldErrorCode> = new Set<FieldErrorCode>([
  *
  * @example
  * ```ts
- * import { buyerMessageWith, fieldError, fieldLabels, messages } from '@paykit/core'
+ * import { buyerMessageWith, fieldError, fieldLabels, messages } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * // another language: a sentence for every code (the type checks none is missing)
@@ -245,7 +245,7 @@ export const buyerMessageWith =
  *
  * @example
  * ```ts
- * import { buyerMessage, fieldError } from '@paykit/core'
+ * import { buyerMessage, fieldError } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(

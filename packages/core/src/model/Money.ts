@@ -41,7 +41,7 @@ export type Money = Decimal
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(Money.toString(Money.zero), '0')
@@ -59,7 +59,7 @@ export const zero: Money = new D(0)
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -80,7 +80,7 @@ export const fromNumber = (n: number): E.Either<string, Money> =>
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -101,7 +101,7 @@ export const fromString = (s: string): E.Either<string, Money> =>
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(Money.toString(Money.fromCents(1999)), '19.99')
@@ -122,7 +122,7 @@ export const fromCents = (cents: bigint | number): Money => new D(cents.toString
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import { pipe } from 'fp-ts/lib/function.js'
  * import assert from 'node:assert/strict'
  *
@@ -145,7 +145,7 @@ export const add =
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import { pipe } from 'fp-ts/lib/function.js'
  * import assert from 'node:assert/strict'
  *
@@ -167,7 +167,7 @@ export const multiply =
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import assert from 'node:assert/strict'
  *
  * const lines = [1999, 500, 1].map((cents) => Money.fromCents(cents))
@@ -186,7 +186,7 @@ export const sum = (amounts: ReadonlyArray<Money>): Money =>
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(Money.isPositive(Money.fromCents(1)), true)
@@ -204,7 +204,7 @@ export const isPositive = (a: Money): boolean => a.isPositive() && !a.isZero()
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(Money.toNumber(Money.fromCents(1999)), 19.99)
@@ -220,7 +220,7 @@ export const toNumber = (a: Money): number => a.toNumber()
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import assert from 'node:assert/strict'
  *
  * const amount = Money.fromCents(123450)
@@ -239,7 +239,7 @@ export const toString = (a: Money, fixed?: number): string =>
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -264,7 +264,7 @@ export const toCents = (a: Money): bigint => BigInt(a.times(100).toDecimalPlaces
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -284,7 +284,7 @@ export const Eq: Eq_.Eq<Money> = { equals: (a, b) => a.eq(b) }
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import * as A from 'fp-ts/lib/ReadonlyArray.js'
  * import assert from 'node:assert/strict'
  *
@@ -305,7 +305,7 @@ export const Ord: Ord_.Ord<Money> = {
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import { concatAll } from 'fp-ts/lib/Monoid.js'
  * import assert from 'node:assert/strict'
  *
@@ -324,7 +324,7 @@ export const MonoidSum: Monoid_.Monoid<Money> = { concat: (a, b) => a.plus(b), e
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(Money.isMoney(Money.fromCents(1)), true)
@@ -347,7 +347,7 @@ const FINITE = { code: 'finite' } as const
  *
  * @example
  * ```ts
- * import { Money, MoneyFromNumber } from '@paykit/core'
+ * import { Money, MoneyFromNumber } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -385,7 +385,7 @@ export const MoneyFromNumber: t.Type<Money, number, unknown> = hinted(
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *

@@ -27,7 +27,7 @@ const TIME_ZONE = /^(?:UTC|GMT|[A-Z][A-Za-z_-]*(?:\/[A-Za-z0-9_+-]+)+)$/
  *
  * @example
  * ```ts
- * import { Locale } from '@paykit/core'
+ * import { Locale } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(Locale.is('es_CR'), true)
@@ -49,7 +49,7 @@ export const Locale = hinted(
  *
  * @example
  * ```ts
- * import { TimeZone } from '@paykit/core'
+ * import { TimeZone } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(TimeZone.is('America/Costa_Rica'), true)
@@ -75,7 +75,9 @@ export const TimeZone = hinted(
  *
  * @example
  * ```ts
- * import { Money, OrderLineItem, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { OrderLineItem } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -117,7 +119,9 @@ export const OrderLineItem = unrolled(
  *
  * @example
  * ```ts
- * import { Money, TotalDetails, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TotalDetails } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -149,7 +153,8 @@ export const TotalDetails = unrolled(
  *
  * @example
  * ```ts
- * import { Store, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { Store } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -187,7 +192,7 @@ export const Store = unrolled(
  *
  * @example
  * ```ts
- * import { Buyer } from '@paykit/core'
+ * import { Buyer } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(Buyer.is({ name: 'Ana', phone: '+506 2222 0000', email: 'ana@example.com' }), true)
@@ -204,7 +209,7 @@ export const Buyer = unrolled(t.type({ name: t.string, phone: t.string, email: t
  *
  * @example
  * ```ts
- * import { Payment } from '@paykit/core'
+ * import { Payment } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * const payment = {
@@ -228,7 +233,7 @@ export const Payment = unrolled(
  *
  * @example
  * ```ts
- * import { OrderMetadata } from '@paykit/core'
+ * import { OrderMetadata } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(OrderMetadata.is({ name: 'channel', value: 'web' }), true)
@@ -246,7 +251,9 @@ export const OrderMetadata = unrolled(t.type({ name: t.string, value: t.string }
  *
  * @example
  * ```ts
- * import { Money, OrderDetails, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { OrderDetails } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *

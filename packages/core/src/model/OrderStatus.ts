@@ -16,7 +16,8 @@ import * as t from 'io-ts'
  *
  * @example
  * ```ts
- * import { OrderStatus, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { OrderStatus } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -49,7 +50,8 @@ export type OrderStatus = t.TypeOf<typeof OrderStatus>
  *
  * @example
  * ```ts
- * import { OrderFlow, orderStatuses } from '@paykit/core'
+ * import { orderStatuses } from '@paykit/core/codecs'
+ * import { OrderFlow } from '@paykit/core/machines'
  * import assert from 'node:assert/strict'
  *
  * assert.deepEqual(orderStatuses, ['PENDING', 'PAID', 'CANCELLED', 'FINALIZED'])

@@ -55,7 +55,8 @@ import * as Money from './Money.js'
  *
  * @example
  * ```ts
- * import { PaymentLinkRequest, defaultOrderName, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest, defaultOrderName } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -75,7 +76,8 @@ export const defaultOrderName = 'PaymentLink Order'
  *
  * @example
  * ```ts
- * import { PaymentLinkRequest, defaultExpirationMinutes, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest, defaultExpirationMinutes } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -99,7 +101,9 @@ export const defaultExpirationMinutes = 1440
  *
  * @example
  * ```ts
- * import { Amount, Money, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { Amount } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -124,7 +128,8 @@ export const Amount = Money.PositiveMoney
  *
  * @example
  * ```ts
- * import { Price, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { Price } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -171,7 +176,9 @@ const PRODUCT_OPTIONAL = { imageUrl: MaxLengthString(512) }
  *
  * @example
  * ```ts
- * import { Money, Product, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { Product } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -198,7 +205,8 @@ const SKU_ITEM = { sku: NonEmptyString, quantity: PositiveInt }
  *
  * @example
  * ```ts
- * import { SkuLineItem, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { SkuLineItem } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -221,7 +229,8 @@ const PRODUCT_ITEM = { product: Product, quantity: PositiveInt }
  *
  * @example
  * ```ts
- * import { ProductLineItem, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ProductLineItem } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -251,7 +260,8 @@ const NOT_BOTH: FieldIssue = { code: 'exclusive', fields: SKU_OR_PRODUCT }
  *
  * @example
  * ```ts
- * import { LineItem, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { LineItem } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -294,7 +304,8 @@ const LineItemArray = t.readonlyArray(LineItem)
  *
  * @example
  * ```ts
- * import { LineItems, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { LineItems } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -322,7 +333,8 @@ const METADATA = { name: t.string, value: t.string }
  *
  * @example
  * ```ts
- * import { Metadata, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { Metadata } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -363,7 +375,8 @@ const AmountOrLineItems = atLeastOneOf(
  *
  * @example
  * ```ts
- * import { PaymentLinkRequest, formatFieldErrors, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest, formatFieldErrors } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -438,7 +451,9 @@ const mismatchedTotal = (
  *
  * @example
  * ```ts
- * import { Money, catalogue, paymentLinkRequestFor, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { catalogue, paymentLinkRequestFor } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -508,7 +523,7 @@ export const paymentLinkRequestFor = (
  *
  * @example
  * ```ts
- * import { PaymentLinkResponse } from '@paykit/core'
+ * import { PaymentLinkResponse } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * const created = {
@@ -623,7 +638,8 @@ export type PriceLookup = (sku: string) => O.Option<Money.Money>
  *
  * @example
  * ```ts
- * import { Money, lineItemsTotal, noCatalogue } from '@paykit/core'
+ * import { lineItemsTotal, noCatalogue } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import * as O from 'fp-ts/lib/Option.js'
  * import assert from 'node:assert/strict'
@@ -650,7 +666,8 @@ export const noCatalogue: PriceLookup = () => O.none
  *
  * @example
  * ```ts
- * import { Money, catalogue } from '@paykit/core'
+ * import { catalogue } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import * as O from 'fp-ts/lib/Option.js'
  * import assert from 'node:assert/strict'
  *
@@ -676,7 +693,7 @@ export const catalogue =
  *
  * @example
  * ```ts
- * import { isSkuLineItem, type LineItem } from '@paykit/core'
+ * import { isSkuLineItem, type LineItem } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * const item: LineItem = { sku: 'MUG-LOGO', quantity: 1 }
@@ -693,7 +710,8 @@ export const isSkuLineItem = (item: LineItem): item is SkuLineItem => 'sku' in i
  *
  * @example
  * ```ts
- * import { Money, isProductLineItem, type LineItem } from '@paykit/core'
+ * import { isProductLineItem, type LineItem } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import assert from 'node:assert/strict'
  *
  * const items: ReadonlyArray<LineItem> = [
@@ -723,7 +741,8 @@ export const isProductLineItem = (item: LineItem): item is ProductLineItem => 'p
  *
  * @example
  * ```ts
- * import { Money, catalogue, unitPriceOf } from '@paykit/core'
+ * import { catalogue, unitPriceOf } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import * as O from 'fp-ts/lib/Option.js'
  * import assert from 'node:assert/strict'
  *
@@ -745,7 +764,8 @@ export const unitPriceOf =
  *
  * @example
  * ```ts
- * import { Money, catalogue, lineItemSubtotal } from '@paykit/core'
+ * import { catalogue, lineItemSubtotal } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import * as O from 'fp-ts/lib/Option.js'
  * import assert from 'node:assert/strict'
  *
@@ -771,7 +791,8 @@ export const lineItemSubtotal =
  *
  * @example
  * ```ts
- * import { Money, catalogue, lineItemsTotal } from '@paykit/core'
+ * import { catalogue, lineItemsTotal } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -814,7 +835,9 @@ export const lineItemsTotal =
  *
  * @example
  * ```ts
- * import { Money, PaymentLinkRequest, catalogue, orderTotal, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest, catalogue, orderTotal } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import * as E from 'fp-ts/lib/Either.js'
  * import { pipe } from 'fp-ts/lib/function.js'
  * import assert from 'node:assert/strict'
@@ -859,7 +882,8 @@ export const orderTotal =
  *
  * @example
  * ```ts
- * import { PaymentLinkRequest, checkAmountAgainst, noCatalogue, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest, checkAmountAgainst, noCatalogue } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import { pipe } from 'fp-ts/lib/function.js'
  * import assert from 'node:assert/strict'

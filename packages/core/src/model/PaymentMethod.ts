@@ -32,7 +32,7 @@ import { hinted } from '../internal/schemaHint.js'
  *
  * @example
  * ```ts
- * import { luhn } from '@paykit/core'
+ * import { luhn } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(luhn('4242424242424242'), true)
@@ -65,7 +65,7 @@ export const luhn = (number: string): boolean => {
  *
  * @example
  * ```ts
- * import { isExpiryCurrent } from '@paykit/core'
+ * import { isExpiryCurrent } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-11-24T12:00:00Z')
@@ -105,7 +105,7 @@ const digitsOf = (number: string): string => number.replace(/\D/g, '')
  *
  * @example
  * ```ts
- * import { cardBrand } from '@paykit/core'
+ * import { cardBrand } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(cardBrand('4242 4242 4242 4242'), 'VISA')
@@ -137,7 +137,7 @@ export const cardBrand = (number: string): CardBrand => {
  *
  * @example
  * ```ts
- * import { cardLast4 } from '@paykit/core'
+ * import { cardLast4 } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(cardLast4('4242 4242 4242 4242'), '4242')
@@ -155,7 +155,7 @@ export const cardLast4 = (number: string): string => digitsOf(number).slice(-4)
  *
  * @example
  * ```ts
- * import { maskCardNumber } from '@paykit/core'
+ * import { maskCardNumber } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(maskCardNumber('4000000000003220'), '**** 3220')
@@ -190,7 +190,8 @@ const EXPIRED: FieldIssue = { code: 'expired' }
  *
  * @example
  * ```ts
- * import { CardNumber, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { CardNumber } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -256,7 +257,7 @@ const pattern = (re: RegExp, issue: FieldIssue, name: string): t.Type<string, st
  *
  * @example
  * ```ts
- * import { ExpirationMonth } from '@paykit/core'
+ * import { ExpirationMonth } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(ExpirationMonth.is('09'), true)
@@ -278,7 +279,7 @@ export const ExpirationMonth = pattern(
  *
  * @example
  * ```ts
- * import { ExpirationYear } from '@paykit/core'
+ * import { ExpirationYear } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(ExpirationYear.is('2030'), true)
@@ -295,7 +296,8 @@ export const ExpirationYear = pattern(/^\d{4}$/, { code: 'expiryYear' }, 'Expira
  *
  * @example
  * ```ts
- * import { Cvv, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { Cvv } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -340,7 +342,8 @@ const expiryErrors =
  *
  * @example
  * ```ts
- * import { cardAt, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { cardAt } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -369,7 +372,8 @@ export const cardAt = (now: Date): t.Type<Card, CardOutput, unknown> =>
  *
  * @example
  * ```ts
- * import { Customer, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { Customer } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -393,7 +397,8 @@ export const Customer = exactStruct(
  *
  * @example
  * ```ts
- * import { paymentMethodRequestAt, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { paymentMethodRequestAt } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -425,7 +430,8 @@ export const paymentMethodRequestAt = (
  *
  * @example
  * ```ts
- * import { PaymentMethodRequest, formatFieldErrors, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentMethodRequest, formatFieldErrors } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -458,7 +464,7 @@ export const PaymentMethodRequest: t.Type<
  *
  * @example
  * ```ts
- * import { Bin } from '@paykit/core'
+ * import { Bin } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(Bin.is({ brand: 'VISA', issuerName: 'Banco Sandbox', countryCode: 'CRI' }), true)
@@ -475,7 +481,8 @@ export const Bin = t.type({ brand: t.string, issuerName: t.string, countryCode: 
  *
  * @example
  * ```ts
- * import { PaymentMethod, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentMethod } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *

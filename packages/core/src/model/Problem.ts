@@ -18,7 +18,7 @@ import { Int } from '../internal/codec.js'
  *
  * @example
  * ```ts
- * import { ProblemDetails } from '@paykit/core'
+ * import { ProblemDetails } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(ProblemDetails.is({ title: 'Unauthorized', status: 401 }), true)
@@ -46,7 +46,8 @@ export const ProblemDetails = t.intersection(
  *
  * @example
  * ```ts
- * import { ValidationProblem, fieldErrorsOf, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ValidationProblem, fieldErrorsOf } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -83,7 +84,7 @@ export const ValidationProblem = t.type(
  *
  * @example
  * ```ts
- * import { ServerProblem, serverProblem } from '@paykit/core'
+ * import { ServerProblem, serverProblem } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(ServerProblem.is(serverProblem()), true)
@@ -135,7 +136,7 @@ export type ServerProblem = t.TypeOf<typeof ServerProblem>
  *
  * @example
  * ```ts
- * import { validationProblem, validationProblemType } from '@paykit/core'
+ * import { validationProblem, validationProblemType } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(validationProblem([]).type, validationProblemType)
@@ -152,7 +153,7 @@ export const validationProblemType = 'https://tools.ietf.org/html/rfc7231#sectio
  *
  * @example
  * ```ts
- * import { serverProblem, serverProblemType } from '@paykit/core'
+ * import { serverProblem, serverProblemType } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(serverProblem().type, serverProblemType)
@@ -169,7 +170,7 @@ export const serverProblemType = 'https://tools.ietf.org/html/rfc7231#section-6.
  *
  * @example
  * ```ts
- * import { fieldError, validationProblem } from '@paykit/core'
+ * import { fieldError, validationProblem } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * const body = validationProblem([
@@ -198,7 +199,7 @@ export const validationProblem = (fieldErrors: ReadonlyArray<FieldError>): Valid
  *
  * @example
  * ```ts
- * import { serverProblem } from '@paykit/core'
+ * import { serverProblem } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * const body = serverProblem()
@@ -225,7 +226,7 @@ export const serverProblem = (): ServerProblem => ({
  *
  * @example
  * ```ts
- * import { fieldError, fieldErrorsOf, validationProblem } from '@paykit/core'
+ * import { fieldError, fieldErrorsOf, validationProblem } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * const errors = [fieldError('card.number', { code: 'luhn' })]

@@ -16,7 +16,8 @@ import { NonEmptyString, PositiveInt } from '../internal/codec.js'
  *
  * @example
  * ```ts
- * import { TokenRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TokenRequest } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -39,7 +40,8 @@ export const TokenRequest = t.exact(
  *
  * @example
  * ```ts
- * import { AccessToken, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { AccessToken } from '@paykit/core/codecs'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *
@@ -96,7 +98,7 @@ export type AccessToken = t.TypeOf<typeof AccessToken>
  *
  * @example
  * ```ts
- * import { authorizationHeader } from '@paykit/core'
+ * import { authorizationHeader } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(authorizationHeader('tok_1'), 'Bearer tok_1')

@@ -382,7 +382,7 @@ export const receiveWebhookEvent = (
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import { signWebhook, verifyWebhookEvent } from '@paykit/core/webhook'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'

@@ -33,7 +33,7 @@ export type WebhookEventType = 'order.paid' | 'order.cancelled' | 'order.finaliz
  *
  * @example
  * ```ts
- * import { WEBHOOK_SIGNATURE_HEADER } from '@paykit/core'
+ * import { WEBHOOK_SIGNATURE_HEADER } from '@paykit/core/webhook'
  * import { verifyWebhook } from '@paykit/core/webhook'
  * import * as E from 'fp-ts/lib/Either.js'
  * import type { IncomingHttpHeaders } from 'node:http'
@@ -60,7 +60,7 @@ export const WEBHOOK_SIGNATURE_HEADER = 'Paykit-Signature'
  *
  * @example
  * ```ts
- * import { DEFAULT_WEBHOOK_TOLERANCE_SECONDS } from '@paykit/core'
+ * import { DEFAULT_WEBHOOK_TOLERANCE_SECONDS } from '@paykit/core/webhook'
  * import { signWebhook, verifyWebhook } from '@paykit/core/webhook'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
@@ -92,7 +92,7 @@ export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300
  *
  * @example
  * ```ts
- * import { WebhookEventType } from '@paykit/core'
+ * import { WebhookEventType } from '@paykit/core/webhook'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(WebhookEventType.is('order.paid'), true)
@@ -114,7 +114,8 @@ export const WebhookEventType = t.keyof(
  *
  * @example
  * ```ts
- * import { WebhookEvent, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { WebhookEvent } from '@paykit/core/webhook'
  * import * as E from 'fp-ts/lib/Either.js'
  * import assert from 'node:assert/strict'
  *

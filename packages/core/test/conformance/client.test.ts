@@ -4,21 +4,18 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { describe, expect, it } from 'vitest'
+import { createClient, type ClientConfig, type Credentials, type PaykitError } from '@paykit/core'
 import {
-  FrameMessage,
-  createClient,
   transportError,
   traverseWithConcurrency,
   type Authenticate,
-  type ClientConfig,
-  type Credentials,
   type Exchange,
-  type PaykitError,
   type Transport,
   type TransportError,
   type TransportRequest,
   type TransportResponse,
-} from '@paykit/core'
+} from '@paykit/core/client'
+import { FrameMessage } from '@paykit/core/machines'
 import * as S from './samples.js'
 
 const baseUrl = 'https://api.paykit.test'

@@ -4,13 +4,8 @@
 import { fc, test } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
-import {
-  Money,
-  MoneyFromNumber,
-  PaymentLinkRequest,
-  lineItemsTotal,
-  noCatalogue,
-} from '@paykit/core'
+import { PaymentLinkRequest, lineItemsTotal, noCatalogue } from '@paykit/core/codecs'
+import { Money, MoneyFromNumber } from '@paykit/core/money'
 import * as S from './samples.js'
 
 const money = (n: number): Money.Money => S.decodeRight(MoneyFromNumber, n)

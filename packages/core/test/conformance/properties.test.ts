@@ -4,14 +4,9 @@
 import { fc, test } from '@fast-check/vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect } from 'vitest'
-import {
-  PaymentLinkRequest,
-  createClient,
-  transportError,
-  validate,
-  type TransportRequest,
-  type TransportResponse,
-} from '@paykit/core'
+import { createClient, validate } from '@paykit/core'
+import { transportError, type TransportRequest, type TransportResponse } from '@paykit/core/client'
+import { PaymentLinkRequest } from '@paykit/core/codecs'
 
 const money2 = fc.integer({ min: 1, max: 100_000_000_000 }).map((c) => c / 100)
 const name = fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== '')

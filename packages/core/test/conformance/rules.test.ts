@@ -2,6 +2,7 @@
 // the field in the notation (and no unrelated one).
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
+import { validate } from '@paykit/core'
 import {
   ChargeRequest,
   PaymentLinkRequest,
@@ -9,9 +10,8 @@ import {
   ValidationProblem,
   chargeRequestFor,
   toErrorMap,
-  validate,
   validationProblem,
-} from '@paykit/core'
+} from '@paykit/core/codecs'
 import * as S from './samples.js'
 
 const text = (n: number): string => 'x'.repeat(n)

@@ -12,7 +12,6 @@ export {
   AccessToken,
   ChargeRequest,
   ChargeResponse,
-  FrameMessage,
   OrderDetails,
   PaymentLinkRequest,
   PaymentLinkResponse,
@@ -22,7 +21,8 @@ export {
   TokenRequest,
   ValidationProblem,
   chargeRequestFor,
-} from '@paykit/core'
+} from '@paykit/core/codecs'
+export { FrameMessage } from '@paykit/core/machines'
 
 /** The decoded value, failing the test with the field errors when it does not decode. */
 export const decodeRight = <A, O>(codec: t.Type<A, O, unknown>, input: unknown): A => {

@@ -3,16 +3,15 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as O from 'fp-ts/lib/Option.js'
 import { describe, expect, it } from 'vitest'
+import { ChargeRequest, ChargeResponse } from '@paykit/core/codecs'
 import {
   Authentication,
   ChargeFlow,
-  ChargeRequest,
-  ChargeResponse,
   FrameMessage,
   OrderFlow,
   type ChargeFlowEvent,
   type ChargeFlowState,
-} from '@paykit/core'
+} from '@paykit/core/machines'
 import * as S from './samples.js'
 
 const request = S.decodeRight(ChargeRequest, S.chargeRequest)

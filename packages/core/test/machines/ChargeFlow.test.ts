@@ -294,8 +294,9 @@ describe('nextRequest', () => {
 // dist of the card/charge/3DS modules as a user's program would.
 describe('built dist under plain Node ESM', () => {
   const script = `
-import * as core from '@paykit/core'
-const { ChargeFlow, ChargeRequest, ChargeResponse, FrameMessage, validate } = core
+import * as core from '@paykit/core/codecs'
+import { ChargeFlow, FrameMessage } from '@paykit/core/machines'
+const { ChargeRequest, ChargeResponse, validate } = core
 const ok = (r) => { if (r._tag === 'Left') throw new Error(JSON.stringify(r.left)); return r.right }
 const request = ok(validate(ChargeRequest)({ order: { id: 'O', amount: 5 }, cardId: 'pm' }))
 const auth = ok(validate(ChargeResponse)({ status: 'AUTHENTICATION_REQUIRED', message: 'm', error: null,

@@ -5,7 +5,7 @@
  * Link per Order Reference on unless it was switched off.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FrameMessage } from '@paykit/core'
+import { FrameMessage } from '@paykit/core/machines'
 import { testCards } from '@paykit/testkit'
 import { type Sandbox } from '@paykit/testkit/sandbox'
 import { authenticateHeadless } from '@paykit/testkit/buyer'

@@ -6,7 +6,7 @@
  * still read a card given by expressions, and a card typed into them is refused by name.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FrameMessage } from '@paykit/core'
+import { FrameMessage } from '@paykit/core/machines'
 import { testCards } from '@paykit/testkit'
 import { type Sandbox } from '@paykit/testkit/sandbox'
 import { authenticateHeadless } from '@paykit/testkit/buyer'

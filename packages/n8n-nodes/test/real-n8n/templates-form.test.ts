@@ -23,7 +23,8 @@ import { join } from 'node:path'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
-import { Money, createClient } from '@paykit/core'
+import { createClient } from '@paykit/core'
+import { Money } from '@paykit/core/money'
 import { defaultCredentials, testCards } from '@paykit/testkit'
 import {
   SCREENSHOTS_DIR,

@@ -14,7 +14,10 @@
  * expects the kit to find each one, and the correct service to hold.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { Money, validate, type Authenticate, type Client, type OrderStatus } from '@paykit/core'
+import { validate, type Client } from '@paykit/core'
+import type { Authenticate } from '@paykit/core/client'
+import type { OrderStatus } from '@paykit/core/codecs'
+import { Money } from '@paykit/core/money'
 import { verifyWebhookEvent, WebhookEvent } from '@paykit/core/webhook'
 
 /** The bugs the service can be built with. */

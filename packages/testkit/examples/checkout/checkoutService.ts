@@ -8,7 +8,8 @@
  * `@paykit/testkit/model` finds each one (see checkout.test.ts).
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { createClient, validate, type OrderStatus } from '@paykit/core'
+import { createClient, validate } from '@paykit/core'
+import type { OrderStatus } from '@paykit/core/codecs'
 import { verifyWebhookEvent, WebhookEvent } from '@paykit/core/webhook'
 import type {
   Integration,

@@ -11,7 +11,8 @@
  * (`underTheKit`).
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { Authenticate, Client } from '@paykit/core'
+import type { Client } from '@paykit/core'
+import type { Authenticate } from '@paykit/core/client'
 import { verifyWebhookEvent } from '@paykit/core/webhook'
 
 /** The service's own states of an order. */

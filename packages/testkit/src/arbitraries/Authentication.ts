@@ -72,7 +72,8 @@ export const messageTypesOf = (status: AuthenticationStatus): ReadonlyArray<Fram
  * @example
  * ```ts
  * import { frameMessage } from '@paykit/testkit/arbitraries'
- * import { FrameMessage, isAuthenticationSuccess, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { FrameMessage, isAuthenticationSuccess } from '@paykit/core/machines'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *

@@ -6,15 +6,15 @@
  *
  * @since 0.2.0
  */
+import type { ChargeRequestInput } from '@paykit/core/client'
 import {
   CHARGE_STATUSES,
   requiresBillingInfo,
   type BillingInfo,
-  type ChargeRequestInput,
   type ChargeResponseOutput,
   type ChargeStatus,
   type PaymentMethod,
-} from '@paykit/core'
+} from '@paykit/core/codecs'
 import * as fc from 'fast-check'
 import { idOf } from '../simulator/State.js'
 import type * as t from 'io-ts'
@@ -50,7 +50,7 @@ export type BillingInfoInput = t.OutputOf<typeof BillingInfo>
  * @category model
  * @since 0.2.0
  */
-export type { ChargeRequestInput } from '@paykit/core'
+export type { ChargeRequestInput } from '@paykit/core/client'
 
 /**
  * What a charge needs of a payment method: its `id` and its issuer's country (the core's
@@ -83,7 +83,8 @@ const ALPHA_3 = ['USA', 'CAN', 'CRI', 'MEX', 'GBR', 'DEU', 'FRA', 'ESP', 'JPN', 
  * @example
  * ```ts
  * import { countryCode } from '@paykit/testkit/arbitraries'
- * import { BillingInfo, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { BillingInfo } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -111,7 +112,8 @@ export const countryCode = (): fc.Arbitrary<string> =>
  * @example
  * ```ts
  * import { billingInfo } from '@paykit/testkit/arbitraries'
- * import { BillingInfo, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { BillingInfo } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * fc.assert(
@@ -143,7 +145,8 @@ export const billingInfo = (): fc.Arbitrary<BillingInfoInput> =>
  * @example
  * ```ts
  * import { chargeOrder } from '@paykit/testkit/arbitraries'
- * import { ChargeRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ChargeRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -197,7 +200,8 @@ const charge = (
  * @example
  * ```ts
  * import { chargeRequest } from '@paykit/testkit/arbitraries'
- * import { ChargeRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ChargeRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * fc.assert(
@@ -220,7 +224,8 @@ export const chargeRequest = (): fc.Arbitrary<ChargeRequestInput> =>
  * @example
  * ```ts
  * import { chargeRequestForPaymentMethod } from '@paykit/testkit/arbitraries'
- * import { chargeRequestFor, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { chargeRequestFor } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -343,7 +348,8 @@ const invalidCharge = (
  * @example
  * ```ts
  * import { invalidChargeRequest } from '@paykit/testkit/arbitraries'
- * import { ChargeRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ChargeRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -369,7 +375,8 @@ export const invalidChargeRequest = (): fc.Arbitrary<Invalid> =>
  * @example
  * ```ts
  * import { invalidChargeRequestFor } from '@paykit/testkit/arbitraries'
- * import { chargeRequestFor, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { chargeRequestFor } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -447,7 +454,8 @@ const serviceId = (prefix: string): fc.Arbitrary<string> =>
  * @example
  * ```ts
  * import { chargeResponse } from '@paykit/testkit/arbitraries'
- * import { ChargeResponse, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ChargeResponse } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *

@@ -189,7 +189,8 @@ export const removeAt = (u: unknown, keys: ReadonlyArray<Key>): unknown => edit(
  * @example
  * ```ts
  * import { breakAt } from '@paykit/testkit/arbitraries'
- * import { TokenRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TokenRequest } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * const valid = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }
@@ -259,7 +260,8 @@ export const text = (maxLength: number, minLength = 1): fc.Arbitrary<string> =>
  * @example
  * ```ts
  * import { textOfLength } from '@paykit/testkit/arbitraries'
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -281,7 +283,8 @@ export const textOfLength = (length: number): fc.Arbitrary<string> => text(lengt
  * @example
  * ```ts
  * import { asciiOfLength } from '@paykit/testkit/arbitraries'
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -309,7 +312,8 @@ export const asciiOfLength = (length: number): fc.Arbitrary<string> =>
  * @example
  * ```ts
  * import { Arbitraries } from '@paykit/testkit/arbitraries'
- * import { TokenRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TokenRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -334,7 +338,8 @@ export const blank: fc.Arbitrary<string> = fc.constantFrom('', ' ', '   ', '\t',
  * @example
  * ```ts
  * import { httpUrl } from '@paykit/testkit/arbitraries'
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -359,7 +364,8 @@ export const httpUrl = (maxLength = 512): fc.Arbitrary<string> =>
  * @example
  * ```ts
  * import { httpUrlOfLength } from '@paykit/testkit/arbitraries'
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -389,7 +395,8 @@ export const httpUrlOfLength = (length: number): fc.Arbitrary<string> =>
  * @example
  * ```ts
  * import { notAString } from '@paykit/testkit/arbitraries'
- * import { TokenRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TokenRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -420,7 +427,8 @@ export const notAString: fc.Arbitrary<unknown> = fc.oneof(
  * @example
  * ```ts
  * import { notANumber } from '@paykit/testkit/arbitraries'
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -451,7 +459,8 @@ export const notANumber: fc.Arbitrary<unknown> = fc.oneof(
  * @example
  * ```ts
  * import { notAnObject } from '@paykit/testkit/arbitraries'
- * import { TokenRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TokenRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -482,7 +491,7 @@ export const notAnObject: fc.Arbitrary<unknown> = fc.oneof(
  * @example
  * ```ts
  * import { Arbitraries } from '@paykit/testkit/arbitraries'
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *

@@ -78,7 +78,7 @@ const offCentsList = (): ReadonlyArray<number> =>
  * @example
  * ```ts
  * import { Arbitraries } from '@paykit/testkit/arbitraries'
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *

@@ -116,7 +116,9 @@ const lineItemWithSubtotal: fc.Arbitrary<readonly [OrderLineItemJson, Money.Mone
  * @example
  * ```ts
  * import { orderLineItem } from '@paykit/testkit/arbitraries'
- * import { Money, OrderLineItem, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { OrderLineItem } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -143,7 +145,9 @@ export const orderLineItem = (): fc.Arbitrary<OrderLineItemJson> =>
  * @example
  * ```ts
  * import { orderDetails } from '@paykit/testkit/arbitraries'
- * import { Money, OrderDetails, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { OrderDetails } from '@paykit/core/codecs'
+ * import { Money } from '@paykit/core/money'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *

@@ -6,12 +6,9 @@
  *
  * @since 0.2.0
  */
-import {
-  Money,
-  type LineItemInput,
-  type PaymentLinkRequestInput,
-  type PaymentLinkResponse,
-} from '@paykit/core'
+import type { LineItemInput, PaymentLinkRequestInput } from '@paykit/core/client'
+import type { PaymentLinkResponse } from '@paykit/core/codecs'
+import { Money } from '@paykit/core/money'
 import * as fc from 'fast-check'
 import type * as t from 'io-ts'
 import { orderCodeOf } from '../simulator/PaymentLinks.js'
@@ -53,7 +50,7 @@ export type ProductInput = Extract<LineItemInput, { readonly product: unknown }>
  * @category model
  * @since 0.2.0
  */
-export type { LineItemInput } from '@paykit/core'
+export type { LineItemInput } from '@paykit/core/client'
 
 /**
  * A `POST /paymentlink/checkout` body as a caller sends it (amounts as JSON numbers,
@@ -63,7 +60,7 @@ export type { LineItemInput } from '@paykit/core'
  * @category model
  * @since 0.2.0
  */
-export type { PaymentLinkRequestInput } from '@paykit/core'
+export type { PaymentLinkRequestInput } from '@paykit/core/client'
 
 /**
  * Which way a request describes its order: a total `amount`, `lineItems`, or both.
@@ -136,7 +133,8 @@ export const upTo = (max: number): fc.Arbitrary<string> =>
  * @example
  * ```ts
  * import { product } from '@paykit/testkit/arbitraries'
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -209,7 +207,8 @@ export const skuLineItem = (
  * @example
  * ```ts
  * import { productLineItem } from '@paykit/testkit/arbitraries'
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * fc.assert(
@@ -234,7 +233,8 @@ export const productLineItem = (): fc.Arbitrary<{
  * @example
  * ```ts
  * import { lineItem } from '@paykit/testkit/arbitraries'
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -294,7 +294,8 @@ export const jsonLineItemsTotal = (
  * @example
  * ```ts
  * import { optionalFields } from '@paykit/testkit/arbitraries'
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * fc.assert(
@@ -362,7 +363,8 @@ const orderOf = (
  * ```ts
  * import { defaultProducts } from '@paykit/testkit'
  * import { paymentLinkRequest } from '@paykit/testkit/arbitraries'
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * // skus from the sandbox's catalogue, so that a sandbox would accept them too.
@@ -523,7 +525,8 @@ const lineItemBreaks = (
  * @example
  * ```ts
  * import { invalidPaymentLinkRequest, namedFields } from '@paykit/testkit/arbitraries'
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -667,7 +670,8 @@ export const invalidPaymentLinkRequest = (
  * @example
  * ```ts
  * import { paymentLinkResponse } from '@paykit/testkit/arbitraries'
- * import { PaymentLinkResponse, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkResponse } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *

@@ -11,7 +11,7 @@ import {
   type CardOutput,
   type PaymentMethod,
   type PaymentMethodRequestOutput,
-} from '@paykit/core'
+} from '@paykit/core/codecs'
 import * as fc from 'fast-check'
 import type * as t from 'io-ts'
 import { testCardTable } from '../simulator/TestCards.js'
@@ -77,7 +77,7 @@ export type PaymentMethodOutput = t.OutputOf<typeof PaymentMethod>
  * @example
  * ```ts
  * import { luhnCompletion } from '@paykit/testkit/arbitraries'
- * import { luhn } from '@paykit/core'
+ * import { luhn } from '@paykit/core/codecs'
  * import assert from 'node:assert/strict'
  *
  * assert.equal(luhnCompletion('424242424242424'), '2') // 4242424242424242, a test card
@@ -117,7 +117,7 @@ export const testCardNumber = (): fc.Arbitrary<string> =>
  * @example
  * ```ts
  * import { luhnCardNumber } from '@paykit/testkit/arbitraries'
- * import { luhn } from '@paykit/core'
+ * import { luhn } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * fc.assert(
@@ -151,7 +151,7 @@ export const luhnCardNumber = (): fc.Arbitrary<string> =>
  * @example
  * ```ts
  * import { cardNumber } from '@paykit/testkit/arbitraries'
- * import { luhn } from '@paykit/core'
+ * import { luhn } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * // Digits, now and then in groups of four: valid once the spaces are removed.
@@ -183,7 +183,8 @@ export const cardNumber = (): fc.Arbitrary<string> =>
  * @example
  * ```ts
  * import { nonLuhnCardNumber } from '@paykit/testkit/arbitraries'
- * import { luhn, paymentMethodRequestAt, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { luhn, paymentMethodRequestAt } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -282,7 +283,8 @@ export const cvv = (): fc.Arbitrary<string> =>
  * @example
  * ```ts
  * import { Arbitraries, customer } from '@paykit/testkit/arbitraries'
- * import { paymentMethodRequestAt, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { paymentMethodRequestAt } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * const now = new Date('2026-06-15T00:00:00Z')
@@ -320,7 +322,8 @@ export const customer = (): fc.Arbitrary<CustomerInput> =>
  * @example
  * ```ts
  * import { Arbitraries } from '@paykit/testkit/arbitraries'
- * import { paymentMethodRequestAt, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { paymentMethodRequestAt } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * // Give the arbitrary and the validation the same date: expiries are relative to it.
@@ -361,7 +364,8 @@ export const card = (options: PaymentMethodArbitraryOptions = {}): fc.Arbitrary<
  * @example
  * ```ts
  * import { paymentMethodRequest } from '@paykit/testkit/arbitraries'
- * import { paymentMethodRequestAt, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { paymentMethodRequestAt } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * const now = new Date('2026-06-15T00:00:00Z')
@@ -389,7 +393,8 @@ export const paymentMethodRequest = (
  * @example
  * ```ts
  * import { paymentMethod } from '@paykit/testkit/arbitraries'
- * import { PaymentMethod, requiresBillingInfo, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentMethod, requiresBillingInfo } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -446,7 +451,8 @@ const setAtYear = (base: PaymentMethodRequestInput, year: string): PaymentMethod
  * @example
  * ```ts
  * import { cardSecretsOf, invalidPaymentMethodRequest } from '@paykit/testkit/arbitraries'
- * import { paymentMethodRequestAt, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { paymentMethodRequestAt } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *

@@ -54,7 +54,8 @@ const FIELDS = [
  * @example
  * ```ts
  * import { validationProblemDetails } from '@paykit/testkit/arbitraries'
- * import { ValidationProblem, fieldErrorsOf, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ValidationProblem, fieldErrorsOf } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -86,7 +87,8 @@ export const validationProblemDetails = (): fc.Arbitrary<ValidationProblem> =>
  * @example
  * ```ts
  * import { serverProblemDetails } from '@paykit/testkit/arbitraries'
- * import { ServerProblem, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ServerProblem } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -112,7 +114,8 @@ export const serverProblemDetails = (): fc.Arbitrary<ServerProblem> =>
  * @example
  * ```ts
  * import { problemDetails } from '@paykit/testkit/arbitraries'
- * import { ProblemDetails, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ProblemDetails } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *

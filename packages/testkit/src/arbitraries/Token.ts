@@ -4,7 +4,7 @@
  *
  * @since 0.2.0
  */
-import type { AccessToken, TokenRequest } from '@paykit/core'
+import type { AccessToken, TokenRequest } from '@paykit/core/codecs'
 import * as fc from 'fast-check'
 import type * as t from 'io-ts'
 import type { Invalid } from './Common.js'
@@ -33,7 +33,8 @@ export type TokenRequestInput = t.OutputOf<typeof TokenRequest>
  * @example
  * ```ts
  * import { tokenRequest } from '@paykit/testkit/arbitraries'
- * import { TokenRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TokenRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * fc.assert(
@@ -59,7 +60,8 @@ export const tokenRequest = (): fc.Arbitrary<TokenRequestInput> =>
  * @example
  * ```ts
  * import { invalidTokenRequest } from '@paykit/testkit/arbitraries'
- * import { TokenRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TokenRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -98,7 +100,8 @@ export const invalidTokenRequest = (): fc.Arbitrary<Invalid> =>
  * @example
  * ```ts
  * import { accessToken } from '@paykit/testkit/arbitraries'
- * import { AccessToken, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { AccessToken } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *

@@ -74,7 +74,8 @@ export const WEBHOOK_EVENT_STATUS: Readonly<Record<WebhookEventType, OrderStatus
  * @example
  * ```ts
  * import { webhookEvent } from '@paykit/testkit/arbitraries'
- * import { WebhookEvent, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { WebhookEvent } from '@paykit/core/webhook'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *

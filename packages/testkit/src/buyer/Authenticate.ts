@@ -10,20 +10,18 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
+import { validate, type PaykitError } from '@paykit/core'
 import {
-  FrameMessage,
   decodeError,
   fetchTransport,
   httpError,
   networkError,
   timeoutError,
-  validate,
   type Authenticate,
-  type FrameMessageOutput,
-  type PaykitError,
   type Transport,
   type TransportRequest,
-} from '@paykit/core'
+} from '@paykit/core/client'
+import { FrameMessage, type FrameMessageOutput } from '@paykit/core/machines'
 import type { AuthenticationResult } from '../simulator/Authentications.js'
 
 // -------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import {
   type Transport,
   type TransportError,
   type TransportResponse,
-} from '@paykit/core'
+} from '@paykit/core/client'
 import { makeLiveService, type LiveServiceOptions } from '../service/LiveService.js'
 import { clockOf } from '../simulator/Clock.js'
 import { controlsOf, type ServiceControls } from '../service/ServiceControls.js'

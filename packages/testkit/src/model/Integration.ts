@@ -4,14 +4,9 @@
  *
  * @since 0.2.0
  */
-import type {
-  Authenticate,
-  ClientConfig,
-  Credentials,
-  OrderStatus,
-  Sleep,
-  Transport,
-} from '@paykit/core'
+import type { ClientConfig, Credentials } from '@paykit/core'
+import type { Authenticate, Sleep, Transport } from '@paykit/core/client'
+import type { OrderStatus } from '@paykit/core/codecs'
 
 // -------------------------------------------------------------------------------------
 // model

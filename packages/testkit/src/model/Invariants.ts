@@ -6,7 +6,9 @@
  * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { Money, redactValue, type OrderStatus } from '@paykit/core'
+import { redactValue } from '@paykit/core/client'
+import type { OrderStatus } from '@paykit/core/codecs'
+import { Money } from '@paykit/core/money'
 import type { IntegrationOrder } from './Integration.js'
 
 // -------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@
  * @internal
  * @since 0.2.0
  */
-import { redactValue } from '@paykit/core'
+import { redactValue } from '@paykit/core/client'
 
 // -------------------------------------------------------------------------------------
 // model

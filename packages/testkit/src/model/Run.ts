@@ -7,7 +7,7 @@
  * @since 0.2.0
  */
 import fc from 'fast-check'
-import { Money } from '@paykit/core'
+import { Money } from '@paykit/core/money'
 import { lineItemsTotal, trickyAmount, trickyLineItems } from '../arbitraries/Money.js'
 import { headlessEndings } from '../buyer/Authenticate.js'
 import * as Faults from '../service/Faults.js'

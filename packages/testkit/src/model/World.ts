@@ -8,16 +8,11 @@
  * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
-import {
-  createClient,
-  fetchTransport,
-  Money,
-  type Authenticate,
-  type OrderDetails,
-  type OrderStatus,
-  type Transport,
-  type WebhookEvent,
-} from '@paykit/core'
+import { createClient } from '@paykit/core'
+import { fetchTransport, type Authenticate, type Transport } from '@paykit/core/client'
+import type { OrderDetails, OrderStatus } from '@paykit/core/codecs'
+import { Money } from '@paykit/core/money'
+import type { WebhookEvent } from '@paykit/core/webhook'
 import { authenticateHeadless, type HeadlessEnding } from '../buyer/Authenticate.js'
 import { memoryPaymentService } from '../memory/memoryPaymentService.js'
 import { mockPaymentService } from '../nock/mockPaymentService.js'

@@ -55,7 +55,8 @@ const forEach = <A>(
  * @example
  * ```ts
  * import { chargeValidationProperties } from '@paykit/testkit/properties'
- * import { chargeRequestFor, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { chargeRequestFor } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * // Each charge is validated with the rule of its own payment method (USA and CAN among them).

@@ -194,7 +194,8 @@ export const suiteInputs = <A>(
  * @example
  * ```ts
  * import { refusesBeforeSending, type Send } from '@paykit/testkit/properties'
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -237,7 +238,8 @@ export const refusesBeforeSending = <A = unknown>(
  * @example
  * ```ts
  * import { sendsValid, type Send } from '@paykit/testkit/properties'
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *

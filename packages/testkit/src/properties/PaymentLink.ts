@@ -36,7 +36,8 @@ export interface PaymentLinkSuiteOptions extends ValidationSuiteOptions {
  * ```ts
  * import { defaultProducts } from '@paykit/testkit'
  * import { paymentLinkValidationProperties } from '@paykit/testkit/properties'
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * const properties = paymentLinkValidationProperties(validate(PaymentLinkRequest), {

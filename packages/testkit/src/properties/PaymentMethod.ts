@@ -39,7 +39,8 @@ export interface PaymentMethodSuiteOptions
  * @example
  * ```ts
  * import { paymentMethodValidationProperties } from '@paykit/testkit/properties'
- * import { paymentMethodRequestAt, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { paymentMethodRequestAt } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * // The same date for the validation and the arbitraries: expiries are relative to it.

@@ -19,7 +19,8 @@ import { validationProperties } from './Validation.js'
  * @example
  * ```ts
  * import { tokenValidationProperties } from '@paykit/testkit/properties'
- * import { TokenRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TokenRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * const { acceptsValid, refusesInvalid, neverThrows } = tokenValidationProperties(

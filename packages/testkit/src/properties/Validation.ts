@@ -201,7 +201,8 @@ const isValidation = (u: unknown): u is Validation =>
  * ```ts
  * import { tokenRequest } from '@paykit/testkit/arbitraries'
  * import { acceptsValid } from '@paykit/testkit/properties'
- * import { TokenRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TokenRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -233,7 +234,8 @@ export const acceptsValid = (
  * ```ts
  * import { invalidTokenRequest } from '@paykit/testkit/arbitraries'
  * import { refusesInvalid } from '@paykit/testkit/properties'
- * import { TokenRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TokenRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -269,7 +271,8 @@ export const refusesInvalid = (
  * @example
  * ```ts
  * import { neverThrows } from '@paykit/testkit/properties'
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -301,7 +304,8 @@ export const neverThrows = (
  * ```ts
  * import { invalidTokenRequest } from '@paykit/testkit/arbitraries'
  * import { anythingAnd, neverThrows } from '@paykit/testkit/properties'
- * import { TokenRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TokenRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  * import assert from 'node:assert/strict'
  *
@@ -328,7 +332,8 @@ export const anythingAnd = (invalid: fc.Arbitrary<Invalid>): fc.Arbitrary<unknow
  * ```ts
  * import { invalidTokenRequest, tokenRequest } from '@paykit/testkit/arbitraries'
  * import { validationProperties } from '@paykit/testkit/properties'
- * import { TokenRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TokenRequest } from '@paykit/core/codecs'
  * import fc from 'fast-check'
  *
  * const properties = validationProperties(validate(TokenRequest), {

@@ -8,7 +8,8 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import { validate, WebhookEvent } from '@paykit/core'
+import { validate } from '@paykit/core'
+import { WebhookEvent } from '@paykit/core/webhook'
 import * as Faults from '../service/Faults.js'
 import type { LiveService } from '../service/LiveService.js'
 import { AuthenticationResult } from '../simulator/Authentications.js'

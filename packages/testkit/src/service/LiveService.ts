@@ -11,7 +11,7 @@
  * @since 0.2.0
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { WebhookEvent } from '@paykit/core'
+import type { WebhookEvent } from '@paykit/core/webhook'
 import * as Faults from './Faults.js'
 import { logEntry, makeRequestLog, type LoggedRequest } from './RequestLog.js'
 import type { SimRequest, SimResponse } from '../simulator/Http.js'

@@ -11,7 +11,7 @@
  *
  * @since 0.2.0
  */
-import { REDACTED, redactBody, redactHeaders, redactValue } from '@paykit/core'
+import { REDACTED, redactBody, redactHeaders, redactValue } from '@paykit/core/client'
 import type { SimRequest } from '../simulator/Http.js'
 
 // -------------------------------------------------------------------------------------

@@ -234,7 +234,7 @@ export const DEFAULT_WEBHOOK_INITIAL_DELAY_MS = 500
  *
  * @example
  * ```ts
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import { defaultCredentials } from '@paykit/testkit'
  * import { encodeWebhookEvent, makeLiveService } from '@paykit/testkit/service'
  * import assert from 'node:assert/strict'

@@ -30,7 +30,7 @@ export {
   type RequestLog,
 } from './RequestLog.js'
 export * from './RequestAssertions.js'
-export { REDACTED, redactBody, redactHeaders } from '@paykit/core'
+export { REDACTED, redactBody, redactHeaders } from '@paykit/core/client'
 
 // -------------------------------------------------------------------------------------
 // the live service (`Exchange` is the core client's `onExchange` record)

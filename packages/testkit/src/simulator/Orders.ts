@@ -84,7 +84,7 @@ export const paymentLinkUrlOf = (state: SimulatorState, orderCode: string): stri
  * ```ts
  * import { defaultCredentials } from '@paykit/testkit'
  * import { initialState, orderDetailsOf, Simulator } from '@paykit/testkit/simulator'
- * import { Money } from '@paykit/core'
+ * import { Money } from '@paykit/core/money'
  * import assert from 'node:assert/strict'
  *
  * const now = new Date('2026-06-15T12:00:00Z')

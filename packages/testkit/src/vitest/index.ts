@@ -39,7 +39,8 @@ import { parametersOf, validationProperties } from '../properties/Validation.js'
  *
  * @example
  * ```ts vitest
- * import { TokenRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TokenRequest } from '@paykit/core/codecs'
  * import { tokenValidationProperties } from '@paykit/testkit/properties'
  * import { describeProperties } from '@paykit/testkit/vitest'
  *
@@ -79,7 +80,8 @@ export const describeProperties = (
  *
  * @example
  * ```ts vitest
- * import { ChargeRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { ChargeRequest } from '@paykit/core/codecs'
  * import { chargeRequest, invalidChargeRequest } from '@paykit/testkit/arbitraries'
  * import { describeValidation } from '@paykit/testkit/vitest'
  *
@@ -106,7 +108,8 @@ export const describeValidation = (
  *
  * @example
  * ```ts vitest
- * import { TokenRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { TokenRequest } from '@paykit/core/codecs'
  * import { describeTokenValidation } from '@paykit/testkit/vitest'
  *
  * describeTokenValidation({ validate: validate(TokenRequest), numRuns: 20 }) // or your own
@@ -129,7 +132,8 @@ export const describeTokenValidation = (options: ValidationSuiteOptions): void =
  *
  * @example
  * ```ts vitest
- * import { paymentMethodRequestAt, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { paymentMethodRequestAt } from '@paykit/core/codecs'
  * import { describePaymentMethodValidation } from '@paykit/testkit/vitest'
  *
  * // The same date for the validation and the suite: expiries are relative to it.
@@ -164,7 +168,8 @@ export const describePaymentMethodValidation = (options: PaymentMethodSuiteOptio
  *
  * @example
  * ```ts vitest
- * import { chargeRequestFor, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { chargeRequestFor } from '@paykit/core/codecs'
  * import { describeChargeValidation } from '@paykit/testkit/vitest'
  *
  * // Each charge is validated with the rule of its own payment method (USA and CAN among them).
@@ -188,7 +193,8 @@ export const describeChargeValidation = (options: ChargeSuiteOptions): void =>
  *
  * @example
  * ```ts vitest
- * import { PaymentLinkRequest, validate } from '@paykit/core'
+ * import { validate } from '@paykit/core'
+ * import { PaymentLinkRequest } from '@paykit/core/codecs'
  * import { defaultProducts } from '@paykit/testkit'
  * import { describePaymentLinkValidation } from '@paykit/testkit/vitest'
  *
@@ -221,7 +227,8 @@ export const describePaymentLinkValidation = (options: PaymentLinkSuiteOptions):
  *
  * @example
  * ```ts vitest
- * import { createClient, type PaymentLinkRequestInput } from '@paykit/core'
+ * import { createClient } from '@paykit/core'
+ * import type { PaymentLinkRequestInput } from '@paykit/core/client'
  * import { defaultCredentials } from '@paykit/testkit'
  * import { mockPaymentService } from '@paykit/testkit/nock'
  * import { describeRefusesBeforeSending } from '@paykit/testkit/vitest'

@@ -1,11 +1,7 @@
-import {
-  Authentication,
-  ChargeFlow,
-  ChargeResponse,
-  FrameMessage,
-  Money,
-  validate,
-} from '@paykit/core'
+import { validate } from '@paykit/core'
+import { ChargeResponse } from '@paykit/core/codecs'
+import { Money } from '@paykit/core/money'
+import { Authentication, ChargeFlow, FrameMessage } from '@paykit/core/machines'
 import * as E from 'fp-ts/lib/Either.js'
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'

@@ -1,4 +1,5 @@
-import { ChargeRequest, chargeRequestFor as chargeCodecFor, validate } from '@paykit/core'
+import { validate } from '@paykit/core'
+import { ChargeRequest, chargeRequestFor as chargeCodecFor } from '@paykit/core/codecs'
 import * as fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import {

@@ -2,15 +2,15 @@
 // JSON.parse -> decode gives the same value (amounts as JSON numbers, exact). The core's
 // own test covers every response and event codec with fixtures (core cannot import this
 // package).
+import { validate } from '@paykit/core'
 import {
   ChargeRequest,
-  Json,
   PaymentLinkRequest,
   PaymentMethod,
   TokenRequest,
   paymentMethodRequestAt,
-  validate,
-} from '@paykit/core'
+} from '@paykit/core/codecs'
+import { Json } from '@paykit/core/money'
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as fc from 'fast-check'

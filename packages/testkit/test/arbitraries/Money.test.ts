@@ -2,7 +2,7 @@
  * Amounts that break arithmetic: whole cents, exact as the core's Money, drawn toward the
  * values whose binary floating point goes wrong; line items with their exact total.
  */
-import { Money } from '@paykit/core'
+import { Money } from '@paykit/core/money'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { lineItemsTotal, trickyAmount, trickyLineItems } from '../../src/arbitraries/Money.js'

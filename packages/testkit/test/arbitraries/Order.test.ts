@@ -1,4 +1,6 @@
-import { Money, OrderDetails, orderStatuses, validate } from '@paykit/core'
+import { validate } from '@paykit/core'
+import { OrderDetails, orderStatuses } from '@paykit/core/codecs'
+import { Money } from '@paykit/core/money'
 import * as fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import { orderDetails, orderLineItem } from '../../src/arbitraries/Order.js'

@@ -1,11 +1,6 @@
-import {
-  PaymentLinkRequest,
-  orderTotal,
-  catalogue,
-  noCatalogue,
-  validate,
-  Money,
-} from '@paykit/core'
+import { validate } from '@paykit/core'
+import { PaymentLinkRequest, orderTotal, catalogue, noCatalogue } from '@paykit/core/codecs'
+import { Money } from '@paykit/core/money'
 import * as fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import { namedFields } from '../../src/arbitraries/Common.js'

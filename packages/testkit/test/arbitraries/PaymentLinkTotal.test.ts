@@ -3,16 +3,16 @@
 // over HTTP agree on the same inputs: `paymentLinkRequestFor(catalogue)` with the sandbox's
 // catalogue for every request, and `checkAmountAgainst(noCatalogue)` where the request alone
 // decides (one-time products only).
+import { validate } from '@paykit/core'
+import type { PaymentLinkRequestInput } from '@paykit/core/client'
 import {
-  Money,
   PaymentLinkRequest,
   catalogue,
   checkAmountAgainst,
   noCatalogue,
   paymentLinkRequestFor,
-  validate,
-  type PaymentLinkRequestInput,
-} from '@paykit/core'
+} from '@paykit/core/codecs'
+import { Money } from '@paykit/core/money'
 import * as E from 'fp-ts/lib/Either.js'
 import { pipe } from 'fp-ts/lib/function.js'
 import * as fc from 'fast-check'

@@ -1,4 +1,5 @@
-import { luhn, paymentMethodRequestAt, validate } from '@paykit/core'
+import { validate } from '@paykit/core'
+import { luhn, paymentMethodRequestAt } from '@paykit/core/codecs'
 import * as fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import {

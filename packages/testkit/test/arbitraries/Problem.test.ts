@@ -1,4 +1,5 @@
-import { ProblemDetails, fieldErrorsOf, validate, ValidationProblem } from '@paykit/core'
+import { validate } from '@paykit/core'
+import { ProblemDetails, fieldErrorsOf, ValidationProblem } from '@paykit/core/codecs'
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {

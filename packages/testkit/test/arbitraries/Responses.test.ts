@@ -1,18 +1,18 @@
 // Every response and event arbitrary against the core's codec for it: each value decodes
 // (Right), and encode -> JSON -> decode gives the value back (amounts as JSON numbers).
+import { validate } from '@paykit/core'
 import {
   AccessToken,
   ChargeResponse,
-  FrameMessage,
   OrderDetails,
   PaymentLinkResponse,
   PaymentMethod,
   ProblemDetails,
   ServerProblem,
   ValidationProblem,
-  WebhookEvent,
-  validate,
-} from '@paykit/core'
+} from '@paykit/core/codecs'
+import { FrameMessage } from '@paykit/core/machines'
+import { WebhookEvent } from '@paykit/core/webhook'
 import * as E from 'fp-ts/lib/Either.js'
 import * as fc from 'fast-check'
 import type * as t from 'io-ts'

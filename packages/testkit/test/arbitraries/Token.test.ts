@@ -1,4 +1,5 @@
-import { TokenRequest, validate } from '@paykit/core'
+import { validate } from '@paykit/core'
+import { TokenRequest } from '@paykit/core/codecs'
 import * as fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import { invalidTokenRequest, tokenRequest } from '../../src/arbitraries/Token.js'

@@ -1,4 +1,5 @@
-import { WebhookEvent, validate } from '@paykit/core'
+import { validate } from '@paykit/core'
+import { WebhookEvent } from '@paykit/core/webhook'
 import * as fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { WEBHOOK_EVENT_STATUS, webhookEvent } from '../../src/arbitraries/WebhookEvent.js'

@@ -3,13 +3,9 @@
 // chargeWith3ds (one message per call), and posted to a window where the core's own 3DS
 // listener (listenForFrameMessage, the browser edge, on a Node EventTarget) picks from.
 import * as E from 'fp-ts/lib/Either.js'
-import {
-  createClient,
-  type Authenticate,
-  type Client,
-  type FrameMessage,
-  type PaykitError,
-} from '@paykit/core'
+import { createClient, type Client, type PaykitError } from '@paykit/core'
+import type { Authenticate } from '@paykit/core/client'
+import type { FrameMessage } from '@paykit/core/machines'
 import { listenForFrameMessage, type MessageTarget } from '@paykit/core/browser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {

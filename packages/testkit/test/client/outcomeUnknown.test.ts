@@ -17,17 +17,9 @@
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import * as E from 'fp-ts/lib/Either.js'
-import {
-  ChargeRequest,
-  PaymentLinkRequest,
-  createClient,
-  fetchTransport,
-  unknownOutcomeAdvice,
-  validate,
-  type Client,
-  type PaykitError,
-  type Transport,
-} from '@paykit/core'
+import { createClient, validate, type Client, type PaykitError } from '@paykit/core'
+import { fetchTransport, unknownOutcomeAdvice, type Transport } from '@paykit/core/client'
+import { ChargeRequest, PaymentLinkRequest } from '@paykit/core/codecs'
 import { afterAll, describe, expect, it } from 'vitest'
 import * as Faults from '../../src/service/Faults.js'
 import type { LoggedRequest } from '../../src/service/RequestLog.js'

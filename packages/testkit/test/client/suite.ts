@@ -5,15 +5,14 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import {
-  FrameMessage,
   createClient,
-  traverseWithConcurrency,
   validate,
   type Client,
   type ClientConfig,
-  type FrameMessage as FrameMessageType,
   type PaykitError,
 } from '@paykit/core'
+import { traverseWithConcurrency } from '@paykit/core/client'
+import { FrameMessage, type FrameMessage as FrameMessageType } from '@paykit/core/machines'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type * as Faults from '../../src/service/Faults.js'
 import type { AuthenticationResult } from '../../src/service/LiveService.js'

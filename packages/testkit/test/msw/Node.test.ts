@@ -4,7 +4,8 @@
 // MSW 3 (project testkit-msw3). The root used to load nock, which takes over `fetch` as it
 // loads, and MSW 3's listen() then threw `Failed to replace a global value at "fetch"`.
 import * as E from 'fp-ts/lib/Either.js'
-import { createClient, Money } from '@paykit/core'
+import { createClient } from '@paykit/core'
+import { Money } from '@paykit/core/money'
 import { verifyWebhookEvent } from '@paykit/core/webhook'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'

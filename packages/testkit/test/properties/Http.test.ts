@@ -1,6 +1,7 @@
 // @paykit-test own-worker: nock's interceptors
 import * as E from 'fp-ts/lib/Either.js'
-import { createClient, PaymentLinkRequest, PaymentMethodRequest, validate } from '@paykit/core'
+import { createClient, validate } from '@paykit/core'
+import { PaymentLinkRequest, PaymentMethodRequest } from '@paykit/core/codecs'
 import * as fc from 'fast-check'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { mockPaymentService } from '../../src/nock/mockPaymentService.js'

@@ -1,3 +1,4 @@
+import { validate } from '@paykit/core'
 import {
   ChargeRequest,
   PaymentLinkRequest,
@@ -5,8 +6,7 @@ import {
   TokenRequest,
   chargeRequestFor,
   paymentMethodRequestAt,
-  validate,
-} from '@paykit/core'
+} from '@paykit/core/codecs'
 import type { FieldError } from '@paykit/core'
 import * as E from 'fp-ts/lib/Either.js'
 import * as fc from 'fast-check'

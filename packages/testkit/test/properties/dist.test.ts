@@ -25,7 +25,7 @@ registerHooks({
   },
 })
 const fc = await import('fast-check')
-const core = await import('@paykit/core')
+const core = await import('@paykit/core/codecs')
 const entries = ['', '/sandbox', '/nock', '/properties', '/arbitraries']
 const kit = Object.assign({}, ...(await Promise.all(
   entries.map((entry) => import('@paykit/testkit' + entry)))))

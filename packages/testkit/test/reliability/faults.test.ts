@@ -4,16 +4,13 @@
 // a card, a link) says `outcomeUnknown: true` (issue 18). Each case has its own sandbox (real
 // HTTP) and the core's client.
 import type * as E from 'fp-ts/lib/Either.js'
-import {
-  type Authenticate,
-  type Client,
-  type PaykitError,
-  type ChargeFlowState,
-} from '@paykit/core'
+import type { Client, PaykitError } from '@paykit/core'
+import type { Authenticate } from '@paykit/core/client'
+import type { ChargeFlowState } from '@paykit/core/machines'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testCards } from '../../src/index.js'
 import { Faults, type Fault } from '../../src/service/index.js'
-import { type Sandbox } from '../../src/sandbox/index.js'
+import type { Sandbox } from '../../src/sandbox/index.js'
 import { authenticateHeadless } from '../../src/buyer/index.js'
 import {
   RETRY,

@@ -3,15 +3,14 @@
 // input is not an object.
 import * as fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
+import { validate, type FieldError } from '@paykit/core'
 import {
   ChargeRequest,
-  FrameMessage,
   PaymentLinkRequest,
   PaymentMethodRequest,
   TokenRequest,
-  validate,
-  type FieldError,
-} from '@paykit/core'
+} from '@paykit/core/codecs'
+import { FrameMessage } from '@paykit/core/machines'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { fieldPaths, generalPath, isJsonObject } from './support.js'
 

@@ -2,15 +2,14 @@
 // nested 100,000 deep. `validate` answers an Either naming the field, in bounded time,
 // without a stack overflow (which `validate` would only report as a root error).
 import * as E from 'fp-ts/lib/Either.js'
+import { validate, type FieldError } from '@paykit/core'
 import {
   ChargeRequest,
-  FrameMessage,
   PaymentLinkRequest,
   PaymentMethodRequest,
   TokenRequest,
-  validate,
-  type FieldError,
-} from '@paykit/core'
+} from '@paykit/core/codecs'
+import { FrameMessage } from '@paykit/core/machines'
 import { describe, expect, it } from 'vitest'
 import { setAt, type Key } from '../../src/arbitraries/index.js'
 import { cardOf, deepArray, deepObject, fieldPaths, generalPath, timed } from './support.js'

@@ -2,13 +2,9 @@
 // concurrency against the sandbox, every one read back: none lost, none duplicated, totals
 // exact. The whole run must fit in a time budget (~20 s is the target on 2 cores).
 import * as E from 'fp-ts/lib/Either.js'
-import {
-  Money,
-  traverseWithConcurrency,
-  type OrderDetails,
-  type PaymentLinkRequestInput,
-  type PaymentLinkResponse,
-} from '@paykit/core'
+import { traverseWithConcurrency, type PaymentLinkRequestInput } from '@paykit/core/client'
+import type { OrderDetails, PaymentLinkResponse } from '@paykit/core/codecs'
+import { Money } from '@paykit/core/money'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Sandbox } from '../../src/sandbox/index.js'
 import { clientFor, sandboxWith } from './support.js'

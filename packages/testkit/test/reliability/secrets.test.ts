@@ -6,10 +6,11 @@
 // sandbox's request log (`requests()` and `GET /__sandbox/requests`) nor in anything it
 // prints. The last four digits of the card may show.
 import type * as E from 'fp-ts/lib/Either.js'
-import type { Client, Exchange } from '@paykit/core'
+import type { Client } from '@paykit/core'
+import type { Exchange } from '@paykit/core/client'
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import { Faults, type Fault } from '../../src/service/index.js'
-import { type Sandbox } from '../../src/sandbox/index.js'
+import type { Sandbox } from '../../src/sandbox/index.js'
 import { authenticateHeadless } from '../../src/buyer/index.js'
 import {
   TIMEOUT_MS,

@@ -6,15 +6,8 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import * as E from 'fp-ts/lib/Either.js'
-import {
-  createClient,
-  isPaykitError,
-  toError,
-  type Client,
-  type ClientConfig,
-  type Exchange,
-  type PaykitError,
-} from '@paykit/core'
+import { createClient, type Client, type ClientConfig, type PaykitError } from '@paykit/core'
+import { isPaykitError, toError, type Exchange } from '@paykit/core/client'
 import { expect } from 'vitest'
 // Not the package root: it loads nock, whose interception holds a streamed request body
 // until it ends and wraps raw sockets, which would hide the sandbox's own limits.

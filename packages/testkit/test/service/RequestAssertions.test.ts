@@ -1,6 +1,7 @@
 // @paykit-test own-worker: nock's interceptors
 import * as E from 'fp-ts/lib/Either.js'
-import { createClient, fetchTransport, type Client, type Transport } from '@paykit/core'
+import { createClient, type Client } from '@paykit/core'
+import { fetchTransport, type Transport } from '@paykit/core/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import { mockPaymentService } from '../../src/nock/mockPaymentService.js'
 import { startSandbox } from '../../src/sandbox/startSandbox.js'

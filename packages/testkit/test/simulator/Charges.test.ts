@@ -1,4 +1,4 @@
-import { ChargeResponse } from '@paykit/core'
+import { ChargeResponse } from '@paykit/core/codecs'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { advanceClock, completeAuthentication } from '../../src/simulator/Simulator.js'

@@ -1,4 +1,4 @@
-import { FrameMessage } from '@paykit/core'
+import { FrameMessage } from '@paykit/core/machines'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import { escapeHtml, scriptJson } from '../../src/simulator/Pages.js'

@@ -1,7 +1,7 @@
 // What the hosted pages send a buyer's browser, at the HTTP level: the checkout form
 // typed back after an error (never the card number or the CVV), sentences instead of
 // codec paths while the API keeps its paths, and the favicon.
-import { buyerMessage, fieldErrorMessage, fromErrorMap, type FieldIssue } from '@paykit/core'
+import { buyerMessage, fieldErrorMessage, fromErrorMap, type FieldIssue } from '@paykit/core/codecs'
 import { describe, expect, it } from 'vitest'
 import { defaultCredentials, testCards } from '../../src/simulator/TestCards.js'
 import { bearer, request, session } from './support.js'

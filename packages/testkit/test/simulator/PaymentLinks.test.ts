@@ -1,4 +1,4 @@
-import { OrderDetails } from '@paykit/core'
+import { OrderDetails } from '@paykit/core/codecs'
 import * as E from 'fp-ts/lib/Either.js'
 import { describe, expect, it } from 'vitest'
 import {

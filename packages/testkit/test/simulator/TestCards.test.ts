@@ -1,4 +1,4 @@
-import { cardBrand, luhn } from '@paykit/core'
+import { cardBrand, luhn } from '@paykit/core/codecs'
 import { describe, expect, it } from 'vitest'
 import {
   defaultCredentials,

@@ -4,7 +4,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import * as TE from 'fp-ts/lib/TaskEither.js'
 import { setupWorker } from 'msw/browser'
-import { createClient, networkError, type Client } from '@paykit/core'
+import { createClient, type Client } from '@paykit/core'
+import { networkError } from '@paykit/core/client'
 import { openAuthenticationFrame } from '@paykit/core/browser'
 import {
   defaultCredentials,
