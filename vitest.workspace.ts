@@ -29,6 +29,11 @@ const slow = {
     'test/browser/**',
     'test/n8n/**',
     'test/bin/**',
+    // The built CLI spawned: the black-box conformance suite, the CLI's and spawnSandbox's own.
+    'test/conformance/**',
+    'test/sandbox/cli.test.ts',
+    'test/sandbox/spawnSandbox.test.ts',
+    'test/engines/NodeVersion.test.ts',
     'test/package.test.ts',
     'test/properties/dist.test.ts',
     'test/reliability/**',
