@@ -294,12 +294,23 @@ describe(`n8n queue mode: main, ${String(WORKERS)} workers, a webhook processor,
         body: JSON.stringify({ advanceSeconds: 3601 }), // past the token's lifetime (1 h)
       })
     for (const [b, batch] of batches.entries()) {
-      if (b === 7 || b === 14) expect((await advance()).status).toBe(200)
+      if (b === 7) expect((await advance()).status).toBe(200)
+      // The second expiry once every execution has answered: a request refused at the first
+      // and sent again with the renewed token would otherwise meet the second too, and the
+      // node takes a 401 after a renewal as final (a real token lives an hour, not a second;
+      // this happened once beside the full suite).
+      if (b === 14) {
+        await Promise.all(answers)
+        expect((await advance()).status).toBe(200)
+      }
       answers.push(postJson(hookUrl(b, 'queue-links'), { orders: batch }))
       await new Promise((r) => setTimeout(r, 150))
     }
     const done = await Promise.all(answers)
-    expect(done.map((a) => a.status)).toEqual(batches.map(() => 200))
+    expect(
+      done.map((a) => a.status),
+      JSON.stringify(done.filter((a) => a.status !== 200).map((a) => a.json)).slice(0, 2000),
+    ).toEqual(batches.map(() => 200))
     const linked = done.flatMap((a) => a.json as ReadonlyArray<Record<string, unknown>>)
     expect(linked).toHaveLength(1000)
     expect(linked.every((l) => typeof l.orderCode === 'string')).toBe(true)
