@@ -29,7 +29,8 @@ const slow = {
     'test/browser/**',
     'test/n8n/**',
     'test/bin/**',
-    // The built CLI spawned: the black-box conformance suite, the CLI's and spawnSandbox's own.
+    // Spawned processes: the built CLI (the black-box conformance suite, the CLI's and
+    // spawnSandbox's own tests) and the Node floor's other Node versions.
     'test/conformance/**',
     'test/sandbox/cli.test.ts',
     'test/sandbox/spawnSandbox.test.ts',

@@ -318,9 +318,10 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     if (hasNoBody(req)) return answer(live, req, res, '')
     return readBody(req, limit).then((read) => {
       if (read._tag === 'tooLarge') {
-        // A lingering close (RFC 9112 9.6): the answer goes out now, and the rest of the body
-        // is read and dropped for up to LINGER_MS, so a client or proxy still sending reads
-        // the 413 instead of a reset. A body still coming after that loses its connection.
+        // As a lingering close (RFC 9112 9.6): the answer goes out now, and the rest of the
+        // body is read and dropped for up to LINGER_MS, so a client or proxy still sending
+        // reads the 413 instead of a reset. A body that ends in time leaves the connection
+        // open for the next request; one still coming after that loses its connection.
         send(res, problem(413, `The body is larger than ${limit} bytes.`))
         const linger = setTimeout(() => req.socket.destroy(), LINGER_MS)
         req.socket.once('close', () => clearTimeout(linger))
