@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
-import { ownsWorker } from '@paykit/tools/lib/ownWorker'
+import { ownsWorker, sharesStack } from '@paykit/tools/lib/ownWorker'
 
 // The one file that lists the test projects (vitest 5 reads no workspace file by itself).
 // Tests that drive the n8n engine load n8n-core (and its isolated-vm expression engine) cold
@@ -64,6 +64,13 @@ const nodesFiles = filesOf('packages/n8n-nodes', ['test/**/*.test.ts']).filter(
   (f) => !bootsFullN8n(f),
 )
 const nodesOwn = marked('packages/n8n-nodes')
+// The real-n8n files whose first line is `// @paykit-test shared-stack: <why>` lease one
+// regular-mode stack (test/real-n8n/sharedStack.ts) instead of starting their own: they run
+// one after another in one worker that keeps it. The others start a stack each.
+const realN8nFiles = filesOf('packages/n8n-nodes', ['test/**/real-n8n/*.test.ts'])
+const sharedStackFiles = realN8nFiles.filter((f) =>
+  sharesStack(fileURLToPath(new URL(`packages/n8n-nodes/${f}`, import.meta.url))),
+)
 /** A project of the testkit's files `include`, each file in a worker of its own or not. */
 const testkitProject = (name: string, include: Array<string>, isolate: boolean) => ({
   test: {
@@ -178,12 +185,25 @@ export default defineConfig({
           name: 'n8n-nodes',
           root: 'packages/n8n-nodes',
           include: [
-            'test/**/real-n8n/*.test.ts',
+            ...realN8nFiles.filter((f) => !sharedStackFiles.includes(f)),
             'test/bench.test.ts',
             ...nodesFiles.filter(nodesOwn),
           ],
           setupFiles,
           testTimeout: 30_000,
+        },
+      },
+      {
+        // The real-n8n files that lease the shared regular-mode stack: one worker, its modules
+        // (and the stack) kept from one file to the next.
+        test: {
+          name: 'n8n-nodes-shared-stack',
+          root: 'packages/n8n-nodes',
+          include: sharedStackFiles,
+          setupFiles,
+          testTimeout: 30_000,
+          isolate: false,
+          maxWorkers: 1,
         },
       },
       {

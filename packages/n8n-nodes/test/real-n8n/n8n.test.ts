@@ -1,3 +1,4 @@
+// @paykit-test shared-stack: its subject is not a start, and it counts nothing from zero
 /**
  * The package in a REAL n8n (the full app, pinned 2.41.1, installed into .tools/n8n on
  * first use by tools/n8n/install.sh), installed as n8n installs a community package,
@@ -31,14 +32,14 @@ import {
   executionsOfWorkflow,
   rawOutputOf,
   type ExecutionSummary,
-  startStack,
   type Stack,
 } from './support.js'
+import { leaseSharedStack } from './sharedStack.js'
 
 let stack: Stack
 
 beforeAll(async () => {
-  stack = await startStack({
+  stack = await leaseSharedStack({
     publish: [
       'order-paid-read-back.json',
       'payment-link-from-form.json',

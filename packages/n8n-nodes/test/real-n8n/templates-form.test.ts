@@ -1,3 +1,4 @@
+// @paykit-test shared-stack: its subject is not a start, and it counts nothing from zero
 /**
  * Templates 1 and 4 (packages/n8n-nodes/templates/) in a running n8n (`n8n start`, the stack
  * of `npm run n8n`: its sandbox sending every order event to each Paykit Trigger, the shop's
@@ -32,7 +33,6 @@ import {
   executionsOfWorkflow,
   launchChromium,
   payOnCheckoutPage,
-  startStack,
   type Stack,
 } from './support.js'
 import {
@@ -44,6 +44,7 @@ import {
   webhookPath,
   webhookServed,
 } from './templatesShop.js'
+import { leaseSharedStack } from './sharedStack.js'
 
 const FORM = 'sell-with-a-form.json'
 const RECEIPT = 'mark-paid-send-receipt.json'
@@ -61,7 +62,7 @@ const report = (line: string) => process.stderr.write(`templates-form: ${line}\n
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 beforeAll(async () => {
-  stack = await startStack({ publish: [FORM, RECEIPT, SUMMARY, REMIND], log: report })
+  stack = await leaseSharedStack({ publish: [FORM, RECEIPT, SUMMARY, REMIND] })
   db = stack.shop.client()
   await db.connect()
   formUrl = `${stack.editorUrl}form/${formPathOf(FORM) ?? ''}`

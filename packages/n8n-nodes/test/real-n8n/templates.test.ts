@@ -1,3 +1,4 @@
+// @paykit-test shared-stack: its subject is not a start, and it counts nothing from zero
 /**
  * Templates 2, 3 and 5 (templates/invoices-to-payment-links.json, mark-paid-send-receipt.json,
  * daily-payments-summary.json) published in a running n8n (`n8n start`, regular mode) as the
@@ -14,14 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { createClient } from '@paykit/core'
 import { defaultCredentials } from '@paykit/testkit'
-import {
-  SCREENSHOTS_DIR,
-  OWNER,
-  launchChromium,
-  sandboxRequests,
-  startStack,
-  type Stack,
-} from './support.js'
+import { SCREENSHOTS_DIR, OWNER, launchChromium, sandboxRequests, type Stack } from './support.js'
 import {
   deliver,
   linksPerReference,
@@ -35,6 +29,7 @@ import {
   template,
 } from './templatesShop.js'
 import { PUBLISHED_ON_START } from '@paykit/tools/n8n/stack'
+import { leaseSharedStack } from './sharedStack.js'
 
 const INVOICES = 'invoices-to-payment-links.json'
 const RECEIPT = 'mark-paid-send-receipt.json'
@@ -49,9 +44,7 @@ const report = (line: string) => process.stderr.write(`templates: ${line}\n`)
 beforeAll(async () => {
   const booted = Date.now()
   // Published as `npm run n8n` publishes them (not template 4: its hourly run would race template 3's).
-  stack = await startStack({
-    sandboxArgs: ['--request-log-size', '100000'],
-    log: report,
+  stack = await leaseSharedStack({
     publish: PUBLISHED_ON_START.filter(
       (f) => f === 'order-paid-read-back.json' || [INVOICES, RECEIPT, SUMMARY].includes(f),
     ),

@@ -1,3 +1,4 @@
+// @paykit-test shared-stack: its subject is not a start, and it counts nothing from zero
 /**
  * The template `sales-assistant-in-chat.json` in a running n8n (the stack of `npm run n8n`)
  * with the scripted chat model (tools/n8n/scriptedModel.ts) in place of a hosted one: each
@@ -21,9 +22,9 @@ import {
   executionsOfWorkflow,
   parseFlatted,
   sandboxRequests,
-  startStack,
   type Stack,
 } from './support.js'
+import { leaseSharedStack } from './sharedStack.js'
 
 const FILE = 'sales-assistant-in-chat.json'
 const API_KEY = 'sk-scripted-local-only'
@@ -181,7 +182,7 @@ const catalogLink = (sku: string, quantity: string) => ({
 
 beforeAll(async () => {
   model = await startScriptedModel({ script: [] })
-  stack = await startStack({ publish: [] })
+  stack = await leaseSharedStack()
   // The model's credential, as a user adds it: the template names it `scripted-model`.
   const work = mkdtempSync(join(tmpdir(), 'paykit-agent-'))
   try {

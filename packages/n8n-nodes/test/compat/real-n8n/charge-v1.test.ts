@@ -1,3 +1,4 @@
+// @paykit-test shared-stack: its subject is not a start, and it counts nothing from zero
 /**
  * A Charge → Create node saved at type version 1, in a REAL n8n (`n8n start`, the pinned
  * 2.41.1 with the packed package installed as a community package, tools/n8n/stack.ts):
@@ -8,18 +9,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testCards } from '@paykit/testkit'
 import { postJson, publishWorkflow } from '@paykit/tools/n8n/batch'
-import {
-  executionRunData,
-  executionsOfWorkflow,
-  startStack,
-  type Stack,
-} from '../../real-n8n/support.js'
+import { executionRunData, executionsOfWorkflow, type Stack } from '../../real-n8n/support.js'
 import { saved, savedCard } from '../support.js'
+import { leaseSharedStack } from '../../real-n8n/sharedStack.js'
 
 let stack: Stack
 
 beforeAll(async () => {
-  stack = await startStack({ publish: [] })
+  stack = await leaseSharedStack()
 }, 45 * 60_000) // installs n8n first on a machine without it (about 5-15 min)
 
 afterAll(async () => {
