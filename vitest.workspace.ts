@@ -98,22 +98,23 @@ const needsFullN8n = (spec: TestSpecification): boolean => bootsFullN8n(spec.mod
 // The slowest files, slowest first (seconds in a fresh-clone `npm test`, stack boots
 // included): started first in their group, so that the run does not end on one long file
 // while the other worker idles. A fresh clone has no vitest cache of durations to sort by.
-// The real-n8n files alternate queue-mode stacks (Q: main, workers, webhook processor,
-// Postgres, Redis) with one-process ones (R): two queue stacks at once on 2 cores doubled
-// queue.test's time (80 s -> 155 s in the fresh-clone run of 1 Dec).
+// Q: a queue-mode stack (main, workers, webhook processor, Postgres, Redis); R: one process.
 const slowestFirst = [
-  '/test/bench.test.ts', // 266, Q then R
-  '/real-n8n/stack-fresh-clone.test.ts', // 204, R then Q
-  '/real-n8n/queueCrash.test.ts', // Q (4 workers), three kill rounds
-  '/real-n8n/templates-form.test.ts', // 80, R
-  '/real-n8n/queue.test.ts', // 93 (before the burst of 300 paid orders), Q
-  '/real-n8n/templatesAgent.test.ts', // ~180, R
-  '/real-n8n/templates.test.ts', // 49, R
-  '/real-n8n/templatesQueue.test.ts', // 85, Q
-  '/real-n8n/n8n.test.ts', // 37, R
-  '/real-n8n/stack.test.ts', // 70, Q
-  '/real-n8n/safety.test.ts', // 33, R
-  '/real-n8n/postgresCardData.test.ts', // 26, Q
+  '/test/bench.test.ts', // 149, Q then R
+  '/real-n8n/queue.test.ts', // 318, Q
+  '/real-n8n/templatesQueue.test.ts', // 246, Q
+  '/real-n8n/stack-fresh-clone.test.ts', // 192, R then Q
+  '/real-n8n/stack.test.ts', // 155, Q
+  '/real-n8n/queueCrash.test.ts', // 121, Q (4 workers), three kill rounds
+  '/real-n8n/safety.test.ts', // 85, R
+  '/real-n8n/postgresCardData.test.ts', // 83, Q
+  // The files of the shared stack (R), last and one after another: a worker keeps its
+  // modules, and so the stack, only while the next file queued is of the same project.
+  '/real-n8n/templates-form.test.ts', // 180
+  '/real-n8n/templates.test.ts', // 127
+  '/real-n8n/n8n.test.ts', // 114
+  '/real-n8n/templatesAgent.test.ts', // 102
+  '/compat/real-n8n/charge-v1.test.ts', // 40
   'tools/docs-check/install.test.ts', // 252
   'tools/docs-check/examples.test.ts', // 117
   'tools/matrix/matrix.test.ts', // 81
@@ -194,8 +195,10 @@ export default defineConfig({
         },
       },
       {
-        // The real-n8n files that lease the shared regular-mode stack: one worker, its modules
-        // (and the stack) kept from one file to the next.
+        // The real-n8n files that lease the shared regular-mode stack: a worker keeps its
+        // modules (and the stack) from one file to the next while the next file queued is one of
+        // these (the sequencer queues them last, one after another). vitest takes a project of
+        // its own maxWorkers as a group of its own, after the others: these run beside them.
         test: {
           name: 'n8n-nodes-shared-stack',
           root: 'packages/n8n-nodes',
@@ -203,7 +206,6 @@ export default defineConfig({
           setupFiles,
           testTimeout: 30_000,
           isolate: false,
-          maxWorkers: 1,
         },
       },
       {

@@ -183,22 +183,32 @@ describe('n8n 2.41.1 with n8n-nodes-paykit installed as a community package', ()
     })()
     if (E.isLeft(link)) throw new Error(link.left.message)
     const workflowId = WORKFLOW_IDS['order-paid-read-back.json'] as string
-    const before = (await executionsOf(workflowId)).length
+    const before = new Set((await executionsOf(workflowId)).map((e) => e.id))
     const paid = await payOnCheckoutPage(link.right.paymentLinkUrl)
     expect(paid.status).toBeLessThan(400)
+    // The execution of this order's event (the trigger takes every order event the sandbox sends).
     let done: ExecutionSummary | undefined
+    let run: Awaited<ReturnType<typeof runDataOf>> | undefined
+    const checked = new Set(before)
     for (let i = 0; i < 120 && done === undefined; i++) {
-      const executions = await executionsOf(workflowId)
-      done =
-        executions.length > before
-          ? executions.find((e) => e.status !== 'running' && e.status !== 'new')
-          : undefined
+      for (const e of await executionsOf(workflowId)) {
+        if (checked.has(e.id) || e.status === 'running' || e.status === 'new') continue
+        checked.add(e.id)
+        const data = await runDataOf(e.id)
+        // Another order's event is not this test's; a run without the event shows its failure.
+        const event = data.items('Order Paid')[0] as { data?: { orderCode?: string } } | undefined
+        if (event !== undefined && event.data?.orderCode !== link.right.orderCode) continue
+        done = e
+        run = data
+        break
+      }
       if (done === undefined) await new Promise((r) => setTimeout(r, 500))
     }
-    if (done === undefined)
-      throw new Error('no execution of the Paykit Trigger workflow within 60 s')
+    if (done === undefined || run === undefined)
+      throw new Error(
+        `no execution of the Paykit Trigger workflow for ${link.right.orderCode} within 60 s`,
+      )
     expect(done).toMatchObject({ status: 'success', mode: 'webhook' })
-    const run = await runDataOf(done.id)
     expect(run.error).toBeUndefined()
     expect(run.items('Order Paid')[0]).toMatchObject({
       type: 'order.paid',

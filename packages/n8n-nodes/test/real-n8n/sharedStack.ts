@@ -69,6 +69,35 @@ const resetShop = async (stack: Stack): Promise<void> => {
   await stack.mail.clear()
 }
 
+/** How long the sandbox's deliveries must stay unchanged, none waiting to retry, to be done. */
+const QUIET_MS = 1_500
+
+/**
+ * Resolves once the sandbox has no order event left to deliver: the last file's events, sent
+ * to triggers it had published (or had not), would otherwise reach the next file's (a late
+ * `order.paid` started the example's trigger for an order of another file).
+ */
+const deliveriesDone = async (stack: Stack, timeoutMs = 60_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs
+  let last = -1
+  let since = Date.now()
+  for (;;) {
+    const deliveries = (await (
+      await fetch(`${stack.sandboxUrl}/__sandbox/deliveries`)
+    ).json()) as ReadonlyArray<{ eventId: string; url: string; willRetry: boolean }>
+    const latest = new Map<string, boolean>()
+    for (const d of deliveries) latest.set(`${d.eventId} ${d.url}`, d.willRetry)
+    const retrying = [...latest.values()].some(Boolean)
+    if (deliveries.length !== last || retrying) {
+      last = deliveries.length
+      since = Date.now()
+    } else if (Date.now() - since >= QUIET_MS) return
+    if (Date.now() > deadline)
+      throw new Error(`the sandbox still delivers order events after ${timeoutMs / 1000} s`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
+
 /** The ids of the workflows n8n has published. */
 const publishedIds = async (stack: Stack): Promise<ReadonlyArray<string>> => {
   const answer = (await stack.rest('/workflows')) as {
@@ -79,7 +108,8 @@ const publishedIds = async (stack: Stack): Promise<ReadonlyArray<string>> => {
 
 /**
  * The shared stack with the example workflows `publish` published (by file name), for one
- * file, with the shop's tables and the mailbox as new: its `stop` releases it (the workflows it
+ * file, once the last file's order events are delivered, with the shop's tables and the
+ * mailbox as new: its `stop` releases it (the workflows it
  * left published unpublished), and stops it for real when no file leases it again within a
  * minute.
  */
@@ -99,6 +129,7 @@ export const leaseSharedStack = async (
   const current = shared
   const stack = await current.stack
   startedFolder = stack.userFolder
+  await deliveriesDone(stack)
   await resetShop(stack)
   const before = new Set(await publishedIds(stack))
   const published: Array<PublishedWorkflow> = []
