@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
-import { ownsWorker, sharesStack } from '@paykit/tools/lib/ownWorker'
+import { ownsWorker } from '@paykit/tools/lib/ownWorker'
 
 // The one file that lists the test projects (vitest 5 reads no workspace file by itself).
 // Tests that drive the n8n engine load n8n-core (and its isolated-vm expression engine) cold
@@ -64,13 +64,6 @@ const nodesFiles = filesOf('packages/n8n-nodes', ['test/**/*.test.ts']).filter(
   (f) => !bootsFullN8n(f),
 )
 const nodesOwn = marked('packages/n8n-nodes')
-// The real-n8n files whose first line is `// @paykit-test shared-stack: <why>` lease one
-// regular-mode stack (test/real-n8n/sharedStack.ts) instead of starting their own: they run
-// one after another in one worker that keeps it. The others start a stack each.
-const realN8nFiles = filesOf('packages/n8n-nodes', ['test/**/real-n8n/*.test.ts'])
-const sharedStackFiles = realN8nFiles.filter((f) =>
-  sharesStack(fileURLToPath(new URL(`packages/n8n-nodes/${f}`, import.meta.url))),
-)
 /** A project of the testkit's files `include`, each file in a worker of its own or not. */
 const testkitProject = (name: string, include: Array<string>, isolate: boolean) => ({
   test: {
@@ -98,29 +91,27 @@ const needsFullN8n = (spec: TestSpecification): boolean => bootsFullN8n(spec.mod
 // The slowest files, slowest first (seconds in a fresh-clone `npm test`, stack boots
 // included): started first in their group, so that the run does not end on one long file
 // while the other worker idles. A fresh clone has no vitest cache of durations to sort by.
-// Q: a queue-mode stack (main, workers, webhook processor, Postgres, Redis); R: one process.
+// The real-n8n files alternate queue-mode stacks (Q: main, workers, webhook processor,
+// Postgres, Redis) with one-process ones (R): two queue stacks at once on 2 cores doubled
+// queue.test's time (80 s -> 155 s in the fresh-clone run of 1 Dec), and in a run of 7 Dec
+// queue.test and templatesQueue.test started together: 57 of 600 events were sent again and
+// Bull reported stalled jobs.
 const slowestFirst = [
-  '/test/bench.test.ts', // 149, Q then R
-  '/real-n8n/queue.test.ts', // 318, Q
-  '/real-n8n/templatesQueue.test.ts', // 246, Q
-  '/real-n8n/stack-fresh-clone.test.ts', // 192, R then Q
-  '/real-n8n/stack.test.ts', // 155, Q
-  '/real-n8n/queueCrash.test.ts', // 121, Q (4 workers), three kill rounds
-  '/real-n8n/safety.test.ts', // 85, R
-  '/real-n8n/postgresCardData.test.ts', // 83, Q
-  // The files of the shared stack (R), last and one after another: a worker keeps its
-  // modules, and so the stack, only while the next file queued is of the same project.
-  '/real-n8n/templates-form.test.ts', // 180
-  '/real-n8n/templates.test.ts', // 127
-  '/real-n8n/n8n.test.ts', // 114
-  '/real-n8n/templatesAgent.test.ts', // 102
-  '/compat/real-n8n/charge-v1.test.ts', // 40
-  'tools/docs-check/install.test.ts', // 252
-  'tools/docs-check/examples.test.ts', // 117
-  'tools/matrix/matrix.test.ts', // 81
-  'tools/release/rehearse.test.ts', // 77
-  'tools/openapi/prism.test.ts', // 39
-  '/test/trigger/PaykitTrigger.test.ts', // 26
+  '/test/bench.test.ts', // 154, Q then R
+  '/real-n8n/stack-fresh-clone.test.ts', // 163, R then Q
+  '/real-n8n/queueCrash.test.ts', // 151, Q (4 workers), three kill rounds
+  '/real-n8n/sharedStack.test.ts', // ~280, R: five suites on one stack
+  '/real-n8n/queue.test.ts', // 383, Q
+  '/real-n8n/safety.test.ts', // 59, R
+  '/real-n8n/templatesQueue.test.ts', // 321, Q
+  '/real-n8n/stack.test.ts', // 144, Q
+  '/real-n8n/postgresCardData.test.ts', // 89, Q
+  'tools/docs-check/install.test.ts', // 92
+  'tools/release/rehearse.test.ts', // 91
+  'tools/matrix/matrix.test.ts', // 69
+  'tools/openapi/prism.test.ts', // 68
+  'tools/docs-check/examples.test.ts', // 43
+  '/test/trigger/PaykitTrigger.test.ts', // 14
   'tools/docs-check/api-docs.test.ts', // 25
 ]
 const rank = (spec: TestSpecification): number => {
@@ -186,26 +177,12 @@ export default defineConfig({
           name: 'n8n-nodes',
           root: 'packages/n8n-nodes',
           include: [
-            ...realN8nFiles.filter((f) => !sharedStackFiles.includes(f)),
+            'test/**/real-n8n/*.test.ts',
             'test/bench.test.ts',
             ...nodesFiles.filter(nodesOwn),
           ],
           setupFiles,
           testTimeout: 30_000,
-        },
-      },
-      {
-        // The real-n8n files that lease the shared regular-mode stack: a worker keeps its
-        // modules (and the stack) from one file to the next while the next file queued is one of
-        // these (the sequencer queues them last, one after another). vitest takes a project of
-        // its own maxWorkers as a group of its own, after the others: these run beside them.
-        test: {
-          name: 'n8n-nodes-shared-stack',
-          root: 'packages/n8n-nodes',
-          include: sharedStackFiles,
-          setupFiles,
-          testTimeout: 30_000,
-          isolate: false,
         },
       },
       {

@@ -2,13 +2,7 @@ import { globSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import {
-  OWN_WORKER,
-  SHARED_STACK,
-  ownsWorker,
-  processStateUses,
-  sharesStack,
-} from '@paykit/tools/lib/ownWorker'
+import { OWN_WORKER, ownsWorker, processStateUses } from '@paykit/tools/lib/ownWorker'
 import { ROOT } from '@paykit/tools/lib/root'
 
 // The packages whose test files share a worker unless marked (vitest.workspace.ts); the
@@ -90,25 +84,23 @@ describe("the testkit's and the nodes' test files", () => {
   })
 })
 
-describe('the real-n8n files', () => {
-  const realN8n = globSync('packages/n8n-nodes/test/**/real-n8n/*.test.ts', { cwd: ROOT }).sort()
+describe('the real-n8n suites on the shared stack', () => {
+  const RUNNER = 'packages/n8n-nodes/test/real-n8n/sharedStack.test.ts'
+  const suites = globSync('packages/n8n-nodes/test/**/real-n8n/*.suite.ts', { cwd: ROOT }).sort()
+  const leases = (f: string) => /\bleaseSharedStack\(/.test(readFileSync(join(ROOT, f), 'utf8'))
 
-  it('that lease the shared stack have the shared-stack marker, and only they', () => {
-    const wrong = realN8n.filter(
-      (f) =>
-        /\bleaseSharedStack\(/.test(readFileSync(join(ROOT, f), 'utf8')) !==
-        sharesStack(join(ROOT, f)),
+  it('are each run by sharedStack.test.ts, and each leases the stack', () => {
+    const runner = readFileSync(join(ROOT, RUNNER), 'utf8')
+    const imported = suites.filter((f) =>
+      runner.includes(`/${f.split('/').slice(-1)[0]?.replace(/\.ts$/, '.js') ?? ''}')`),
     )
-    expect(wrong, `"${SHARED_STACK} <why>" on line 1 of a file exactly when it leases`).toEqual([])
-    // The five files whose subject is not a start, a restart or a crash, in regular mode.
-    expect(realN8n.filter((f) => sharesStack(join(ROOT, f))).length).toBe(5)
+    expect(imported).toEqual(suites)
+    expect(suites.filter((f) => !leases(f))).toEqual([])
+    expect(suites.length).toBe(5)
   })
 
-  it('that start a stack of their own do not lease the shared one as well', () => {
-    const both = realN8n.filter((f) => {
-      const text = readFileSync(join(ROOT, f), 'utf8')
-      return /\bleaseSharedStack\(/.test(text) && /\bstart(Queue)?Stack\(/.test(text)
-    })
-    expect(both).toEqual([])
+  it('are the only real-n8n files that lease it (a test file starts a stack of its own)', () => {
+    const files = globSync('packages/n8n-nodes/test/**/real-n8n/*.test.ts', { cwd: ROOT })
+    expect(files.filter(leases)).toEqual([])
   })
 })

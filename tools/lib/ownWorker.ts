@@ -24,23 +24,11 @@ export interface ProcessStateUse {
 // rules
 // -------------------------------------------------------------------------------------
 
-/**
- * How a real-n8n test file's first line starts when it leases the one shared regular-mode
- * stack (`test/real-n8n/sharedStack.ts`): its files run one after another in one worker.
- */
-export const SHARED_STACK = '// @paykit-test shared-stack:'
-
-/** Whether the first line of the test file at `path` starts with `marker`. */
-const firstLineStarts = (path: string, marker: string): boolean => {
+/** Whether the test file at `path` starts with the marker (its first line only is read). */
+export const ownsWorker = (path: string): boolean => {
   const text = readFileSync(path, 'utf8')
-  return text.slice(0, text.indexOf('\n')).startsWith(marker)
+  return text.slice(0, text.indexOf('\n')).startsWith(OWN_WORKER)
 }
-
-/** Whether the test file at `path` starts with the own-worker marker (its first line only is read). */
-export const ownsWorker = (path: string): boolean => firstLineStarts(path, OWN_WORKER)
-
-/** Whether the test file at `path` starts with the shared-stack marker. */
-export const sharesStack = (path: string): boolean => firstLineStarts(path, SHARED_STACK)
 
 /**
  * What a file may do that outlives it or leaks into the next file of a shared worker (a shared

@@ -1,16 +1,14 @@
 /**
- * One regular-mode stack (tools/n8n/stack.ts) for the real-n8n files whose subject is not a
- * start: a file whose first line is `// @paykit-test shared-stack: <why>` runs in the project
- * `n8n-nodes-shared-stack` (vitest.workspace.ts), whose files run one after another in one
- * worker that keeps this module's state. The first file's lease starts the stack; each lease
- * publishes the file's example workflows, and its release unpublishes every workflow the file
- * left published, so that the next file finds only its own. A stack start is ~34 CPU-s, most
- * of a short file's cost.
+ * One regular-mode stack (tools/n8n/stack.ts) for the real-n8n suites whose subject is not a
+ * start, a restart or a crash: `sharedStack.test.ts` runs them one after another. The first
+ * lease starts the stack; each lease waits until the last suite's order events are delivered,
+ * empties the shop's tables and the mailbox and publishes the suite's example workflows; each
+ * release unpublishes every workflow the suite left published. A stack start is ~34 CPU-s.
  *
- * Each file still has its own workflows, webhook paths and orders; what it shares is n8n's
- * database and logs, the sandbox, the shop's tables and the mailbox, so a file that counts
- * those from zero, edits a credential, moves the sandbox's clock or whose subject is a start,
- * restart or crash keeps a stack of its own.
+ * What carries over from suite to suite: n8n's database, executions and logs, the credentials'
+ * tokens, and the sandbox with its orders and its clock. A suite that needs those new (one that
+ * counts executions from zero, edits a credential, puts a proxy in front of the sandbox) or
+ * whose subject is a start, a restart or a crash keeps a stack of its own.
  */
 import { readFileSync, readdirSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
@@ -31,14 +29,9 @@ import {
 // model
 // -------------------------------------------------------------------------------------
 
-/** How long the stack outlives a release when no file leases it again. */
-const IDLE_MS = 60_000
-
 interface Shared {
   readonly stack: Promise<Stack>
   leased: boolean
-  stopping: boolean
-  idle: ReturnType<typeof setTimeout> | undefined
 }
 
 let shared: Shared | undefined
@@ -107,24 +100,15 @@ const publishedIds = async (stack: Stack): Promise<ReadonlyArray<string>> => {
 }
 
 /**
- * The shared stack with the example workflows `publish` published (by file name), for one
- * file, once the last file's order events are delivered, with the shop's tables and the
- * mailbox as new: its `stop` releases it (the workflows it
- * left published unpublished), and stops it for real when no file leases it again within a
- * minute.
+ * The shared stack for one suite, once the last suite's order events are delivered, with the
+ * shop's tables and the mailbox as new and the example workflows `publish` published (by file
+ * name): its `stop` releases it, the workflows the suite left published unpublished.
  */
 export const leaseSharedStack = async (
   options: { readonly publish: ReadonlyArray<string> } = { publish: [] },
 ): Promise<Stack> => {
-  if (shared?.leased === true) throw new Error('the shared stack is leased by another file')
-  if (shared === undefined || shared.stopping)
-    shared = {
-      stack: startStack({ publish: [], sandboxArgs: SANDBOX_ARGS }),
-      leased: false,
-      stopping: false,
-      idle: undefined,
-    }
-  clearTimeout(shared.idle)
+  if (shared?.leased === true) throw new Error('the shared stack is leased by another suite')
+  shared ??= { stack: startStack({ publish: [], sandboxArgs: SANDBOX_ARGS }), leased: false }
   shared.leased = true
   const current = shared
   const stack = await current.stack
@@ -139,19 +123,24 @@ export const leaseSharedStack = async (
   }
   await Promise.all(published.map(({ id }) => waitPublished(stack.rest, id)))
   const release = async () => {
-    for (const id of await publishedIds(stack))
-      if (!before.has(id)) await stack.rest(`/workflows/${id}/deactivate`, { method: 'POST' })
-    current.leased = false
-    current.idle = setTimeout(() => {
-      current.stopping = true
-      void stack.stop().finally(() => {
-        if (shared !== current) return
-        shared = undefined
-        startedFolder = undefined
-      })
-    }, IDLE_MS)
+    try {
+      for (const id of await publishedIds(stack))
+        if (!before.has(id)) await stack.rest(`/workflows/${id}/deactivate`, { method: 'POST' })
+    } finally {
+      current.leased = false
+    }
   }
   return { ...stack, published, stop: release }
+}
+
+/** Stops the shared stack, if one was started (at the end of `sharedStack.test.ts`). */
+export const stopSharedStack = async (): Promise<void> => {
+  const current = shared
+  if (current === undefined) return
+  const stack = await current.stack.catch(() => undefined)
+  await stack?.stop()
+  shared = undefined
+  startedFolder = undefined
 }
 
 // -------------------------------------------------------------------------------------
@@ -188,9 +177,10 @@ const descendants = (): ReadonlyArray<{ pid: number; args: Array<string> }> => {
 }
 
 /**
- * When vitest ends the worker (SIGTERM, then SIGKILL half a second later) before the idle
- * minute is over: every process below it killed at once, and n8n's and Postgres's temporary
- * folders removed by a detached `rm`. Nothing of the stack outlives the run.
+ * When the worker ends before `stopSharedStack` (a suite's hook timed out; vitest sends
+ * SIGTERM, then SIGKILL half a second later): every process below it killed at once, and n8n's
+ * and Postgres's temporary folders removed by a detached `rm`. Nothing of the stack outlives
+ * the run.
  */
 const killNow = () => {
   if (shared === undefined) return

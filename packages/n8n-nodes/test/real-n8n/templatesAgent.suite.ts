@@ -1,4 +1,3 @@
-// @paykit-test shared-stack: its subject is not a start, and it counts nothing from zero
 /**
  * The template `sales-assistant-in-chat.json` in a running n8n (the stack of `npm run n8n`)
  * with the scripted chat model (tools/n8n/scriptedModel.ts) in place of a hosted one: each
@@ -50,10 +49,20 @@ const query = async <T>(sql: string, params: ReadonlyArray<unknown> = []): Promi
   }
 }
 
-/** The link requests the sandbox received (`POST /paymentlink/checkout`), their bodies parsed. */
+/**
+ * The link requests the sandbox accepted (`POST /paymentlink/checkout` answered 2xx: a link
+ * made), their bodies parsed. One refused for a token the sandbox's moved clock expired, and
+ * sent again with a new one, made no link.
+ */
 const linkRequests = async () =>
   (await sandboxRequests(stack))
-    .filter((r) => r.method === 'POST' && r.path.startsWith('/paymentlink/checkout'))
+    .filter(
+      (r) =>
+        r.method === 'POST' &&
+        r.path.startsWith('/paymentlink/checkout') &&
+        r.status !== undefined &&
+        r.status < 300,
+    )
     .map((r) => JSON.parse(r.body) as Record<string, unknown>)
 
 /** Every request to the sandbox but the token's and reads: what could move money or make a link. */

@@ -1,4 +1,3 @@
-// @paykit-test shared-stack: its subject is not a start, and it counts nothing from zero
 /**
  * A Charge → Create node saved at type version 1, in a REAL n8n (`n8n start`, the pinned
  * 2.41.1 with the packed package installed as a community package, tools/n8n/stack.ts):

@@ -1,4 +1,3 @@
-// @paykit-test shared-stack: its subject is not a start, and it counts nothing from zero
 /**
  * Templates 1 and 4 (packages/n8n-nodes/templates/) in a running n8n (`n8n start`, the stack
  * of `npm run n8n`: its sandbox sending every order event to each Paykit Trigger, the shop's

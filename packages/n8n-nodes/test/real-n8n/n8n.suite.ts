@@ -1,4 +1,3 @@
-// @paykit-test shared-stack: its subject is not a start, and it counts nothing from zero
 /**
  * The package in a REAL n8n (the full app, pinned 2.41.1, installed into .tools/n8n on
  * first use by tools/n8n/install.sh), installed as n8n installs a community package,

@@ -1,4 +1,3 @@
-// @paykit-test shared-stack: its subject is not a start, and it counts nothing from zero
 /**
  * Templates 2, 3 and 5 (templates/invoices-to-payment-links.json, mark-paid-send-receipt.json,
  * daily-payments-summary.json) published in a running n8n (`n8n start`, regular mode) as the
