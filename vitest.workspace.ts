@@ -93,25 +93,26 @@ const needsFullN8n = (spec: TestSpecification): boolean => bootsFullN8n(spec.mod
 // while the other worker idles. A fresh clone has no vitest cache of durations to sort by.
 // The real-n8n files alternate queue-mode stacks (Q: main, workers, webhook processor,
 // Postgres, Redis) with one-process ones (R): two queue stacks at once on 2 cores doubled
-// queue.test's time (80 s -> 155 s in the fresh-clone run of 1 Dec), and in a run of 7 Dec
-// queue.test and templatesQueue.test started together: 57 of 600 events were sent again and
-// Bull reported stalled jobs.
+// queue.test's time (80 s -> 155 s in the fresh-clone run of 1 Dec).
 const slowestFirst = [
-  '/test/bench.test.ts', // 154, Q then R
-  '/real-n8n/stack-fresh-clone.test.ts', // 163, R then Q
-  '/real-n8n/queueCrash.test.ts', // 151, Q (4 workers), three kill rounds
-  '/real-n8n/sharedStack.test.ts', // ~280, R: five suites on one stack
-  '/real-n8n/queue.test.ts', // 383, Q
-  '/real-n8n/safety.test.ts', // 59, R
-  '/real-n8n/templatesQueue.test.ts', // 321, Q
-  '/real-n8n/stack.test.ts', // 144, Q
-  '/real-n8n/postgresCardData.test.ts', // 89, Q
-  'tools/docs-check/install.test.ts', // 92
-  'tools/release/rehearse.test.ts', // 91
-  'tools/matrix/matrix.test.ts', // 69
-  'tools/openapi/prism.test.ts', // 68
-  'tools/docs-check/examples.test.ts', // 43
-  '/test/trigger/PaykitTrigger.test.ts', // 14
+  '/test/bench.test.ts', // 266, Q then R
+  '/real-n8n/stack-fresh-clone.test.ts', // 204, R then Q
+  '/real-n8n/queueCrash.test.ts', // Q (4 workers), three kill rounds
+  '/real-n8n/templates-form.test.ts', // 80, R
+  '/real-n8n/queue.test.ts', // 93 (before the burst of 300 paid orders), Q
+  '/real-n8n/templatesAgent.test.ts', // ~180, R
+  '/real-n8n/templates.test.ts', // 49, R
+  '/real-n8n/templatesQueue.test.ts', // 85, Q
+  '/real-n8n/n8n.test.ts', // 37, R
+  '/real-n8n/stack.test.ts', // 70, Q
+  '/real-n8n/safety.test.ts', // 33, R
+  '/real-n8n/postgresCardData.test.ts', // 26, Q
+  'tools/docs-check/install.test.ts', // 252
+  'tools/docs-check/examples.test.ts', // 117
+  'tools/matrix/matrix.test.ts', // 81
+  'tools/release/rehearse.test.ts', // 77
+  'tools/openapi/prism.test.ts', // 39
+  '/test/trigger/PaykitTrigger.test.ts', // 26
   'tools/docs-check/api-docs.test.ts', // 25
 ]
 const rank = (spec: TestSpecification): number => {

@@ -83,24 +83,3 @@ describe("the testkit's and the nodes' test files", () => {
     expect(silent).toEqual([])
   })
 })
-
-describe('the real-n8n suites on the shared stack', () => {
-  const RUNNER = 'packages/n8n-nodes/test/real-n8n/sharedStack.test.ts'
-  const suites = globSync('packages/n8n-nodes/test/**/real-n8n/*.suite.ts', { cwd: ROOT }).sort()
-  const leases = (f: string) => /\bleaseSharedStack\(/.test(readFileSync(join(ROOT, f), 'utf8'))
-
-  it('are each run by sharedStack.test.ts, and each leases the stack', () => {
-    const runner = readFileSync(join(ROOT, RUNNER), 'utf8')
-    const imported = suites.filter((f) =>
-      runner.includes(`/${f.split('/').slice(-1)[0]?.replace(/\.ts$/, '.js') ?? ''}')`),
-    )
-    expect(imported).toEqual(suites)
-    expect(suites.filter((f) => !leases(f))).toEqual([])
-    expect(suites.length).toBe(5)
-  })
-
-  it('are the only real-n8n files that lease it (a test file starts a stack of its own)', () => {
-    const files = globSync('packages/n8n-nodes/test/**/real-n8n/*.test.ts', { cwd: ROOT })
-    expect(files.filter(leases)).toEqual([])
-  })
-})

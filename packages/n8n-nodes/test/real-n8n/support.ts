@@ -20,6 +20,7 @@ export {
 } from '@paykit/tools/n8n/stack'
 // Headless Chromium as the testkit's browser tests launch it; the buyer's checkout payment.
 export { launchChromium } from '@paykit/tools/lib/chromium'
+export { signedInPage } from '@paykit/tools/n8n/editor'
 export { payOnCheckoutPage } from '@paykit/testkit/buyer'
 import { N8N_DIR, type Stack } from '@paykit/tools/n8n/stack'
 import type { LoggedRequest } from '@paykit/testkit/service'

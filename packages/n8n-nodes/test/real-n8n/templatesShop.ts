@@ -1,5 +1,5 @@
 /**
- * What the template tests share (templates.suite.ts in regular mode, templatesQueue.test.ts in
+ * What the template tests share (templates.test.ts in regular mode, templatesQueue.test.ts in
  * queue mode): the tables of template 2's sticky note (which the stack creates in its database
  * `shop`), the templates the stack imported published, their executions waited for, links
  * counted at the sandbox, and Paykit's order events delivered signed to a template's trigger.

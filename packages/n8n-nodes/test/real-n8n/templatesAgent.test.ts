@@ -21,9 +21,9 @@ import {
   executionsOfWorkflow,
   parseFlatted,
   sandboxRequests,
+  startStack,
   type Stack,
 } from './support.js'
-import { leaseSharedStack } from './sharedStack.js'
 
 const FILE = 'sales-assistant-in-chat.json'
 const API_KEY = 'sk-scripted-local-only'
@@ -191,7 +191,7 @@ const catalogLink = (sku: string, quantity: string) => ({
 
 beforeAll(async () => {
   model = await startScriptedModel({ script: [] })
-  stack = await leaseSharedStack()
+  stack = await startStack({ publish: [] })
   // The model's credential, as a user adds it: the template names it `scripted-model`.
   const work = mkdtempSync(join(tmpdir(), 'paykit-agent-'))
   try {

@@ -23,22 +23,22 @@ import { authenticateHeadless } from '@paykit/testkit/buyer'
 import { postJson } from '@paykit/tools/n8n/batch'
 import {
   SCREENSHOTS_DIR,
-  OWNER,
   WORKFLOW_IDS,
   launchChromium,
+  signedInPage,
   payOnCheckoutPage,
   executionRunData,
   executionsOfWorkflow,
   rawOutputOf,
   type ExecutionSummary,
+  startStack,
   type Stack,
 } from './support.js'
-import { leaseSharedStack } from './sharedStack.js'
 
 let stack: Stack
 
 beforeAll(async () => {
-  stack = await leaseSharedStack({
+  stack = await startStack({
     publish: [
       'order-paid-read-back.json',
       'payment-link-from-form.json',
@@ -243,13 +243,7 @@ describe('the n8n editor in Chromium', () => {
     mkdirSync(SCREENSHOTS_DIR, { recursive: true })
     const browser = await launchChromium()
     try {
-      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-      page.setDefaultTimeout(30_000)
-      await page.goto(`${stack.editorUrl}signin`)
-      await page.locator('input[type="email"]').fill(OWNER.email)
-      await page.locator('input[type="password"]').fill(OWNER.password)
-      await page.getByRole('button', { name: /sign in/i }).click()
-      await page.waitForURL((url) => !url.pathname.includes('signin'))
+      const page = await signedInPage(browser, stack, { width: 1440, height: 900 })
 
       await page.goto(`${stack.editorUrl}workflow/${WORKFLOW_IDS['orders-to-payment-links.json']}`)
       const node = page.locator('[data-test-id="canvas-node"]', { hasText: 'Create Payment Links' })

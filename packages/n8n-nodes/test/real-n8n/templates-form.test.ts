@@ -28,10 +28,11 @@ import { Money } from '@paykit/core/money'
 import { defaultCredentials, testCards } from '@paykit/testkit'
 import {
   SCREENSHOTS_DIR,
-  OWNER,
   executionsOfWorkflow,
   launchChromium,
+  signedInPage,
   payOnCheckoutPage,
+  startStack,
   type Stack,
 } from './support.js'
 import {
@@ -43,7 +44,6 @@ import {
   webhookPath,
   webhookServed,
 } from './templatesShop.js'
-import { leaseSharedStack } from './sharedStack.js'
 
 const FORM = 'sell-with-a-form.json'
 const RECEIPT = 'mark-paid-send-receipt.json'
@@ -61,7 +61,7 @@ const report = (line: string) => process.stderr.write(`templates-form: ${line}\n
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 beforeAll(async () => {
-  stack = await leaseSharedStack({ publish: [FORM, RECEIPT, SUMMARY, REMIND] })
+  stack = await startStack({ publish: [FORM, RECEIPT, SUMMARY, REMIND], log: report })
   db = stack.shop.client()
   await db.connect()
   formUrl = `${stack.editorUrl}form/${formPathOf(FORM) ?? ''}`
@@ -513,13 +513,7 @@ describe("the templates in the editor (the docs' screenshots)", () => {
     mkdirSync(SCREENSHOTS_DIR, { recursive: true })
     const browser = await launchChromium()
     try {
-      const page = await browser.newPage({ viewport: { width: 1600, height: 900 } })
-      page.setDefaultTimeout(60_000)
-      await page.goto(`${stack.editorUrl}signin`)
-      await page.locator('input[type="email"]').fill(OWNER.email)
-      await page.locator('input[type="password"]').fill(OWNER.password)
-      await page.getByRole('button', { name: /sign in/i }).click()
-      await page.waitForURL((url) => !url.pathname.includes('signin'))
+      const page = await signedInPage(browser, stack, { width: 1600, height: 900 }, 60_000)
       for (const [file, node, png] of [
         [FORM, 'Go to Checkout', 'template-sell-with-a-form.png'],
         [REMIND, 'Email the Reminder', 'template-remind-and-renew.png'],

@@ -8,14 +8,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testCards } from '@paykit/testkit'
 import { postJson, publishWorkflow } from '@paykit/tools/n8n/batch'
-import { executionRunData, executionsOfWorkflow, type Stack } from '../../real-n8n/support.js'
+import {
+  executionRunData,
+  executionsOfWorkflow,
+  startStack,
+  type Stack,
+} from '../../real-n8n/support.js'
 import { saved, savedCard } from '../support.js'
-import { leaseSharedStack } from '../../real-n8n/sharedStack.js'
 
 let stack: Stack
 
 beforeAll(async () => {
-  stack = await leaseSharedStack()
+  stack = await startStack({ publish: [] })
 }, 45 * 60_000) // installs n8n first on a machine without it (about 5-15 min)
 
 afterAll(async () => {

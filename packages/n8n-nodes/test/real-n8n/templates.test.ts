@@ -14,7 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { createClient } from '@paykit/core'
 import { defaultCredentials } from '@paykit/testkit'
-import { SCREENSHOTS_DIR, OWNER, launchChromium, sandboxRequests, type Stack } from './support.js'
+import {
+  SCREENSHOTS_DIR,
+  launchChromium,
+  sandboxRequests,
+  signedInPage,
+  startStack,
+  type Stack,
+} from './support.js'
 import {
   deliver,
   linksPerReference,
@@ -28,7 +35,6 @@ import {
   template,
 } from './templatesShop.js'
 import { PUBLISHED_ON_START } from '@paykit/tools/n8n/stack'
-import { leaseSharedStack } from './sharedStack.js'
 
 const INVOICES = 'invoices-to-payment-links.json'
 const RECEIPT = 'mark-paid-send-receipt.json'
@@ -43,7 +49,9 @@ const report = (line: string) => process.stderr.write(`templates: ${line}\n`)
 beforeAll(async () => {
   const booted = Date.now()
   // Published as `npm run n8n` publishes them (not template 4: its hourly run would race template 3's).
-  stack = await leaseSharedStack({
+  stack = await startStack({
+    sandboxArgs: ['--request-log-size', '100000'],
+    log: report,
     publish: PUBLISHED_ON_START.filter(
       (f) => f === 'order-paid-read-back.json' || [INVOICES, RECEIPT, SUMMARY].includes(f),
     ),
@@ -332,13 +340,7 @@ describe('the templates in the editor', () => {
     mkdirSync(SCREENSHOTS_DIR, { recursive: true })
     const browser = await launchChromium()
     try {
-      const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
-      page.setDefaultTimeout(30_000)
-      await page.goto(`${stack.editorUrl}signin`)
-      await page.locator('input[type="email"]').fill(OWNER.email)
-      await page.locator('input[type="password"]').fill(OWNER.password)
-      await page.getByRole('button', { name: /sign in/i }).click()
-      await page.waitForURL((url) => !url.pathname.includes('signin'))
+      const page = await signedInPage(browser, stack, { width: 1600, height: 1000 })
       for (const [file, first] of [
         [INVOICES, 'Claim Invoices'],
         [RECEIPT, 'Mark Invoice Paid'],
