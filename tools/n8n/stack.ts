@@ -773,38 +773,6 @@ export const waitPublished = async (
   }
 }
 
-/**
- * Publishes (activates) the example workflow of `file` as the editor's Publish button does, when
- * `activate`; else takes it as it is. Returns it unless the user deleted or unpublished it. Does
- * not wait for n8n to report it published (`waitPublished`).
- */
-export const publishExample = async (
-  rest: (path: string, init?: RequestInit) => Promise<unknown>,
-  file: string,
-  activate: boolean,
-): Promise<PublishedWorkflow | undefined> => {
-  const id = exampleWorkflows().find((w) => w.file === file)?.id ?? file
-  const workflow = (await rest(`/workflows/${id}`).catch(() => undefined)) as
-    | {
-        data: {
-          versionId: string
-          name: string
-          active?: boolean
-          activeVersionId?: string | null
-        }
-      }
-    | undefined
-  if (workflow === undefined) return undefined // a kept instance where the user deleted it
-  if (activate)
-    await rest(`/workflows/${id}/activate`, {
-      method: 'POST',
-      body: JSON.stringify({ versionId: workflow.data.versionId }),
-    })
-  else if (workflow.data.active !== true && (workflow.data.activeVersionId ?? null) === null)
-    return undefined // the user unpublished it: kept so
-  return { file, id, name: workflow.data.name }
-}
-
 const waitFor = async (
   what: string,
   check: () => Promise<boolean>,
@@ -1060,8 +1028,26 @@ export const startStack = async (options: StackOptions = {}): Promise<Stack> => 
     // an activate answers before the webhook exists). A kept instance's active ones too.
     const published: Array<PublishedWorkflow> = []
     for (const file of options.publish ?? [EXAMPLE_TRIGGER]) {
-      const workflow = await publishExample(rest, file, firstStart)
-      if (workflow !== undefined) published.push(workflow)
+      const id = exampleWorkflows().find((w) => w.file === file)?.id ?? file
+      const workflow = (await rest(`/workflows/${id}`).catch(() => undefined)) as
+        | {
+            data: {
+              versionId: string
+              name: string
+              active?: boolean
+              activeVersionId?: string | null
+            }
+          }
+        | undefined
+      if (workflow === undefined) continue // a kept instance where the user deleted it
+      if (firstStart)
+        await rest(`/workflows/${id}/activate`, {
+          method: 'POST',
+          body: JSON.stringify({ versionId: workflow.data.versionId }),
+        })
+      else if (workflow.data.active !== true && (workflow.data.activeVersionId ?? null) === null)
+        continue // the user unpublished it: kept so
+      published.push({ file, id, name: workflow.data.name })
     }
     const publishing = Date.now()
     await Promise.all(published.map(({ id }) => waitPublished(rest, id)))
