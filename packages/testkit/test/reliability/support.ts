@@ -13,6 +13,7 @@ import { expect } from 'vitest'
 // until it ends and wraps raw sockets, which would hide the sandbox's own limits.
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/startSandbox.js'
 import { defaultCredentials } from '../../src/simulator/TestCards.js'
+import { cvvCopy, distinctiveCvv } from '../leaks.js'
 
 // -------------------------------------------------------------------------------------
 // time bounds
@@ -122,7 +123,7 @@ export const distinctive = {
   wrongSecret: 'cs_ZZwrongU5eG1bN7dJ0s',
   wrongApiKey: 'sk_live_ZZwrongA1sD5fG9hJ2k',
   cardNumber: luhn('491738562094718'),
-  cvv: '8461',
+  cvv: distinctiveCvv,
 } as const
 
 /**
@@ -145,7 +146,7 @@ export const needlesOf = (
     n,
     n.replace(/(\d{4})(?=\d)/g, '$1 '),
     n.slice(0, -4),
-    new RegExp(`(?<!\\d)${distinctive.cvv}(?!\\d)`),
+    cvvCopy(distinctive.cvv),
   ]
 }
 
