@@ -59,16 +59,16 @@ if [ "$mode" = sandbox ]; then
 fi
 
 # Debian packages some tests need, from apt when missing (as root, else through
-# passwordless sudo); if that is impossible those tests fail and say why.
-# ensure_apt <binary> <package> <the tests that need it>
+# passwordless sudo); if that is impossible it says what follows.
+# ensure_apt <file> <package> <what follows without it>
 ensure_apt() {
-  [ -x "$1" ] && return 0
+  [ -e "$1" ] && return 0
   local as_root=()
   if [ "$(id -u)" != 0 ]; then
     if command -v sudo >/dev/null 2>&1; then
       as_root=(sudo -n)
     else
-      say "$1 is missing and this is neither root nor has sudo: $3 will fail"
+      say "$1 is missing and this is neither root nor has sudo: $3"
       return 0
     fi
   fi
@@ -77,13 +77,19 @@ ensure_apt() {
     "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$2" >&2; then
     say "installed $2"
   else
-    say "installing $2 failed: $3 will fail"
+    say "installing $2 failed: $3"
   fi
 }
 # The real-browser 3DS tests drive Debian's Chromium at /usr/bin/chromium (issue 4); the
 # queue-mode test runs Debian's Redis (issue 20; its Postgres comes from npm).
-ensure_chromium() { ensure_apt /usr/bin/chromium chromium "the browser tests"; }
-ensure_redis() { ensure_apt /usr/bin/redis-server redis-server "the queue-mode test"; }
+ensure_chromium() { ensure_apt /usr/bin/chromium chromium "the browser tests will fail"; }
+ensure_redis() { ensure_apt /usr/bin/redis-server redis-server "the queue-mode test will fail"; }
+# n8n's SQLite driver is built against Debian's SQLite when its headers are there
+# (tools/n8n/install.sh): 18 CPU-s, against 98 for compiling SQLite's own source.
+ensure_sqlite_headers() {
+  bash tools/n8n/install.sh --check >/dev/null 2>&1 ||
+    ensure_apt /usr/include/sqlite3.h libsqlite3-dev "n8n's install compiles SQLite's own source"
+}
 
 # The full n8n the real-n8n tests start (tools/n8n/install.sh: minutes and 2.8 GB, once),
 # installed in the background from the start so that it overlaps the install, the build,
@@ -158,6 +164,7 @@ case "$mode" in
   test)
     # `pnpm run verify` does the same steps one after the other.
     rm -f .vitest-results.json
+    ensure_sqlite_headers
     start_n8n_install
     install_dependencies
     ensure_chromium
