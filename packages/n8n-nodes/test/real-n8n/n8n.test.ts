@@ -3,8 +3,8 @@
  * first use by tools/n8n/install.sh), installed as n8n installs a community package,
  * against a `paykit-sandbox` process; then the editor in a real browser.
  *
- * - every example workflow runs in n8n: the manual one through n8n's CLI (`import:workflow`,
- *   `execute --id --rawOutput`), the webhook ones through their production URLs;
+ * - every example workflow runs in n8n: the manual one through n8n's CLI (`execute --id
+ *   --rawOutput`), the webhook ones through their production URLs;
  * - the published Paykit Trigger workflow is started by the sandbox's signed `order.paid`
  *   webhook after a buyer pays on the checkout page, seen through `/rest/executions`;
  * - Chromium logs in, opens an example, shows the Paykit node's parameters, runs the workflow
