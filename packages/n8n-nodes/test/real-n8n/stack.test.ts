@@ -26,7 +26,13 @@ import { backupDatabase, restoreDatabase } from '@paykit/tools/n8n/backup'
 import { freePort } from '@paykit/tools/lib/freePort'
 import { ROOT } from '@paykit/tools/lib/root'
 import { banner } from '@paykit/tools/n8n/banner'
-import { n8nEnv, WEBHOOK_SECRET, WORKFLOW_IDS, exampleWorkflows } from '@paykit/tools/n8n/stack'
+import {
+  n8nEnv,
+  WEBHOOK_CONCURRENCY,
+  WEBHOOK_SECRET,
+  WORKFLOW_IDS,
+  exampleWorkflows,
+} from '@paykit/tools/n8n/stack'
 import { executionRunData, executionsOfWorkflow } from './support.js'
 
 const userFolder = mkdtempSync(join(tmpdir(), 'paykit-stack-test-'))
@@ -185,6 +191,10 @@ describe('npm run n8n -- --queue: the banner, and every template driven by hand'
 
   it('try-it.md’s commands, run as given: a paid invoice runs the example and template 3 for its event', async () => {
     const s = running()
+    // The page says how many of a trigger's events the sandbox keeps in flight.
+    expect(readFileSync(join(ROOT, 'docs/n8n/try-it.md'), 'utf8').replace(/\s+/g, ' ')).toContain(
+      `at most ${String(WEBHOOK_CONCURRENCY)} of its events are in flight at once`,
+    )
     const before = async (id: string) =>
       new Set((await executionsOfWorkflow(s, id)).map((e) => e.id))
     const [exampleBefore, receiptBefore] = [await before(EXAMPLE), await before(RECEIPT)]
