@@ -271,15 +271,7 @@ describe('npm run n8n -- --queue: logs, kept credentials, backups', () => {
           ...databaseEnv(running().postgres.port, database),
           ...key,
         })
-      const db = running().postgres.client()
-      await db.connect()
-      const lastBefore = Number(
-        (
-          await db.query<{ id: string }>(
-            'SELECT COALESCE(MAX(id), 0)::text AS id FROM execution_entity',
-          )
-        ).rows[0]?.id,
-      )
+      const lastBefore = Math.max(0, ...(await rowsOf('n8n')).executions.map(Number))
       // An execution to carry: the published form workflow, run by the worker.
       // n8n registers a published workflow's webhook a moment after answering: 404 until then.
       let posted: Response | undefined
@@ -292,6 +284,8 @@ describe('npm run n8n -- --queue: logs, kept credentials, backups', () => {
         })
       }
       expect(posted?.status).toBe(200)
+      const db = running().postgres.client()
+      await db.connect()
       // The form's execution (the first after those before the request) has ended.
       let carried: string | undefined
       for (let i = 0; i < 120 && carried === undefined; i++) {
